@@ -1,0 +1,270 @@
+//! Running a scenario from text: what the Python binding, the CLI and the benches call.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::scenario::{self, FieldError, Format, Scenario};
+use crate::world::{SimError, World};
+
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Why a run could not produce results.
+#[derive(Debug)]
+pub enum Error {
+    /// The scenario is invalid; every problem is listed. Nothing ran.
+    Scenario(Vec<FieldError>),
+    /// The simulation stopped with an error.
+    Simulation(SimError),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Scenario(errs) => {
+                writeln!(
+                    f,
+                    "invalid scenario ({} problem{}):",
+                    errs.len(),
+                    if errs.len() == 1 { "" } else { "s" }
+                )?;
+                for e in errs {
+                    writeln!(f, "  {e}")?;
+                }
+                Ok(())
+            }
+            Error::Simulation(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Per-flow results, with the names of the CLI's `--json` output.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FlowSummary {
+    pub name: String,
+    pub variant: String,
+    pub completed: bool,
+    pub aborted: bool,
+    pub bytes_delivered: u64,
+    /// Seconds from the client's SYN to the last byte delivered in order (None if not completed).
+    pub response_time_s: Option<f64>,
+    pub goodput_bps: f64,
+    pub segments_sent: u64,
+    pub retransmissions: u64,
+    pub timeout_retransmissions: u64,
+    pub fast_retransmissions: u64,
+    pub timeouts: u64,
+    pub spurious_retransmissions: u64,
+    /// Seed 000 eq. (7): retransmissions / (segments sent − retransmissions) · 100.
+    pub retransmission_ratio_pct: f64,
+    pub fast_recoveries: u64,
+    pub window_probes: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LinkSummary {
+    pub name: String,
+    /// "a->b" as node names.
+    pub direction: String,
+    pub packets_sent: u64,
+    pub bytes_sent: u64,
+    pub drops_queue: u64,
+    pub drops_loss: u64,
+    pub drops_outage: u64,
+    pub ecn_marks: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CbrSummary {
+    pub name: String,
+    pub sent: u64,
+    pub received: u64,
+    pub bytes_received: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Summary {
+    pub scenario: String,
+    pub seed: u64,
+    pub sim_time_s: f64,
+    pub wall_time_s: f64,
+    pub events: u64,
+    pub flows: Vec<FlowSummary>,
+    pub links: Vec<LinkSummary>,
+    pub cbr: Vec<CbrSummary>,
+}
+
+/// Time series in long columnar form.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct SeriesColumns {
+    pub flow: Vec<String>,
+    pub series: Vec<String>,
+    pub t_s: Vec<f64>,
+    pub value: Vec<f64>,
+}
+
+pub struct RunOutput {
+    pub summary: Summary,
+    pub series: SeriesColumns,
+}
+
+/// A built world, ready to run in slices (so a caller can honour interrupts between them).
+pub struct Prepared {
+    pub world: World,
+    pub scenario: Scenario,
+}
+
+/// Validates without running; returns the resolved scenario.
+pub fn resolve(
+    text: &str,
+    format: Format,
+    overrides: &[(String, String)],
+) -> Result<serde_json::Value, Error> {
+    let s = scenario::load(text, format, overrides).map_err(Error::Scenario)?;
+    Ok(scenario::resolve(&s))
+}
+
+pub fn prepare(
+    text: &str,
+    format: Format,
+    seed: Option<u64>,
+    overrides: &[(String, String)],
+    pcap_dir: Option<&Path>,
+) -> Result<Prepared, Error> {
+    let s = scenario::load(text, format, overrides).map_err(Error::Scenario)?;
+    let seed = seed.or(s.seed).unwrap_or(1);
+    let world = scenario::build(&s, seed, pcap_dir).map_err(Error::Scenario)?;
+    Ok(Prepared { world, scenario: s })
+}
+
+impl Prepared {
+    /// Runs up to `budget` events; `Ok(true)` when the run is over.
+    pub fn step(&mut self, budget: u64) -> Result<bool, Error> {
+        self.world.run_for(budget).map_err(Error::Simulation)
+    }
+
+    pub fn finish(mut self) -> Result<RunOutput, Error> {
+        self.world.finish_pcaps().map_err(Error::Simulation)?;
+        Ok(summarize(&self.world))
+    }
+}
+
+/// Runs a scenario to the end.
+pub fn run(
+    text: &str,
+    format: Format,
+    seed: Option<u64>,
+    overrides: &[(String, String)],
+    pcap_dir: Option<&Path>,
+) -> Result<RunOutput, Error> {
+    let mut p = prepare(text, format, seed, overrides, pcap_dir)?;
+    while !p.step(u64::MAX)? {}
+    p.finish()
+}
+
+/// Collects the summary and the time series of a finished world.
+pub fn summarize(w: &World) -> RunOutput {
+    let end = w.now;
+    let mut flows = Vec::new();
+    let mut series = SeriesColumns::default();
+    for (fi, f) in w.flows.iter().enumerate() {
+        let snd = &w.sockets[f.server.idx()];
+        let rcv = &w.sockets[f.client.idx()];
+        let st = snd.stats;
+        let delivered = rcv.delivered();
+        let response = f.completed_at.map(|t| (t - f.start).as_secs_f64());
+        let span = f
+            .completed_at
+            .unwrap_or(end)
+            .saturating_sub(f.start)
+            .as_secs_f64();
+        let goodput = if span > 0.0 {
+            delivered as f64 * 8.0 / span
+        } else {
+            0.0
+        };
+        let orig = st.segments_sent.saturating_sub(st.retransmissions);
+        flows.push(FlowSummary {
+            name: f.name.clone(),
+            variant: snd.config().variant.name().to_string(),
+            completed: f.completed_at.is_some(),
+            aborted: snd.aborted() || rcv.aborted(),
+            bytes_delivered: delivered,
+            response_time_s: response,
+            goodput_bps: goodput,
+            segments_sent: st.segments_sent,
+            retransmissions: st.retransmissions,
+            timeout_retransmissions: st.timeout_retransmissions,
+            fast_retransmissions: st.fast_retransmissions,
+            timeouts: st.timeouts,
+            spurious_retransmissions: rcv.stats.duplicate_segments_received,
+            retransmission_ratio_pct: if orig > 0 {
+                st.retransmissions as f64 / orig as f64 * 100.0
+            } else {
+                0.0
+            },
+            fast_recoveries: st.fast_recoveries,
+            window_probes: st.window_probes,
+        });
+        for s in &w.series[fi].series {
+            for (t, v) in s.t.iter().zip(&s.v) {
+                series.flow.push(f.name.clone());
+                series.series.push(s.kind.name().to_string());
+                series.t_s.push(t.as_secs_f64());
+                series.value.push(*v);
+            }
+        }
+    }
+    let mut links = Vec::new();
+    for l in &w.links {
+        for &i in &l.ifaces {
+            let ifc = &w.ifaces[i.idx()];
+            let peer = &w.ifaces[ifc.peer.idx()];
+            links.push(LinkSummary {
+                name: l.name.clone(),
+                direction: format!(
+                    "{}->{}",
+                    w.nodes[ifc.node.idx()].name,
+                    w.nodes[peer.node.idx()].name
+                ),
+                packets_sent: ifc.stats.packets_sent,
+                bytes_sent: ifc.stats.bytes_sent,
+                drops_queue: ifc.stats.drops_queue,
+                drops_loss: ifc.stats.drops_loss,
+                drops_outage: ifc.stats.drops_outage,
+                ecn_marks: ifc.stats.ecn_marks,
+            });
+        }
+    }
+    let cbr = w
+        .cbr
+        .iter()
+        .map(|c| CbrSummary {
+            name: c.name.clone(),
+            sent: c.sent,
+            received: c.received,
+            bytes_received: c.bytes_received,
+        })
+        .collect();
+    RunOutput {
+        summary: Summary {
+            scenario: w.name.clone(),
+            seed: w.seed,
+            sim_time_s: end.as_secs_f64(),
+            wall_time_s: w.wall_time,
+            events: w.events,
+            flows,
+            links,
+            cbr,
+        },
+        series,
+    }
+}
+
+/// The JSON Schema of the scenario format.
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(Scenario);
+    serde_json::to_string_pretty(&schema).unwrap_or_default()
+}

@@ -1,0 +1,91 @@
+//! Outage schedules: explicit [start, end) intervals, and periodic "down D every P starting at
+//! t0" cycles. A link or station in an outage neither sends nor receives.
+
+use crate::time::SimTime;
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Outage {
+    /// Sorted, non-overlapping explicit intervals.
+    pub intervals: Vec<(SimTime, SimTime)>,
+    /// Periodic outages: (first start t0, period P, down time D).
+    pub periodic: Option<(SimTime, SimTime, SimTime)>,
+}
+
+impl Outage {
+    pub fn none() -> Self {
+        Outage::default()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.intervals.is_empty() && self.periodic.is_none()
+    }
+
+    /// Whether the link is down at `t`.
+    #[inline]
+    pub fn is_down(&self, t: SimTime) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        if let Some((t0, p, d)) = self.periodic {
+            if t >= t0 && p.0 > 0 && (t - t0).0 % p.0 < d.0 {
+                return true;
+            }
+        }
+        // Few intervals in practice: a scan is cheaper than a search.
+        self.intervals.iter().any(|&(s, e)| t >= s && t < e)
+    }
+
+    /// The next outage interval that starts at or after `t`, or contains `t`.
+    pub fn next_interval(&self, t: SimTime) -> Option<(SimTime, SimTime)> {
+        let mut best: Option<(SimTime, SimTime)> = None;
+        let mut consider = |iv: (SimTime, SimTime)| {
+            if iv.1 > t && best.is_none_or(|b| iv.0 < b.0) {
+                best = Some(iv);
+            }
+        };
+        for &iv in &self.intervals {
+            consider(iv);
+        }
+        if let Some((t0, p, d)) = self.periodic {
+            if p.0 > 0 {
+                let k = if t <= t0 { 0 } else { (t - t0).0 / p.0 };
+                for j in k..k + 2 {
+                    let s = t0 + SimTime(j * p.0);
+                    consider((s, s + d));
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn periodic_and_explicit() {
+        let o = Outage {
+            intervals: vec![(SimTime::from_secs(500), SimTime::from_secs(510))],
+            periodic: Some((
+                SimTime::from_secs(30),
+                SimTime::from_secs(60),
+                SimTime::from_secs(10),
+            )),
+        };
+        assert!(!o.is_down(SimTime::from_secs(29)));
+        assert!(o.is_down(SimTime::from_secs(30)));
+        assert!(o.is_down(SimTime::from_millis(39_999)));
+        assert!(!o.is_down(SimTime::from_secs(40)));
+        assert!(o.is_down(SimTime::from_secs(95)));
+        assert!(o.is_down(SimTime::from_secs(505)));
+        assert_eq!(
+            o.next_interval(SimTime::from_secs(41)),
+            Some((SimTime::from_secs(90), SimTime::from_secs(100)))
+        );
+        assert_eq!(
+            o.next_interval(SimTime::from_secs(35)),
+            Some((SimTime::from_secs(30), SimTime::from_secs(40)))
+        );
+    }
+}

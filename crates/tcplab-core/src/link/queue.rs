@@ -1,0 +1,274 @@
+//! Output queues: DropTail (in packets or bytes) and RED (Floyd & Jacobson 1993) with optional ECN
+//! marking (RFC 3168 §7).
+
+use std::collections::VecDeque;
+
+use crate::ids::PktId;
+use crate::rng::Rng;
+use crate::time::SimTime;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum QueueConfig {
+    /// Tail drop when the queue holds `packets` packets (and/or `bytes` bytes, if set).
+    DropTail {
+        packets: Option<u32>,
+        bytes: Option<u64>,
+    },
+    /// Random Early Detection. Thresholds in packets.
+    Red {
+        limit: u32,
+        min_th: f64,
+        max_th: f64,
+        max_p: f64,
+        /// Weight of the EWMA of the queue length.
+        w_q: f64,
+        /// "Gentle" RED: drop probability ramps from max_p to 1 between max_th and 2·max_th.
+        gentle: bool,
+        /// Mark ECN-capable packets (CE) instead of dropping them in the probabilistic region.
+        ecn: bool,
+    },
+}
+
+/// What the queue did with an arriving packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enqueue {
+    Queued,
+    /// Queued after setting CE in its IP header (the caller applies the mark).
+    QueuedMarked,
+    Dropped,
+}
+
+#[derive(Debug)]
+pub struct Queue {
+    cfg: QueueConfig,
+    items: VecDeque<(PktId, u32)>,
+    bytes: u64,
+    // RED state.
+    avg: f64,
+    count: i64,
+    idle_since: Option<SimTime>,
+    /// Transmission time of a typical packet, for the idle-period decay of `avg`.
+    typical_tx: SimTime,
+}
+
+impl Queue {
+    pub fn new(cfg: QueueConfig, typical_tx: SimTime) -> Self {
+        Queue {
+            cfg,
+            items: VecDeque::new(),
+            bytes: 0,
+            avg: 0.0,
+            count: -1,
+            idle_since: Some(SimTime::ZERO),
+            typical_tx,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+    /// RED's average queue length (packets); zero for DropTail.
+    pub fn red_avg(&self) -> f64 {
+        self.avg
+    }
+
+    /// Offers a packet of `size` bytes; `ect` says whether it is ECN-capable.
+    pub fn enqueue(
+        &mut self,
+        now: SimTime,
+        pkt: PktId,
+        size: u32,
+        ect: bool,
+        rng: &mut Rng,
+    ) -> Enqueue {
+        let verdict = match self.cfg {
+            QueueConfig::DropTail { packets, bytes } => {
+                let full_p = packets.is_some_and(|p| self.items.len() as u32 >= p);
+                let full_b = bytes.is_some_and(|b| self.bytes + size as u64 > b);
+                if full_p || full_b {
+                    Enqueue::Dropped
+                } else {
+                    Enqueue::Queued
+                }
+            }
+            QueueConfig::Red {
+                limit,
+                min_th,
+                max_th,
+                max_p,
+                w_q,
+                gentle,
+                ecn,
+            } => {
+                // Floyd & Jacobson §4: update the average on each arrival; after an idle period
+                // decay it as if m small packets had been sent.
+                if let Some(since) = self.idle_since.take() {
+                    let m = if self.typical_tx.0 == 0 {
+                        0.0
+                    } else {
+                        (now - since).0 as f64 / self.typical_tx.0 as f64
+                    };
+                    self.avg *= (1.0 - w_q).powf(m);
+                } else {
+                    self.avg = (1.0 - w_q) * self.avg + w_q * self.items.len() as f64;
+                }
+                let early = if self.avg < min_th {
+                    self.count = -1;
+                    false
+                } else if self.avg < max_th || (gentle && self.avg < 2.0 * max_th) {
+                    self.count += 1;
+                    let pb = if self.avg < max_th {
+                        max_p * (self.avg - min_th) / (max_th - min_th)
+                    } else {
+                        max_p + (1.0 - max_p) * (self.avg - max_th) / max_th
+                    };
+                    // pa = pb / (1 - count·pb): spreads drops evenly between marks.
+                    let denom = 1.0 - self.count as f64 * pb;
+                    let pa = if denom <= 0.0 {
+                        1.0
+                    } else {
+                        (pb / denom).min(1.0)
+                    };
+                    if rng.uniform() < pa {
+                        self.count = 0;
+                        true
+                    } else {
+                        false
+                    }
+                } else {
+                    self.count = 0;
+                    // Above max_th: forced drop even for ECN-capable packets (RFC 3168 §7).
+                    return Enqueue::Dropped;
+                };
+                if self.items.len() as u32 >= limit {
+                    Enqueue::Dropped
+                } else if early {
+                    if ecn && ect {
+                        Enqueue::QueuedMarked
+                    } else {
+                        Enqueue::Dropped
+                    }
+                } else {
+                    Enqueue::Queued
+                }
+            }
+        };
+        if verdict != Enqueue::Dropped {
+            self.items.push_back((pkt, size));
+            self.bytes += size as u64;
+        }
+        verdict
+    }
+
+    pub fn dequeue(&mut self, now: SimTime) -> Option<(PktId, u32)> {
+        let r = self.items.pop_front();
+        if let Some((_, s)) = r {
+            self.bytes -= s as u64;
+        }
+        if self.items.is_empty() && matches!(self.cfg, QueueConfig::Red { .. }) {
+            self.idle_since = Some(now);
+        }
+        r
+    }
+
+    /// Removes every packet (used when an interface is torn down); returns them.
+    pub fn drain(&mut self) -> Vec<PktId> {
+        self.bytes = 0;
+        self.items.drain(..).map(|(p, _)| p).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::StreamId;
+
+    #[test]
+    fn droptail_packets_and_bytes() {
+        let mut rng = Rng::derive(0, StreamId::Custom(0));
+        let mut q = Queue::new(
+            QueueConfig::DropTail {
+                packets: Some(2),
+                bytes: None,
+            },
+            SimTime(1),
+        );
+        assert_eq!(
+            q.enqueue(SimTime(0), PktId(0), 100, false, &mut rng),
+            Enqueue::Queued
+        );
+        assert_eq!(
+            q.enqueue(SimTime(0), PktId(1), 100, false, &mut rng),
+            Enqueue::Queued
+        );
+        assert_eq!(
+            q.enqueue(SimTime(0), PktId(2), 100, false, &mut rng),
+            Enqueue::Dropped
+        );
+        assert_eq!(q.dequeue(SimTime(0)), Some((PktId(0), 100)));
+
+        let mut q = Queue::new(
+            QueueConfig::DropTail {
+                packets: None,
+                bytes: Some(250),
+            },
+            SimTime(1),
+        );
+        assert_eq!(
+            q.enqueue(SimTime(0), PktId(0), 100, false, &mut rng),
+            Enqueue::Queued
+        );
+        assert_eq!(
+            q.enqueue(SimTime(0), PktId(1), 100, false, &mut rng),
+            Enqueue::Queued
+        );
+        assert_eq!(
+            q.enqueue(SimTime(0), PktId(2), 100, false, &mut rng),
+            Enqueue::Dropped
+        );
+        assert_eq!(q.bytes(), 200);
+    }
+
+    #[test]
+    fn red_marks_ect_and_drops_non_ect_between_thresholds() {
+        let cfg = QueueConfig::Red {
+            limit: 100,
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q: 1.0,
+            gentle: false,
+            ecn: true,
+        };
+        let mut rng = Rng::derive(0, StreamId::Custom(1));
+        let mut q = Queue::new(cfg, SimTime(1000));
+        let (mut marked, mut dropped) = (0, 0);
+        // With w_q = 1 the average is the instantaneous length: hold it at 10 packets.
+        for i in 0..10 {
+            q.enqueue(SimTime(0), PktId(i), 1000, true, &mut rng);
+        }
+        for i in 0..2000u32 {
+            match q.enqueue(SimTime(0), PktId(100 + i), 1000, i % 2 == 0, &mut rng) {
+                Enqueue::QueuedMarked => {
+                    marked += 1;
+                    q.dequeue(SimTime(0));
+                }
+                Enqueue::Dropped => dropped += 1,
+                Enqueue::Queued => {
+                    q.dequeue(SimTime(0));
+                }
+            }
+        }
+        assert!(
+            marked > 20 && dropped > 20,
+            "marked {marked} dropped {dropped}"
+        );
+        assert_eq!(q.len(), 10);
+    }
+}

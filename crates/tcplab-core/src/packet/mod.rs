@@ -1,0 +1,209 @@
+//! Packets: header structs with byte-exact sizes; payloads are lengths only.
+//!
+//! Sequence and acknowledgement numbers are carried *unwrapped* (u64, starting at the ISN) inside
+//! the simulator, so no comparison ever has to reason about wrap-around; they are reduced modulo
+//! 2^32 only when a header is serialised (pcap). Windows are carried in bytes, and the window
+//! field's scaling (RFC 7323 §2) is applied when the size on the wire or the pcap bytes are
+//! computed.
+
+pub mod tcp;
+
+pub use tcp::{SackBlocks, TcpFlags, TcpHeader};
+
+/// IPv4 address as a host-order u32.
+pub type Addr = u32;
+
+/// ECN codepoints of the IPv4 header (RFC 3168 §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ecn {
+    #[default]
+    NotEct = 0,
+    Ect1 = 1,
+    Ect0 = 2,
+    Ce = 3,
+}
+
+pub const IPV4_HEADER_LEN: u32 = 20;
+pub const UDP_HEADER_LEN: u32 = 8;
+
+/// IPv4 header fields that the simulator uses (no options; 20 bytes on the wire).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ipv4Header {
+    pub src: Addr,
+    pub dst: Addr,
+    pub ttl: u8,
+    pub ecn: Ecn,
+    pub ident: u16,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UdpHeader {
+    pub sport: u16,
+    pub dport: u16,
+}
+
+/// The transport part of a packet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Transport {
+    Tcp(TcpHeader),
+    Udp(UdpHeader),
+}
+
+/// A packet in flight: headers as structs, payload as a byte count.
+#[derive(Clone, Debug)]
+pub struct Packet {
+    pub ip: Ipv4Header,
+    pub l4: Transport,
+    pub payload: u32,
+    /// Which flow this packet belongs to (for counters); not on the wire.
+    pub flow: u32,
+}
+
+impl Packet {
+    /// Size of the IP datagram in bytes (IP header + transport header + payload).
+    pub fn ip_len(&self) -> u32 {
+        IPV4_HEADER_LEN
+            + match &self.l4 {
+                Transport::Tcp(h) => h.header_len(),
+                Transport::Udp(_) => UDP_HEADER_LEN,
+            }
+            + self.payload
+    }
+
+    pub fn tcp(&self) -> Option<&TcpHeader> {
+        match &self.l4 {
+            Transport::Tcp(h) => Some(h),
+            _ => None,
+        }
+    }
+}
+
+/// The Internet checksum (RFC 1071) over `data`, continuing from `sum`.
+pub fn checksum_add(mut sum: u32, data: &[u8]) -> u32 {
+    let mut chunks = data.chunks_exact(2);
+    for c in &mut chunks {
+        sum += u16::from_be_bytes([c[0], c[1]]) as u32;
+    }
+    if let [b] = chunks.remainder() {
+        sum += (*b as u32) << 8;
+    }
+    sum
+}
+
+pub fn checksum_finish(mut sum: u32) -> u16 {
+    while sum >> 16 != 0 {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    !(sum as u16)
+}
+
+/// Serialises the packet to real bytes (IPv4 + transport header with correct checksums, the
+/// payload as zeros). Used only for pcap export. `caplen` bytes are written (the payload is
+/// truncated when `caplen` is smaller than the packet).
+pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
+    let total = p.ip_len();
+    let start = buf.len();
+    let proto: u8 = match p.l4 {
+        Transport::Tcp(_) => 6,
+        Transport::Udp(_) => 17,
+    };
+    // RFC 791 header, no options.
+    buf.extend_from_slice(&[0x45, p.ip.ecn as u8]);
+    buf.extend_from_slice(&(total as u16).to_be_bytes());
+    buf.extend_from_slice(&p.ip.ident.to_be_bytes());
+    buf.extend_from_slice(&[0x40, 0x00]); // DF, offset 0
+    buf.extend_from_slice(&[p.ip.ttl, proto, 0, 0]);
+    buf.extend_from_slice(&p.ip.src.to_be_bytes());
+    buf.extend_from_slice(&p.ip.dst.to_be_bytes());
+    let c = checksum_finish(checksum_add(0, &buf[start..start + 20]));
+    buf[start + 10..start + 12].copy_from_slice(&c.to_be_bytes());
+
+    let l4_start = buf.len();
+    match &p.l4 {
+        Transport::Tcp(h) => h.emit(buf),
+        Transport::Udp(u) => {
+            buf.extend_from_slice(&u.sport.to_be_bytes());
+            buf.extend_from_slice(&u.dport.to_be_bytes());
+            buf.extend_from_slice(&((UDP_HEADER_LEN + p.payload) as u16).to_be_bytes());
+            buf.extend_from_slice(&[0, 0]);
+        }
+    }
+    buf.resize(buf.len() + p.payload as usize, 0);
+    let l4_len = (buf.len() - l4_start) as u32;
+    // Pseudo-header (RFC 9293 §3.1, RFC 768): src, dst, zero, proto, length.
+    let mut sum = checksum_add(0, &p.ip.src.to_be_bytes());
+    sum = checksum_add(sum, &p.ip.dst.to_be_bytes());
+    sum += proto as u32 + l4_len;
+    sum = checksum_add(sum, &buf[l4_start..]);
+    let mut c = checksum_finish(sum);
+    let off = match p.l4 {
+        Transport::Tcp(_) => 16,
+        Transport::Udp(_) => {
+            if c == 0 {
+                c = 0xffff; // RFC 768: a computed zero is sent as all ones
+            }
+            6
+        }
+    };
+    buf[l4_start + off..l4_start + off + 2].copy_from_slice(&c.to_be_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verify(bytes: &[u8]) {
+        // The IP header checksum verifies to zero.
+        assert_eq!(checksum_finish(checksum_add(0, &bytes[..20])), 0);
+        let proto = bytes[9];
+        let l4 = &bytes[20..];
+        let mut sum = checksum_add(0, &bytes[12..20]);
+        sum += proto as u32 + l4.len() as u32;
+        sum = checksum_add(sum, l4);
+        assert_eq!(checksum_finish(sum), 0, "transport checksum");
+    }
+
+    #[test]
+    fn emitted_tcp_has_valid_checksums_and_length() {
+        let mut h = TcpHeader::new(5001, 80, 1_000, 2_000, TcpFlags::ACK, 65535);
+        h.ts = Some((123, 456));
+        h.sack.push(3000, 4460);
+        let p = Packet {
+            ip: Ipv4Header {
+                src: 0x0a000001,
+                dst: 0x0a000002,
+                ttl: 64,
+                ecn: Ecn::Ect0,
+                ident: 7,
+            },
+            l4: Transport::Tcp(h),
+            payload: 1001,
+            flow: 0,
+        };
+        let mut b = Vec::new();
+        emit(&p, &mut b);
+        assert_eq!(b.len() as u32, p.ip_len());
+        assert_eq!(u16::from_be_bytes([b[2], b[3]]) as usize, b.len());
+        verify(&b);
+    }
+
+    #[test]
+    fn emitted_udp_has_valid_checksums() {
+        let p = Packet {
+            ip: Ipv4Header {
+                src: 0x0a000001,
+                dst: 0x0a000003,
+                ttl: 64,
+                ecn: Ecn::NotEct,
+                ident: 1,
+            },
+            l4: Transport::Udp(UdpHeader { sport: 9, dport: 9 }),
+            payload: 333,
+            flow: 0,
+        };
+        let mut b = Vec::new();
+        emit(&p, &mut b);
+        assert_eq!(b.len(), 20 + 8 + 333);
+        verify(&b);
+    }
+}

@@ -1,0 +1,332 @@
+//! The scenario format. Field doc comments become the JSON Schema's descriptions.
+//!
+//! Parsing checks form only (types, units, unknown fields); `validate` checks meaning (names that
+//! refer to nodes, ranges, combinations) and reports every problem with its field path.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::units::{Duration, Rate, Size};
+
+/// A complete scenario: topology, traffic, TCP parameters and what to record.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Name used in reports and result keys.
+    #[serde(default = "default_name")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Default seed (the run's `seed` argument overrides it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Simulated time at which the run stops (default 3600 s); finite flows may end it earlier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<Duration>,
+    /// Event budget; reaching it is an error (default 2·10^9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_events: Option<u64>,
+    /// TCP parameters for every flow (a flow's own `tcp` table overrides them).
+    #[serde(default)]
+    pub tcp: TcpSpec,
+    pub nodes: Vec<NodeSpec>,
+    #[serde(default)]
+    pub links: Vec<LinkSpec>,
+    #[serde(default)]
+    pub flows: Vec<FlowSpec>,
+    #[serde(default)]
+    pub trace: TraceSpec,
+}
+
+fn default_name() -> String {
+    "scenario".to_string()
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    pub name: String,
+}
+
+/// A full-duplex point-to-point link; both directions get the same parameters and independent
+/// random streams.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// Defaults to "a-b".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub a: String,
+    pub b: String,
+    pub rate: Rate,
+    pub delay: Duration,
+    /// Output queue of each direction (default DropTail, 50 packets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<LossSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outage: Option<OutageSpec>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueSpec {
+    /// Tail drop when full, in packets and/or bytes.
+    Droptail {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        packets: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bytes: Option<Size>,
+    },
+    /// Random Early Detection (Floyd & Jacobson 1993), thresholds in packets.
+    Red {
+        limit: u32,
+        min_th: f64,
+        max_th: f64,
+        #[serde(default = "default_max_p")]
+        max_p: f64,
+        #[serde(default = "default_w_q")]
+        w_q: f64,
+        #[serde(default)]
+        gentle: bool,
+        /// Mark ECN-capable packets instead of dropping them (RFC 3168).
+        #[serde(default)]
+        ecn: bool,
+    },
+}
+
+fn default_max_p() -> f64 {
+    0.1
+}
+fn default_w_q() -> f64 {
+    0.002
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LossModelName {
+    Bernoulli,
+    GilbertElliott,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    #[default]
+    Both,
+    AToB,
+    BToA,
+}
+
+/// Packet loss on the link. Bernoulli takes `p`; Gilbert–Elliott takes either `p_gb`, `p_bg`
+/// (with optional `loss_good`, `loss_bad`) or `mean` and `burst` (mean bad-burst length in
+/// packets).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LossSpec {
+    pub model: LossModelName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_gb: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_bg: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_good: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_bad: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst: Option<f64>,
+    #[serde(default)]
+    pub direction: Direction,
+}
+
+/// Outages: explicit `[start, end]` intervals and/or a periodic schedule "down `down` every
+/// `every`, the first starting at `start`". Packets on the wire or sent during an outage are lost.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct OutageSpec {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub intervals: Vec<(Duration, Duration)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub down: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Duration>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AppName {
+    /// Client requests, server sends `size` bytes and closes.
+    BulkDownload,
+    /// Client requests, server sends without end.
+    Bulk,
+    /// Constant-bit-rate UDP from `src` to `dst`.
+    Cbr,
+}
+
+/// A flow: a TCP application between `client` and `server`, or a CBR/UDP stream.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    pub name: String,
+    pub app: AppName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// File size of a bulk download.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<Size>,
+    /// Request size the client sends first (default 100 B).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<Size>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Duration>,
+    /// CBR: source and destination nodes, rate, packet (UDP payload) size, stop time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub src: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dst: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub packet_size: Option<Size>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<TcpSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum VariantName {
+    Reno,
+    Newreno,
+    Sack,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowUnitName {
+    Bytes,
+    Segments,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CaModeName {
+    ByteCounting,
+    PerAck,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FullAckName {
+    Flightsize,
+    Ssthresh,
+}
+
+/// Initial window: "rfc3390" or a number of segments.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum InitialWindowSpec {
+    Segments(u32),
+    Named(String),
+}
+
+/// TCP parameters; every field defaults to its RFC value (see docs/models/tcp.md).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    /// reno | newreno | sack (default newreno).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<VariantName>,
+    /// Sender MSS in bytes (default 1460).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mss: Option<Size>,
+    /// "rfc3390" (default) or a number of segments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_window: Option<InitialWindowSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_ssthresh: Option<Size>,
+    /// bytes (RFC) | segments (ns-2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_unit: Option<WindowUnitName>,
+    /// byte_counting (RFC 3465, default) | per_ack (RFC 5681 eq. 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ca_mode: Option<CaModeName>,
+    /// RFC 3465 L (segments per ACK in slow start; default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abc_limit: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dupack_threshold: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limited_transmit: Option<bool>,
+    /// NewReno cwnd on a full ACK: flightsize (RFC 6582 option 1, default) | ssthresh (option 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_ack: Option<FullAckName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_initial: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_min: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_max: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto_after_syn_timeout: Option<Duration>,
+    /// Clock granularity G of RFC 6298.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_granularity: Option<Duration>,
+    /// Fire timers only on multiples of this tick (0 = exact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timer_tick: Option<Duration>,
+    /// Consecutive timeouts after which the connection aborts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_retransmissions: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persist_min: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persist_max: Option<Duration>,
+    /// Receive buffer (the advertised window; default 64 KiB − 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rcv_buf: Option<Size>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delayed_ack: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_delay: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_every: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sack: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamps: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_scaling: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ecn: Option<bool>,
+}
+
+/// What to record beyond the per-flow summary.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraceSpec {
+    /// Time series per TCP flow: cwnd, ssthresh, srtt, rto, rwnd, snd_una, snd_nxt, rcv_nxt, or
+    /// "all".
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<String>,
+    /// Minimum spacing between two samples of a series (decimation; default 0 = every change).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Duration>,
+    /// Links whose interfaces are captured to pcap when the run is given an output directory
+    /// ("*" for all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pcap: Vec<String>,
+    /// Bytes captured per packet (default: the whole packet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pcap_snaplen: Option<u32>,
+}

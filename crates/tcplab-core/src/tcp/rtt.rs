@@ -1,0 +1,153 @@
+//! RFC 6298 round-trip estimation and the retransmission timeout.
+
+use crate::time::SimTime;
+
+#[derive(Clone, Debug)]
+pub struct RttEstimator {
+    /// Smoothed RTT and variation in nanoseconds (f64: the gains 1/8 and 1/4 are exact in binary).
+    srtt: Option<f64>,
+    rttvar: f64,
+    /// The RTO before backoff, already clamped to [min, max].
+    base_rto: SimTime,
+    /// Number of doublings applied since the last valid sample (RFC 6298 (5.5)).
+    backoff: u32,
+    min: SimTime,
+    max: SimTime,
+    g: SimTime,
+}
+
+impl RttEstimator {
+    pub fn new(initial: SimTime, min: SimTime, max: SimTime, g: SimTime) -> Self {
+        // RFC 6298 (2.1): RTO = 1 s (here: the configured initial value) until a sample arrives.
+        RttEstimator {
+            srtt: None,
+            rttvar: 0.0,
+            base_rto: initial.min(max),
+            backoff: 0,
+            min,
+            max,
+            g,
+        }
+    }
+
+    pub fn srtt(&self) -> Option<SimTime> {
+        self.srtt.map(|s| SimTime(s.round() as u64))
+    }
+    pub fn rttvar(&self) -> SimTime {
+        SimTime(self.rttvar.round() as u64)
+    }
+    pub fn backoff_count(&self) -> u32 {
+        self.backoff
+    }
+
+    /// Takes a valid RTT measurement.
+    pub fn on_sample(&mut self, r: SimTime) {
+        let r = r.0 as f64;
+        match self.srtt {
+            // RFC 6298 (2.2): first measurement.
+            None => {
+                self.srtt = Some(r);
+                self.rttvar = r / 2.0;
+            }
+            // RFC 6298 (2.3): RTTVAR first (uses the old SRTT), then SRTT; β = 1/4, α = 1/8.
+            Some(s) => {
+                self.rttvar = 0.75 * self.rttvar + 0.25 * (s - r).abs();
+                self.srtt = Some(0.875 * s + 0.125 * r);
+            }
+        }
+        let s = self.srtt.unwrap_or(0.0);
+        // RFC 6298 (2.2)/(2.3): RTO = SRTT + max(G, K·RTTVAR), K = 4.
+        let rto = s + (self.g.0 as f64).max(4.0 * self.rttvar);
+        // RFC 6298 (2.4) lower bound, (2.5) upper bound.
+        self.base_rto = SimTime(rto.round() as u64).max(self.min).min(self.max);
+        // A valid sample ends the backoff (RFC 6298 §5, note after (5.7)).
+        self.backoff = 0;
+    }
+
+    /// The current RTO including backoff, capped at the maximum.
+    pub fn rto(&self) -> SimTime {
+        let mut r = self.base_rto;
+        for _ in 0..self.backoff {
+            r = r.mul(2);
+            if r >= self.max {
+                return self.max;
+            }
+        }
+        r.min(self.max)
+    }
+
+    /// RFC 6298 (5.5): RTO ← 2·RTO.
+    pub fn back_off(&mut self) {
+        if self.rto() < self.max {
+            self.backoff += 1;
+        }
+    }
+
+    /// RFC 6298 (5.7): if the SYN timed out, use at least `floor` until the first sample.
+    pub fn raise_floor_before_sample(&mut self, floor: SimTime) {
+        if self.srtt.is_none() {
+            self.base_rto = self.base_rto.max(floor).min(self.max);
+            self.backoff = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(x: u64) -> SimTime {
+        SimTime::from_millis(x)
+    }
+
+    #[test]
+    fn rfc6298_first_and_later_samples() {
+        let mut e = RttEstimator::new(
+            SimTime::from_secs(1),
+            ms(200),
+            SimTime::from_secs(60),
+            ms(1),
+        );
+        assert_eq!(e.rto(), SimTime::from_secs(1));
+        e.on_sample(ms(100));
+        // SRTT = 100, RTTVAR = 50, RTO = 100 + 4·50 = 300 ms.
+        assert_eq!(e.srtt(), Some(ms(100)));
+        assert_eq!(e.rto(), ms(300));
+        e.on_sample(ms(200));
+        // RTTVAR = 0.75·50 + 0.25·100 = 62.5; SRTT = 112.5; RTO = 112.5 + 250 = 362.5 ms.
+        assert_eq!(e.rttvar(), SimTime(62_500_000));
+        assert_eq!(e.srtt(), Some(SimTime(112_500_000)));
+        assert_eq!(e.rto(), SimTime(362_500_000));
+    }
+
+    #[test]
+    fn granularity_and_bounds() {
+        let mut e = RttEstimator::new(
+            SimTime::from_secs(1),
+            SimTime::from_secs(1),
+            SimTime::from_secs(60),
+            ms(500),
+        );
+        e.on_sample(ms(10));
+        // 10 + max(500, 20) = 510 ms, raised to the 1 s minimum.
+        assert_eq!(e.rto(), SimTime::from_secs(1));
+    }
+
+    #[test]
+    fn backoff_doubles_caps_and_clears_on_sample() {
+        let mut e = RttEstimator::new(
+            SimTime::from_secs(1),
+            SimTime::from_secs(1),
+            SimTime::from_secs(64),
+            ms(1),
+        );
+        let mut seq = vec![];
+        for _ in 0..8 {
+            seq.push(e.rto().as_millis() / 1000);
+            e.back_off();
+        }
+        assert_eq!(seq, vec![1, 2, 4, 8, 16, 32, 64, 64]);
+        e.on_sample(ms(100));
+        assert_eq!(e.rto(), SimTime::from_secs(1));
+    }
+}

@@ -1,0 +1,307 @@
+//! The sender's SACK scoreboard and the RFC 6675 queries on it (IsLost, SetPipe, NextSeg).
+//!
+//! SACKed ranges are kept sorted and disjoint, all above HighACK (snd_una). Everything is in
+//! bytes; a "hole" is an unSACKed range between HighACK and the highest SACKed byte. IsLost is the
+//! same for every byte of a hole (it depends only on what is SACKed above it), so the queries walk
+//! holes, not bytes or segments.
+
+#[derive(Clone, Debug, Default)]
+pub struct Scoreboard {
+    sacked: Vec<(u64, u64)>,
+}
+
+/// What NextSeg() (RFC 6675 §4) chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NextSeg {
+    /// Retransmit [seq, seq+len).
+    Retransmit {
+        seq: u64,
+        len: u64,
+        rescue: bool,
+    },
+    /// Send new data.
+    New,
+    Nothing,
+}
+
+impl Scoreboard {
+    pub fn clear(&mut self) {
+        self.sacked.clear();
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sacked.is_empty()
+    }
+
+    pub fn ranges(&self) -> &[(u64, u64)] {
+        &self.sacked
+    }
+
+    /// Highest SACKed sequence (exclusive end), if any.
+    pub fn high_sacked(&self) -> Option<u64> {
+        self.sacked.last().map(|r| r.1)
+    }
+
+    /// Records a SACK block, merging overlaps. Returns true if it covered bytes not SACKed before.
+    pub fn add(&mut self, start: u64, end: u64, snd_una: u64) -> bool {
+        let start = start.max(snd_una);
+        if end <= start {
+            return false;
+        }
+        let before: u64 = self.sacked.iter().map(|r| r.1 - r.0).sum();
+        let i = self.sacked.partition_point(|r| r.1 < start);
+        let mut s = start;
+        let mut e = end;
+        let mut j = i;
+        while j < self.sacked.len() && self.sacked[j].0 <= e {
+            s = s.min(self.sacked[j].0);
+            e = e.max(self.sacked[j].1);
+            j += 1;
+        }
+        self.sacked.splice(i..j, std::iter::once((s, e)));
+        let after: u64 = self.sacked.iter().map(|r| r.1 - r.0).sum();
+        after > before
+    }
+
+    /// Drops what the cumulative ACK now covers.
+    pub fn on_cumulative_ack(&mut self, snd_una: u64) {
+        let k = self.sacked.partition_point(|r| r.1 <= snd_una);
+        self.sacked.drain(..k);
+        if let Some(first) = self.sacked.first_mut() {
+            first.0 = first.0.max(snd_una);
+        }
+    }
+
+    pub fn is_sacked(&self, seq: u64) -> bool {
+        let i = self.sacked.partition_point(|r| r.1 <= seq);
+        i < self.sacked.len() && self.sacked[i].0 <= seq
+    }
+
+    /// The first byte at or after `seq` that is not SACKed.
+    pub fn next_unsacked(&self, seq: u64) -> u64 {
+        let i = self.sacked.partition_point(|r| r.1 <= seq);
+        if i < self.sacked.len() && self.sacked[i].0 <= seq {
+            self.sacked[i].1
+        } else {
+            seq
+        }
+    }
+
+    /// End of the unSACKed run starting at `seq` (the next SACKed byte, or `limit`).
+    pub fn unsacked_run_end(&self, seq: u64, limit: u64) -> u64 {
+        let i = self.sacked.partition_point(|r| r.1 <= seq);
+        if i < self.sacked.len() {
+            self.sacked[i].0.max(seq).min(limit)
+        } else {
+            limit
+        }
+    }
+
+    /// RFC 6675 §4 IsLost for every byte of the hole that ends at SACKed range `k`: true when at
+    /// least DupThresh discontiguous SACKed ranges, or more than (DupThresh − 1)·SMSS SACKed
+    /// bytes, lie above it.
+    fn hole_lost(&self, k: usize, dupthresh: u32, smss: u64) -> bool {
+        let above = &self.sacked[k..];
+        if above.len() as u32 >= dupthresh {
+            return true;
+        }
+        let bytes: u64 = above.iter().map(|r| r.1 - r.0).sum();
+        bytes > (dupthresh as u64 - 1) * smss
+    }
+
+    /// IsLost(seq) of RFC 6675 §4.
+    pub fn is_lost(&self, seq: u64, dupthresh: u32, smss: u64) -> bool {
+        let k = self.sacked.partition_point(|r| r.1 <= seq);
+        if k >= self.sacked.len() || self.sacked[k].0 <= seq {
+            return false; // nothing SACKed above, or seq itself is SACKed
+        }
+        self.hole_lost(k, dupthresh, smss)
+    }
+
+    /// SetPipe() of RFC 6675 §4: octets in flight between HighACK and HighData. `high_rxt` is the
+    /// exclusive end of the highest retransmitted range.
+    pub fn pipe(
+        &self,
+        snd_una: u64,
+        snd_max: u64,
+        high_rxt: u64,
+        dupthresh: u32,
+        smss: u64,
+    ) -> u64 {
+        let mut pipe = 0;
+        let mut cursor = snd_una;
+        for k in 0..=self.sacked.len() {
+            let (hole_end, lost) = if k < self.sacked.len() {
+                (self.sacked[k].0, self.hole_lost(k, dupthresh, smss))
+            } else {
+                (snd_max, false)
+            };
+            if hole_end > cursor {
+                // (a) octets not lost count once; (b) retransmitted octets count (once more).
+                if !lost {
+                    pipe += hole_end - cursor;
+                }
+                let rx_end = high_rxt.min(hole_end);
+                if rx_end > cursor {
+                    pipe += rx_end - cursor;
+                }
+            }
+            if k < self.sacked.len() {
+                cursor = self.sacked[k].1;
+            }
+        }
+        pipe
+    }
+
+    /// NextSeg() of RFC 6675 §4, rules (1), (3) and (4); rule (2) — new data — is signalled with
+    /// `NextSeg::New` when `can_send_new` says the receiver window and the application allow it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn next_seg(
+        &self,
+        snd_una: u64,
+        snd_max: u64,
+        high_rxt: u64,
+        rescue_allowed: bool,
+        can_send_new: bool,
+        dupthresh: u32,
+        smss: u64,
+    ) -> NextSeg {
+        let high_sacked = match self.high_sacked() {
+            Some(h) => h,
+            None => {
+                return if can_send_new {
+                    NextSeg::New
+                } else {
+                    NextSeg::Nothing
+                }
+            }
+        };
+        // (1) the lowest lost, unSACKed byte above HighRxt.
+        let mut cursor = snd_una;
+        let mut rule3: Option<(u64, u64)> = None;
+        for k in 0..self.sacked.len() {
+            let hole = (cursor.max(high_rxt), self.sacked[k].0);
+            if hole.1 > hole.0 {
+                if self.hole_lost(k, dupthresh, smss) {
+                    return NextSeg::Retransmit {
+                        seq: hole.0,
+                        len: (hole.1 - hole.0).min(smss),
+                        rescue: false,
+                    };
+                }
+                if rule3.is_none() {
+                    rule3 = Some(hole);
+                }
+            }
+            cursor = self.sacked[k].1;
+        }
+        // (2) new data.
+        if can_send_new {
+            return NextSeg::New;
+        }
+        // (3) the lowest unSACKed byte above HighRxt below the highest SACKed byte.
+        if let Some(h) = rule3 {
+            return NextSeg::Retransmit {
+                seq: h.0,
+                len: (h.1 - h.0).min(smss),
+                rescue: false,
+            };
+        }
+        // (4) one rescue retransmission per recovery: the segment holding the highest outstanding
+        // unSACKed byte.
+        if rescue_allowed && snd_max > high_sacked {
+            let len = (snd_max - high_sacked).min(smss);
+            return NextSeg::Retransmit {
+                seq: snd_max - len,
+                len,
+                rescue: true,
+            };
+        }
+        NextSeg::Nothing
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const M: u64 = 1000;
+
+    #[test]
+    fn merge_and_cumulative_ack() {
+        let mut sb = Scoreboard::default();
+        assert!(sb.add(3 * M, 4 * M, 0));
+        assert!(sb.add(5 * M, 6 * M, 0));
+        assert!(sb.add(4 * M, 5 * M, 0));
+        assert!(!sb.add(3 * M, 6 * M, 0));
+        assert_eq!(sb.ranges(), &[(3 * M, 6 * M)]);
+        sb.on_cumulative_ack(4 * M);
+        assert_eq!(sb.ranges(), &[(4 * M, 6 * M)]);
+        sb.on_cumulative_ack(7 * M);
+        assert!(sb.is_empty());
+    }
+
+    #[test]
+    fn is_lost_needs_dupthresh_segments_above() {
+        // Segments 0..10 sent; 0 lost; 1 and 2 SACKed: not yet lost (2 < 3 SACKed segments).
+        let mut sb = Scoreboard::default();
+        sb.add(M, 3 * M, 0);
+        assert!(!sb.is_lost(0, 3, M));
+        // One more SACKed segment above: 3·SMSS > 2·SMSS SACKed bytes -> lost.
+        sb.add(3 * M, 4 * M, 0);
+        assert!(sb.is_lost(0, 3, M));
+        assert!(!sb.is_lost(M, 3, M), "a SACKed byte is never lost");
+    }
+
+    #[test]
+    fn pipe_counts_unsacked_not_lost_plus_retransmitted() {
+        // 10 segments out, segment 0 lost, 1..4 SACKed (4 segments above 0 -> 0 is lost).
+        let mut sb = Scoreboard::default();
+        sb.add(M, 5 * M, 0);
+        // Not yet retransmitted: pipe = segments 5..10 = 5 segments.
+        assert_eq!(sb.pipe(0, 10 * M, 0, 3, M), 5 * M);
+        // After retransmitting segment 0 it counts once again.
+        assert_eq!(sb.pipe(0, 10 * M, M, 3, M), 6 * M);
+    }
+
+    #[test]
+    fn next_seg_order() {
+        let mut sb = Scoreboard::default();
+        // Holes at 0 and 2; SACKed 1, 3, 4, 5.
+        sb.add(M, 2 * M, 0);
+        sb.add(3 * M, 6 * M, 0);
+        // Hole 0 has 4 SACKed segments above (2 ranges, 4000 B > 2000 B) -> lost -> first.
+        assert_eq!(
+            sb.next_seg(0, 8 * M, 0, true, true, 3, M),
+            NextSeg::Retransmit {
+                seq: 0,
+                len: M,
+                rescue: false
+            }
+        );
+        // After retransmitting it, hole 2 (3 SACKed above: 3000 B > 2000) is lost.
+        assert_eq!(
+            sb.next_seg(0, 8 * M, M, true, true, 3, M),
+            NextSeg::Retransmit {
+                seq: 2 * M,
+                len: M,
+                rescue: false
+            }
+        );
+        // After both: new data if allowed.
+        assert_eq!(sb.next_seg(0, 8 * M, 3 * M, true, true, 3, M), NextSeg::New);
+        // No new data allowed: rescue the segment at the right edge once.
+        assert_eq!(
+            sb.next_seg(0, 8 * M, 3 * M, true, false, 3, M),
+            NextSeg::Retransmit {
+                seq: 7 * M,
+                len: M,
+                rescue: true
+            }
+        );
+        assert_eq!(
+            sb.next_seg(0, 8 * M, 3 * M, false, false, 3, M),
+            NextSeg::Nothing
+        );
+    }
+}

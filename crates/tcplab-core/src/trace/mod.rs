@@ -1,0 +1,7 @@
+//! Observability: per-flow summaries, time series and pcap capture.
+
+pub mod pcap;
+pub mod series;
+
+pub use pcap::PcapWriter;
+pub use series::{Series, SeriesKind, SeriesSet};

@@ -1,0 +1,666 @@
+//! The world: every node, interface, socket and application of a run in arenas addressed by
+//! typed ids, plus the event loop that drives them.
+//!
+//! Components are sans-IO; the world owns time and delivery. A socket is woken for its timers
+//! through one pending wake-up at a time (lazy cancellation with generation numbers, see `sim`).
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use crate::app::{AppKind, CbrFlow, TcpFlow};
+use crate::ids::{FlowId, IfaceId, LinkId, NodeId, PktId, SockId};
+use crate::link::{Enqueue, LossModel, Outage, Queue};
+use crate::net::{addr_node, Node};
+use crate::packet::{Addr, Ecn, Ipv4Header, Packet, Transport, UdpHeader};
+use crate::rng::Rng;
+use crate::sim::{Event, EventQueue};
+use crate::tcp::{Segment, Socket};
+use crate::time::SimTime;
+use crate::trace::{PcapWriter, SeriesKind, SeriesSet};
+
+/// Counters of one interface (one direction of a link).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IfaceStats {
+    pub packets_sent: u64,
+    pub bytes_sent: u64,
+    pub drops_queue: u64,
+    pub drops_loss: u64,
+    pub drops_outage: u64,
+    pub ecn_marks: u64,
+}
+
+/// The sending side of one direction of a full-duplex point-to-point link.
+pub struct Iface {
+    pub node: NodeId,
+    pub peer: IfaceId,
+    pub link: LinkId,
+    pub rate_bps: u64,
+    pub delay: SimTime,
+    pub queue: Queue,
+    pub busy: bool,
+    pub loss: LossModel,
+    pub outage: Outage,
+    pub rng: Rng,
+    pub stats: IfaceStats,
+    pub pcap: Option<PcapWriter>,
+}
+
+pub struct Link {
+    pub name: String,
+    pub ifaces: [IfaceId; 2],
+}
+
+/// Why a run stopped early with an error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimError {
+    /// The scenario's event limit was reached before the run ended.
+    EventLimit { limit: u64, at: SimTime },
+    /// A pcap file could not be written.
+    Io(String),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::EventLimit { limit, at } => {
+                write!(f, "event limit of {limit} events reached at t = {at} (raise simulation.max_events or shorten the run)")
+            }
+            SimError::Io(e) => write!(f, "I/O error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+pub struct World {
+    pub name: String,
+    pub seed: u64,
+    pub now: SimTime,
+    pub stop_at: SimTime,
+    pub max_events: u64,
+    pub events: u64,
+    queue: EventQueue,
+
+    pub nodes: Vec<Node>,
+    pub ifaces: Vec<Iface>,
+    pub links: Vec<Link>,
+    packets: Vec<Packet>,
+    free_packets: Vec<PktId>,
+
+    pub sockets: Vec<Socket>,
+    sock_node: Vec<NodeId>,
+    sock_flow: Vec<FlowId>,
+    sock_wake: Vec<(Option<SimTime>, u32)>,
+    demux: HashMap<(NodeId, u16, Addr, u16), SockId>,
+
+    pub flows: Vec<TcpFlow>,
+    pub series: Vec<SeriesSet>,
+    pub cbr: Vec<CbrFlow>,
+    active_flows: usize,
+    /// Stop once every finite flow is finished (no unlimited flow, no CBR running).
+    stop_when_idle: bool,
+
+    out: Vec<Segment>,
+    started: Option<Instant>,
+    pub wall_time: f64,
+    finished: bool,
+}
+
+impl World {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: String, seed: u64, stop_at: SimTime, max_events: u64) -> World {
+        World {
+            name,
+            seed,
+            now: SimTime::ZERO,
+            stop_at,
+            max_events,
+            events: 0,
+            queue: EventQueue::new(),
+            nodes: Vec::new(),
+            ifaces: Vec::new(),
+            links: Vec::new(),
+            packets: Vec::new(),
+            free_packets: Vec::new(),
+            sockets: Vec::new(),
+            sock_node: Vec::new(),
+            sock_flow: Vec::new(),
+            sock_wake: Vec::new(),
+            demux: HashMap::new(),
+            flows: Vec::new(),
+            series: Vec::new(),
+            cbr: Vec::new(),
+            active_flows: 0,
+            stop_when_idle: true,
+            out: Vec::with_capacity(64),
+            started: None,
+            wall_time: 0.0,
+            finished: false,
+        }
+    }
+
+    // ------------------------------------------------------------------ building
+
+    pub fn add_node(&mut self, name: &str) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(Node {
+            name: name.to_string(),
+            addr: crate::net::node_addr(id),
+            ifaces: Vec::new(),
+            routes: Vec::new(),
+            ip_ident: 0,
+            drops_no_route: 0,
+            drops_ttl: 0,
+        });
+        id
+    }
+
+    /// Adds a full-duplex link; `dirs[0]` describes a→b and `dirs[1]` b→a.
+    pub fn add_link(&mut self, name: &str, a: NodeId, b: NodeId, dirs: [LinkDir; 2]) -> LinkId {
+        let link = LinkId(self.links.len() as u32);
+        let ia = IfaceId(self.ifaces.len() as u32);
+        let ib = IfaceId(ia.0 + 1);
+        for (k, d) in dirs.into_iter().enumerate() {
+            let (node, peer) = if k == 0 { (a, ib) } else { (b, ia) };
+            self.ifaces.push(Iface {
+                node,
+                peer,
+                link,
+                rate_bps: d.rate_bps,
+                delay: d.delay,
+                queue: d.queue,
+                busy: false,
+                loss: d.loss,
+                outage: d.outage,
+                rng: d.rng,
+                stats: IfaceStats::default(),
+                pcap: d.pcap,
+            });
+        }
+        self.nodes[a.idx()].ifaces.push(ia);
+        self.nodes[b.idx()].ifaces.push(ib);
+        self.links.push(Link {
+            name: name.to_string(),
+            ifaces: [ia, ib],
+        });
+        link
+    }
+
+    /// Computes static shortest-path routes; call after every link is added.
+    pub fn compute_routes(&mut self) {
+        let adj: Vec<Vec<(IfaceId, NodeId)>> = self
+            .nodes
+            .iter()
+            .map(|n| {
+                n.ifaces
+                    .iter()
+                    .map(|&i| (i, self.ifaces[self.ifaces[i.idx()].peer.idx()].node))
+                    .collect()
+            })
+            .collect();
+        let routes = crate::net::shortest_path_routes(&adj);
+        for (n, r) in self.nodes.iter_mut().zip(routes) {
+            n.routes = r;
+        }
+    }
+
+    pub fn add_socket(&mut self, node: NodeId, sock: Socket, remote: Addr, flow: FlowId) -> SockId {
+        let id = SockId(self.sockets.len() as u32);
+        self.demux
+            .insert((node, sock.local_port, remote, sock.remote_port), id);
+        self.sockets.push(sock);
+        self.sock_node.push(node);
+        self.sock_flow.push(flow);
+        self.sock_wake.push((None, 0));
+        id
+    }
+
+    /// Registers a TCP flow; its client connects at `flow.start`.
+    pub fn add_flow(&mut self, flow: TcpFlow, series: SeriesSet) -> FlowId {
+        let id = FlowId(self.flows.len() as u32);
+        if flow.kind == AppKind::Bulk {
+            self.stop_when_idle = false;
+        }
+        self.queue.schedule(flow.start, Event::App(id.0));
+        self.flows.push(flow);
+        self.series.push(series);
+        self.active_flows += 1;
+        id
+    }
+
+    pub fn add_cbr(&mut self, c: CbrFlow) {
+        self.stop_when_idle = false;
+        let idx = (1u32 << 31) | self.cbr.len() as u32;
+        self.queue.schedule(c.start, Event::App(idx));
+        self.cbr.push(c);
+    }
+
+    pub fn next_flow_id(&self) -> FlowId {
+        FlowId(self.flows.len() as u32)
+    }
+
+    // ------------------------------------------------------------------ running
+
+    /// Runs until the stop time, until every flow is finished, or for at most `budget` events
+    /// (then returns `Ok(false)` so a caller can check for interrupts and continue).
+    pub fn run_for(&mut self, budget: u64) -> Result<bool, SimError> {
+        if self.finished {
+            return Ok(true);
+        }
+        let t0 = Instant::now();
+        self.started.get_or_insert(t0);
+        let mut n = 0u64;
+        let res = loop {
+            if n >= budget {
+                break Ok(false);
+            }
+            let Some(t) = self.queue.peek_time() else {
+                break Ok(true);
+            };
+            if t > self.stop_at {
+                break Ok(true);
+            }
+            let (t, ev) = self.queue.pop().expect("peeked");
+            self.now = t;
+            self.events += 1;
+            n += 1;
+            if self.events > self.max_events {
+                break Err(SimError::EventLimit {
+                    limit: self.max_events,
+                    at: t,
+                });
+            }
+            self.dispatch(ev);
+            if self.stop_when_idle && self.active_flows == 0 {
+                break Ok(true);
+            }
+        };
+        self.wall_time += t0.elapsed().as_secs_f64();
+        if let Ok(true) = res {
+            self.finished = true;
+            // A run that ran out of events before the stop time ends at the last event; one that
+            // reached the stop time ends there.
+            if self.queue.peek_time().is_some_and(|t| t > self.stop_at) {
+                self.now = self.stop_at;
+            }
+        }
+        res
+    }
+
+    pub fn run(&mut self) -> Result<(), SimError> {
+        while !self.run_for(u64::MAX)? {}
+        Ok(())
+    }
+
+    /// Flushes and closes pcap files.
+    pub fn finish_pcaps(&mut self) -> Result<(), SimError> {
+        for i in &mut self.ifaces {
+            if let Some(w) = i.pcap.take() {
+                w.finish().map_err(|e| SimError::Io(e.to_string()))?;
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::TxDone(i) => self.start_tx(i),
+            Event::Arrive(i, p) => self.on_arrive(i, p),
+            Event::SockTimer(s, gen) => {
+                let w = &mut self.sock_wake[s.idx()];
+                if w.1 != gen {
+                    return; // superseded
+                }
+                w.0 = None;
+                let now = self.now;
+                self.sockets[s.idx()].handle_timeout(now, &mut self.out);
+                self.after_socket(s);
+            }
+            Event::App(a) if a & (1 << 31) != 0 => self.cbr_send((a & !(1 << 31)) as usize),
+            Event::App(f) => self.flow_start(FlowId(f)),
+        }
+    }
+
+    // ------------------------------------------------------------------ packets
+
+    fn alloc(&mut self, p: Packet) -> PktId {
+        if let Some(id) = self.free_packets.pop() {
+            self.packets[id.idx()] = p;
+            id
+        } else {
+            self.packets.push(p);
+            PktId(self.packets.len() as u32 - 1)
+        }
+    }
+
+    #[inline]
+    fn free(&mut self, id: PktId) {
+        self.free_packets.push(id);
+    }
+
+    /// Sends a packet originating at `node` towards its destination.
+    fn originate(&mut self, node: NodeId, pkt: Packet) {
+        let id = self.alloc(pkt);
+        self.forward(node, id);
+    }
+
+    fn forward(&mut self, node: NodeId, id: PktId) {
+        let dst = self.packets[id.idx()].ip.dst;
+        let route =
+            addr_node(dst, self.nodes.len()).and_then(|d| self.nodes[node.idx()].routes[d.idx()]);
+        match route {
+            Some(ifc) => self.enqueue(ifc, id),
+            None => {
+                self.nodes[node.idx()].drops_no_route += 1;
+                self.free(id);
+            }
+        }
+    }
+
+    fn enqueue(&mut self, i: IfaceId, id: PktId) {
+        let now = self.now;
+        let (size, ect) = {
+            let p = &self.packets[id.idx()];
+            (p.ip_len(), p.ip.ecn != Ecn::NotEct)
+        };
+        let ifc = &mut self.ifaces[i.idx()];
+        match ifc.queue.enqueue(now, id, size, ect, &mut ifc.rng) {
+            Enqueue::Dropped => {
+                ifc.stats.drops_queue += 1;
+                self.free(id);
+                return;
+            }
+            Enqueue::QueuedMarked => {
+                ifc.stats.ecn_marks += 1;
+                self.packets[id.idx()].ip.ecn = Ecn::Ce;
+            }
+            Enqueue::Queued => {}
+        }
+        if !self.ifaces[i.idx()].busy {
+            self.start_tx(i);
+        }
+    }
+
+    /// Starts serialising the next queued packet, if any (also the handler of TxDone).
+    fn start_tx(&mut self, i: IfaceId) {
+        let now = self.now;
+        let ifc = &mut self.ifaces[i.idx()];
+        let Some((id, size)) = ifc.queue.dequeue(now) else {
+            ifc.busy = false;
+            return;
+        };
+        ifc.busy = true;
+        let tx = SimTime::tx_time(size as u64, ifc.rate_bps);
+        let arrive = now + tx + ifc.delay;
+        ifc.stats.packets_sent += 1;
+        ifc.stats.bytes_sent += size as u64;
+        if let Some(w) = ifc.pcap.as_mut() {
+            w.record(now, &self.packets[id.idx()]);
+        }
+        // An outage at either end of the packet's time on the wire loses it; otherwise the loss
+        // model decides.
+        let lost = if ifc.outage.is_down(now) || ifc.outage.is_down(arrive) {
+            ifc.stats.drops_outage += 1;
+            true
+        } else if ifc.loss.lose(&mut ifc.rng) {
+            ifc.stats.drops_loss += 1;
+            true
+        } else {
+            false
+        };
+        let peer = ifc.peer;
+        self.queue.schedule(now + tx, Event::TxDone(i));
+        if lost {
+            self.free(id);
+        } else {
+            self.queue.schedule(arrive, Event::Arrive(peer, id));
+        }
+    }
+
+    fn on_arrive(&mut self, i: IfaceId, id: PktId) {
+        let now = self.now;
+        let node = self.ifaces[i.idx()].node;
+        if let Some(w) = self.ifaces[i.idx()].pcap.as_mut() {
+            w.record(now, &self.packets[id.idx()]);
+        }
+        let p = &mut self.packets[id.idx()];
+        if p.ip.dst == self.nodes[node.idx()].addr {
+            self.deliver_local(node, id);
+        } else if p.ip.ttl <= 1 {
+            self.nodes[node.idx()].drops_ttl += 1;
+            self.free(id);
+        } else {
+            p.ip.ttl -= 1;
+            self.forward(node, id);
+        }
+    }
+
+    fn deliver_local(&mut self, node: NodeId, id: PktId) {
+        let now = self.now;
+        let p = &self.packets[id.idx()];
+        match &p.l4 {
+            Transport::Tcp(h) => {
+                let key = (node, h.dport, p.ip.src, h.sport);
+                if let Some(&s) = self.demux.get(&key) {
+                    let ce = p.ip.ecn == Ecn::Ce;
+                    let payload = p.payload;
+                    // The header is cloned out so the packet slot can be reused by replies.
+                    let h = h.clone();
+                    self.free(id);
+                    self.sockets[s.idx()].on_segment(now, &h, payload, ce, &mut self.out);
+                    self.after_socket(s);
+                    return;
+                }
+            }
+            Transport::Udp(u) => {
+                if let Some(c) = self
+                    .cbr
+                    .iter_mut()
+                    .find(|c| c.dst == node && c.port == u.dport)
+                {
+                    c.received += 1;
+                    c.bytes_received += p.payload as u64;
+                }
+            }
+        }
+        self.free(id);
+    }
+
+    // ------------------------------------------------------------------ sockets and apps
+
+    /// Sends what a socket produced, runs the flow's application logic, re-arms its wake-up.
+    fn after_socket(&mut self, s: SockId) {
+        let node = self.sock_node[s.idx()];
+        let flow = self.sock_flow[s.idx()];
+        self.flush_out(node, s);
+        self.flow_step(flow);
+        self.rearm(s);
+        let other = {
+            let f = &self.flows[flow.idx()];
+            if f.client == s {
+                f.server
+            } else {
+                f.client
+            }
+        };
+        self.rearm(other);
+        if !self.series[flow.idx()].is_empty() {
+            self.sample_series(flow);
+        }
+    }
+
+    fn flush_out(&mut self, node: NodeId, s: SockId) {
+        if self.out.is_empty() {
+            return;
+        }
+        let flow = self.sock_flow[s.idx()];
+        let remote = {
+            let f = &self.flows[flow.idx()];
+            let other = if f.client == s {
+                f.server_node
+            } else {
+                f.client_node
+            };
+            self.nodes[other.idx()].addr
+        };
+        let src = self.nodes[node.idx()].addr;
+        let mut out = std::mem::take(&mut self.out);
+        for seg in out.drain(..) {
+            let n = &mut self.nodes[node.idx()];
+            n.ip_ident = n.ip_ident.wrapping_add(1);
+            let pkt = Packet {
+                ip: Ipv4Header {
+                    src,
+                    dst: remote,
+                    ttl: 64,
+                    ecn: if seg.ect { Ecn::Ect0 } else { Ecn::NotEct },
+                    ident: n.ip_ident,
+                },
+                l4: Transport::Tcp(seg.hdr),
+                payload: seg.payload,
+                flow: flow.0,
+            };
+            self.originate(node, pkt);
+        }
+        self.out = out;
+    }
+
+    fn rearm(&mut self, s: SockId) {
+        if let Some(t) = self.sockets[s.idx()].poll_timeout() {
+            let w = &mut self.sock_wake[s.idx()];
+            if w.0.is_none_or(|cur| t < cur) {
+                w.1 = w.1.wrapping_add(1);
+                w.0 = Some(t);
+                self.queue
+                    .schedule(t.max(self.now), Event::SockTimer(s, w.1));
+            }
+        }
+    }
+
+    fn flow_start(&mut self, f: FlowId) {
+        let now = self.now;
+        let c = self.flows[f.idx()].client;
+        let srv = self.flows[f.idx()].server;
+        self.sockets[srv.idx()].listen();
+        self.sockets[c.idx()].connect(now, &mut self.out);
+        self.after_socket(c);
+    }
+
+    /// Application logic of a TCP flow, run after any of its sockets changed.
+    fn flow_step(&mut self, f: FlowId) {
+        let now = self.now;
+        let fl = &mut self.flows[f.idx()];
+        if fl.finished {
+            return;
+        }
+        let (ci, si) = (fl.client.idx(), fl.server.idx());
+        // Client: send the request once connected.
+        if !fl.request_sent && self.sockets[ci].is_established() {
+            fl.request_sent = true;
+            let req = fl.request;
+            self.sockets[ci].write(now, req, &mut self.out);
+            let node = fl.client_node;
+            let c = fl.client;
+            self.flush_out(node, c);
+        }
+        let fl = &mut self.flows[f.idx()];
+        // Server: answer once the whole request is in.
+        if !fl.response_started && self.sockets[si].delivered() >= fl.request {
+            fl.response_started = true;
+            match fl.kind {
+                AppKind::BulkDownload { size } => {
+                    self.sockets[si].write(now, size, &mut self.out);
+                    self.sockets[si].shutdown(now, &mut self.out);
+                }
+                AppKind::Bulk => self.sockets[si].write_unlimited(now, &mut self.out),
+            }
+            let (node, s) = (fl.server_node, fl.server);
+            self.flush_out(node, s);
+        }
+        let fl = &mut self.flows[f.idx()];
+        if let AppKind::BulkDownload { size } = fl.kind {
+            if fl.completed_at.is_none() && self.sockets[ci].delivered() >= size {
+                fl.completed_at = Some(now);
+            }
+        }
+        // Client closes its half when the server has closed.
+        if !fl.client_closed && self.sockets[ci].peer_closed() {
+            fl.client_closed = true;
+            self.sockets[ci].shutdown(now, &mut self.out);
+            let (node, c) = (fl.client_node, fl.client);
+            self.flush_out(node, c);
+        }
+        let fl = &mut self.flows[f.idx()];
+        let aborted = self.sockets[ci].aborted() || self.sockets[si].aborted();
+        let done = match fl.kind {
+            AppKind::BulkDownload { .. } => {
+                fl.completed_at.is_some() && self.sockets[ci].is_closed()
+            }
+            AppKind::Bulk => false,
+        };
+        if aborted || done {
+            fl.finished = true;
+            self.active_flows -= 1;
+        }
+    }
+
+    fn cbr_send(&mut self, k: usize) {
+        let now = self.now;
+        let c = &mut self.cbr[k];
+        if now >= c.stop {
+            return;
+        }
+        c.sent += 1;
+        let (src, dst, port, size, next) = (c.src, c.dst, c.port, c.packet_size, now + c.interval);
+        let n = &mut self.nodes[src.idx()];
+        n.ip_ident = n.ip_ident.wrapping_add(1);
+        let pkt = Packet {
+            ip: Ipv4Header {
+                src: n.addr,
+                dst: crate::net::node_addr(dst),
+                ttl: 64,
+                ecn: Ecn::NotEct,
+                ident: n.ip_ident,
+            },
+            l4: Transport::Udp(UdpHeader {
+                sport: port,
+                dport: port,
+            }),
+            payload: size,
+            flow: u32::MAX,
+        };
+        self.originate(src, pkt);
+        if next < self.cbr[k].stop {
+            self.queue.schedule(next, Event::App((1 << 31) | k as u32));
+        }
+    }
+
+    fn sample_series(&mut self, f: FlowId) {
+        let now = self.now;
+        let fl = &self.flows[f.idx()];
+        let snd = &self.sockets[fl.server.idx()];
+        let rcv = &self.sockets[fl.client.idx()];
+        self.series[f.idx()].sample(now, |k| match k {
+            SeriesKind::Cwnd => snd.cwnd() as f64,
+            SeriesKind::Ssthresh => snd.ssthresh().min(1 << 40) as f64,
+            SeriesKind::Srtt => snd.srtt().map_or(f64::NAN, |t| t.as_secs_f64()),
+            SeriesKind::Rto => snd.rto().as_secs_f64(),
+            SeriesKind::Rwnd => snd.snd_wnd() as f64,
+            SeriesKind::SndUna => snd.snd_una_rel() as f64,
+            SeriesKind::SndNxt => snd.snd_nxt_rel() as f64,
+            SeriesKind::RcvNxt => rcv.rcv_nxt_rel() as f64,
+        });
+    }
+}
+
+/// Parameters of one direction of a link.
+pub struct LinkDir {
+    pub rate_bps: u64,
+    pub delay: SimTime,
+    pub queue: Queue,
+    pub loss: LossModel,
+    pub outage: Outage,
+    pub rng: Rng,
+    pub pcap: Option<PcapWriter>,
+}
