@@ -69,10 +69,14 @@ impl SimTime {
         }
     }
     /// Time to serialise `bytes` at `rate_bps`, rounded up to the next nanosecond.
+    #[inline]
     pub fn tx_time(bytes: u64, rate_bps: u64) -> SimTime {
-        let bits = bytes as u128 * 8 * 1_000_000_000;
-        let r = rate_bps.max(1) as u128;
-        SimTime(bits.div_ceil(r) as u64)
+        let r = rate_bps.max(1);
+        // u64 arithmetic whenever it cannot overflow (any packet size); u128 otherwise.
+        match bytes.checked_mul(8_000_000_000) {
+            Some(bits) => SimTime(bits.div_ceil(r)),
+            None => SimTime((bytes as u128 * 8_000_000_000).div_ceil(r as u128) as u64),
+        }
     }
 }
 

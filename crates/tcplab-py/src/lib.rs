@@ -1,1 +1,202 @@
-//
+//! `tcplab._core`: the thin PyO3 layer over `tcplab-core`. It converts arguments, releases the
+//! GIL while the simulation runs (checking for Ctrl-C between slices of events) and maps errors
+//! onto the `TcplabError` hierarchy. No simulation logic lives here.
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyList, PyModule};
+use serde_json::Value;
+use tcplab_core::api::{self, Error};
+use tcplab_core::scenario::Format;
+
+/// Events simulated per GIL-free slice before checking for signals (~0.1 s of work).
+const SLICE_EVENTS: u64 = 2_000_000;
+
+static EXC: GILOnceCell<(PyObject, PyObject, PyObject)> = GILOnceCell::new();
+
+const EXCEPTIONS: &str = r#"
+class TcplabError(Exception):
+    """Base class of every tcplab error."""
+
+
+class ScenarioError(TcplabError, ValueError):
+    """The scenario is invalid. `errors()` lists every problem as {"loc": path, "msg": text}."""
+
+    def __init__(self, message, errors=()):
+        super().__init__(message)
+        self._errors = [dict(e) for e in errors]
+
+    def errors(self):
+        return [dict(e) for e in self._errors]
+
+
+class SimulationError(TcplabError):
+    """The simulation stopped with an error (for example its event limit was reached)."""
+"#;
+
+fn exceptions(py: Python<'_>) -> PyResult<&(PyObject, PyObject, PyObject)> {
+    EXC.get_or_try_init(py, || {
+        let m = PyModule::from_code(
+            py,
+            &std::ffi::CString::new(EXCEPTIONS).expect("no NUL"),
+            c"tcplab/_exceptions.py",
+            c"tcplab._exceptions",
+        )?;
+        Ok((
+            m.getattr("TcplabError")?.unbind(),
+            m.getattr("ScenarioError")?.unbind(),
+            m.getattr("SimulationError")?.unbind(),
+        ))
+    })
+}
+
+fn to_pyerr(py: Python<'_>, e: Error) -> PyErr {
+    let exc = match exceptions(py) {
+        Ok(x) => x,
+        Err(e) => return e,
+    };
+    match e {
+        Error::Scenario(errs) => {
+            let msg = Error::Scenario(errs.clone()).to_string();
+            let list: Vec<Bound<'_, PyDict>> = errs
+                .iter()
+                .map(|fe| {
+                    let d = PyDict::new(py);
+                    let _ = d.set_item("loc", &fe.loc);
+                    let _ = d.set_item("msg", &fe.msg);
+                    d
+                })
+                .collect();
+            match exc.1.bind(py).call1((msg.trim_end(), list)) {
+                Ok(inst) => PyErr::from_value(inst),
+                Err(e) => e,
+            }
+        }
+        Error::Simulation(s) => match exc.2.bind(py).call1((s.to_string(),)) {
+            Ok(inst) => PyErr::from_value(inst),
+            Err(e) => e,
+        },
+    }
+}
+
+fn json_to_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
+    Ok(match v {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any().unbind()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any().unbind()
+            } else {
+                n.as_f64()
+                    .unwrap_or(f64::NAN)
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind()
+            }
+        }
+        Value::String(s) => s.into_pyobject(py)?.into_any().unbind(),
+        Value::Array(a) => {
+            let items: Vec<PyObject> = a
+                .iter()
+                .map(|x| json_to_py(py, x))
+                .collect::<PyResult<_>>()?;
+            PyList::new(py, items)?.into_any().unbind()
+        }
+        Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_any().unbind()
+        }
+    })
+}
+
+fn format_of(s: &str) -> PyResult<Format> {
+    Format::parse(s).ok_or_else(|| {
+        PyValueError::new_err(format!("format must be \"toml\" or \"json\", not {s:?}"))
+    })
+}
+
+/// The tcplab version (part of every result key).
+#[pyfunction]
+fn version() -> &'static str {
+    api::VERSION
+}
+
+/// The JSON Schema of the scenario format.
+#[pyfunction]
+fn schema() -> String {
+    api::json_schema()
+}
+
+/// Validates a scenario and returns it fully resolved (defaults filled in, overrides applied).
+#[pyfunction]
+#[pyo3(signature = (text, format="toml", overrides=Vec::new()))]
+fn resolve(
+    py: Python<'_>,
+    text: &str,
+    format: &str,
+    overrides: Vec<(String, String)>,
+) -> PyResult<PyObject> {
+    let f = format_of(format)?;
+    match api::resolve(text, f, &overrides) {
+        Ok(v) => json_to_py(py, &v),
+        Err(e) => Err(to_pyerr(py, e)),
+    }
+}
+
+/// Runs one simulation and returns its summary (a dict) with the time series in columns.
+#[pyfunction]
+#[pyo3(signature = (text, format="toml", seed=None, overrides=Vec::new(), pcap_dir=None))]
+fn run(
+    py: Python<'_>,
+    text: &str,
+    format: &str,
+    seed: Option<u64>,
+    overrides: Vec<(String, String)>,
+    pcap_dir: Option<PathBuf>,
+) -> PyResult<PyObject> {
+    let f = format_of(format)?;
+    let mut prepared = api::prepare(text, f, seed, &overrides, pcap_dir.as_deref())
+        .map_err(|e| to_pyerr(py, e))?;
+    loop {
+        let done = py
+            .allow_threads(|| prepared.step(SLICE_EVENTS))
+            .map_err(|e| to_pyerr(py, e))?;
+        if done {
+            break;
+        }
+        // Ctrl-C raises KeyboardInterrupt here, between slices.
+        py.check_signals()?;
+    }
+    let out = prepared.finish().map_err(|e| to_pyerr(py, e))?;
+    let mut summary =
+        serde_json::to_value(&out.summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let series =
+        serde_json::to_value(&out.series).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if let Value::Object(m) = &mut summary {
+        m.insert("series".into(), series);
+    }
+    json_to_py(py, &summary)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let (base, scen, sim) = exceptions(py)?;
+    m.add("TcplabError", base.bind(py))?;
+    m.add("ScenarioError", scen.bind(py))?;
+    m.add("SimulationError", sim.bind(py))?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add("__version__", api::VERSION)?;
+    Ok(())
+}

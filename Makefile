@@ -1,0 +1,50 @@
+# tcplab: the two entry points of the README, and their parts.
+#   make run   — set everything up, then reproduce every paper's tables and figures into report/
+#   make test  — set everything up, then run every test (Rust and Python)
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.deps-stamp
+export VIRTUAL_ENV := $(abspath $(VENV))
+export PATH := $(abspath $(BIN)):$(PATH)
+
+.PHONY: run test setup build rust-test py-test bench clean
+
+run: build
+	$(BIN)/tcplab reproduce
+
+test: build tshark rust-test py-test
+
+# Python environment with the runtime, test and Ray dependencies (Ray is an optional extra for
+# users; the tests exercise it on a local instance).
+setup: $(STAMP)
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check --upgrade pip
+	$(BIN)/pip install -q --disable-pip-version-check "maturin>=1.5,<2" "polars>=1.0" "matplotlib>=3.7" "rich>=13" \
+		"pytest>=7" "pyarrow>=14" "ray>=2.9"
+	touch $(STAMP)
+
+# The Rust core and the _core extension, release-optimised, installed into the venv.
+build: setup
+	$(BIN)/maturin develop --release --quiet
+
+# tshark checks the pcaps we write; Debian's package, installed when missing.
+.PHONY: tshark
+tshark:
+	@command -v tshark >/dev/null 2>&1 || { \
+		apt-get update -qq >/dev/null && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; }
+
+rust-test:
+	cargo test --release --workspace --exclude tcplab-py
+
+py-test:
+	$(BIN)/python -m pytest -q tests
+
+bench:
+	cargo bench -p tcplab-core --bench core
+
+clean:
+	rm -rf target $(VENV) report results

@@ -1,0 +1,210 @@
+//! System tests of the wired network and the reference TCPs, on the examples' topology:
+//! server –100 Mb/s 1 ms– router –10 Mb/s 20 ms, 50-packet DropTail– client.
+
+use tcplab_core::api::{self, FlowSummary, RunOutput};
+use tcplab_core::scenario::Format;
+
+const BOTTLENECK: &str = include_str!("../../../examples/wired_bottleneck.toml");
+const LOSSY: &str = include_str!("../../../examples/wired_lossy.toml");
+
+fn run(text: &str, seed: u64, overrides: &[(&str, &str)]) -> RunOutput {
+    let ov: Vec<(String, String)> = overrides
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    api::run(text, Format::Toml, Some(seed), &ov, None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn flow(out: &RunOutput) -> &FlowSummary {
+    &out.summary.flows[0]
+}
+
+/// The bottleneck's payload rate: 10 Mb/s × 1460/1500.
+const PAYLOAD_RATE: f64 = 10e6 * 1460.0 / 1500.0;
+
+#[test]
+fn bottleneck_download_reaches_the_payload_rate() {
+    let out = run(BOTTLENECK, 1, &[]);
+    let f = flow(&out);
+    assert!(f.completed && !f.aborted);
+    assert_eq!(f.bytes_delivered, 10_000_000, "exactly the file, in order");
+    let ratio = f.goodput_bps / PAYLOAD_RATE;
+    eprintln!(
+        "10 MB bottleneck download: {:.3} Mb/s = {:.1} % of the payload rate",
+        f.goodput_bps / 1e6,
+        ratio * 100.0
+    );
+    assert!(
+        ratio > 0.95 && ratio <= 1.0,
+        "goodput {:.0} b/s is {ratio:.3} of {PAYLOAD_RATE:.0}",
+        f.goodput_bps
+    );
+    assert_eq!(
+        f.retransmissions, 0,
+        "a 64 KiB window fits in the 50-packet queue"
+    );
+}
+
+#[test]
+fn large_window_overshoots_the_queue_and_every_variant_recovers() {
+    for variant in ["reno", "newreno", "sack"] {
+        let out = run(
+            BOTTLENECK,
+            1,
+            &[("tcp.variant", variant), ("tcp.rcv_buf", "1MB")],
+        );
+        let f = flow(&out);
+        let drops: u64 = out.summary.links.iter().map(|l| l.drops_queue).sum();
+        eprintln!(
+            "1 MB window, {variant}: goodput {:.3} Mb/s, {} queue drops, {} retransmissions ({} fast, {} timeout), {} timeouts",
+            f.goodput_bps / 1e6, drops, f.retransmissions, f.fast_retransmissions, f.timeout_retransmissions, f.timeouts
+        );
+        assert!(
+            drops > 0,
+            "{variant}: slow start must overshoot the 50-packet queue"
+        );
+        assert!(f.completed && !f.aborted, "{variant} must finish");
+        assert_eq!(
+            f.bytes_delivered, 10_000_000,
+            "{variant}: every byte, in order"
+        );
+    }
+}
+
+fn mean_goodput(variant: &str, seeds: u64) -> f64 {
+    (1..=seeds)
+        .map(|s| flow(&run(LOSSY, s, &[("tcp.variant", variant)])).goodput_bps)
+        .sum::<f64>()
+        / seeds as f64
+}
+
+#[test]
+fn one_percent_loss_matches_mathis_and_orders_the_variants() {
+    let reno = mean_goodput("reno", 10);
+    let newreno = mean_goodput("newreno", 10);
+    let sack = mean_goodput("sack", 10);
+    // Mathis et al.: (MSS/RTT)·sqrt(3/(2p)), with RTT the path's base round trip: propagation
+    // 2·(1 + 20) ms plus serialisation of a 1500 B segment and a 40 B ACK on both links.
+    let rtt =
+        0.042 + 1500.0 * 8.0 / 10e6 + 1500.0 * 8.0 / 100e6 + 40.0 * 8.0 / 10e6 + 40.0 * 8.0 / 100e6;
+    let mathis = 1460.0 * 8.0 / rtt * (3.0f64 / (2.0 * 0.01)).sqrt();
+    eprintln!(
+        "1 % loss, 10 seeds: Reno {:.3}, NewReno {:.3}, SACK {:.3} Mb/s; Mathis {:.3} Mb/s (NewReno/Mathis = {:.2})",
+        reno / 1e6, newreno / 1e6, sack / 1e6, mathis / 1e6, newreno / mathis
+    );
+    assert!(
+        (newreno / mathis - 1.0).abs() <= 0.35,
+        "NewReno {newreno:.0} vs Mathis {mathis:.0}"
+    );
+    assert!(sack >= newreno, "SACK {sack:.0} < NewReno {newreno:.0}");
+    assert!(newreno >= reno, "NewReno {newreno:.0} < Reno {reno:.0}");
+}
+
+fn outage_run(outage_s: u64) -> RunOutput {
+    let iv = format!("[[\"20s\", \"{}s\"]]", 20 + outage_s);
+    run(
+        BOTTLENECK,
+        1,
+        &[
+            ("flows.download.size", "100MB"),
+            ("tcp.max_retransmissions", "6"),
+            ("tcp.rto_min", "1s"),
+            ("tcp.rto_max", "64s"),
+            ("links.bottleneck.outage.intervals", &iv),
+        ],
+    )
+}
+
+#[test]
+fn retransmission_limit_aborts_a_long_outage_but_not_a_short_one() {
+    let long = outage_run(180);
+    let f = flow(&long);
+    eprintln!(
+        "180 s outage: aborted={} timeouts={} at t={:.1}s",
+        f.aborted, f.timeouts, long.summary.sim_time_s
+    );
+    assert!(
+        f.aborted && !f.completed,
+        "180 s outage must abort the connection"
+    );
+    // Outage from t = 20 s with RTO 1 s: retransmissions at +1, +3, +7, +15, +31, +63 s; the
+    // seventh expiry (+127 s) aborts instead of retransmitting.
+    assert_eq!(
+        f.timeouts, 6,
+        "six timeouts retransmit, the seventh expiry aborts"
+    );
+    assert!(
+        (long.summary.sim_time_s - 147.0).abs() < 1.0,
+        "abort at 20 + 127 s"
+    );
+
+    let short = outage_run(30);
+    let f = flow(&short);
+    eprintln!(
+        "30 s outage: completed={} timeouts={} response {:?}",
+        f.completed, f.timeouts, f.response_time_s
+    );
+    assert!(f.completed && !f.aborted, "30 s outage must be survived");
+    assert_eq!(f.bytes_delivered, 100_000_000);
+}
+
+#[test]
+fn same_seed_same_results_different_seed_different_results() {
+    let strip = |o: &RunOutput| {
+        let mut s = o.summary.clone();
+        s.wall_time_s = 0.0;
+        serde_json::to_string(&s).unwrap()
+    };
+    let ov = [("duration", "20s")];
+    let a = run(LOSSY, 5, &ov);
+    let b = run(LOSSY, 5, &ov);
+    let c = run(LOSSY, 6, &ov);
+    assert_eq!(strip(&a), strip(&b));
+    assert_ne!(strip(&a), strip(&c));
+}
+
+#[test]
+fn bad_scenarios_name_every_field() {
+    let bad = BOTTLENECK
+        .replace("rate = \"10Mbps\"", "rate = \"-10Mbps\"\nratee = 3")
+        .replace("delay = \"1ms\"", "delay = \"1\"")
+        .replace("b = \"client\"", "b = \"cliet\"");
+    let errs = match api::run(&bad, Format::Toml, None, &[], None) {
+        Err(api::Error::Scenario(e)) => e,
+        other => panic!(
+            "expected scenario errors, got {:?}",
+            other.map(|o| o.summary)
+        ),
+    };
+    let text: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    eprintln!("{}", text.join("\n"));
+    // Form errors of two different links are both reported.
+    assert!(
+        text.iter()
+            .any(|e| e.starts_with("links[0].delay") && e.contains("no unit")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter()
+            .any(|e| e.starts_with("links[1]") && (e.contains("ratee") || e.contains("positive"))),
+        "{text:?}"
+    );
+    let fixed = bad
+        .replace("rate = \"-10Mbps\"\nratee = 3", "rate = \"10Mbps\"")
+        .replace("delay = \"1\"", "delay = \"1ms\"");
+    let errs = match api::run(&fixed, Format::Toml, None, &[], None) {
+        Err(api::Error::Scenario(e)) => e,
+        _ => panic!("unknown node must be rejected"),
+    };
+    assert!(
+        errs.iter().any(|e| e.loc == "links[1].b"
+            && e.msg.contains("unknown node 'cliet'")
+            && e.msg.contains("client")),
+        "{errs:?}"
+    );
+    let errs = match api::run("nodes = [ { name = ", Format::Toml, None, &[], None) {
+        Err(api::Error::Scenario(e)) => e,
+        _ => panic!("malformed TOML must be rejected"),
+    };
+    assert!(errs[0].msg.contains("malformed TOML"));
+}
