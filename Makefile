@@ -41,7 +41,7 @@ rust-test:
 	cargo test --release --workspace --exclude tcplab-py
 
 py-test:
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest tests
 
 bench:
 	cargo bench -p tcplab-core --bench core

@@ -1,0 +1,73 @@
+"""tcplab: a packet-level simulator and laboratory for TCP over wired, WLAN and ad hoc networks.
+
+The simulation runs in the compiled core (``tcplab._core``, Rust).  This package is the thin,
+typed front: it accepts scenarios as paths, TOML text or dicts, returns results as polars
+DataFrames, and (in ``tcplab.runner``) fans sweeps out over processes or a Ray cluster.
+
+>>> import tcplab
+>>> res = tcplab.run("examples/wired_bottleneck.toml", seed=1,
+...                  overrides={"links.bottleneck.loss.p": 0.01})   # doctest: +SKIP
+>>> res.flows.select("name", "goodput_bps")                          # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from tcplab import _core
+from tcplab.exceptions import ScenarioError, SimulationError, TcplabError
+from tcplab.result import Result
+from tcplab.scenario import ScenarioLike, load, override_pairs
+
+__version__: str = _core.version()
+
+Overrides = Mapping[str, Any] | Iterable[tuple[str, Any]] | None
+
+__all__ = [
+    "Result",
+    "ScenarioError",
+    "SimulationError",
+    "TcplabError",
+    "__version__",
+    "resolve",
+    "run",
+    "schema",
+]
+
+
+def run(
+    scenario_or_path: ScenarioLike,
+    seed: int | None = None,
+    overrides: Overrides = None,
+    pcap_dir: str | os.PathLike | None = None,
+) -> Result:
+    """Run one simulation and return its :class:`Result`.
+
+    ``scenario_or_path`` is a path to a ``.toml``/``.json`` file, TOML text, or a dict.  ``overrides``
+    maps dotted paths (``"links.bottleneck.rate"``, ``"flows.download.size"``) to values, exactly
+    like the CLI's ``--set``.  ``pcap_dir``, if given, receives a pcap per traced interface.
+    Raises :class:`ScenarioError` for invalid input and :class:`SimulationError` if the run fails.
+    """
+    src = load(scenario_or_path)
+    raw = _core.run(
+        src.text,
+        src.format,
+        seed,
+        override_pairs(overrides),
+        os.fspath(pcap_dir) if pcap_dir is not None else None,
+    )
+    return Result.from_raw(raw)
+
+
+def resolve(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:
+    """Validate a scenario and return it fully resolved (every default filled in, overrides applied)."""
+    src = load(scenario_or_path)
+    return _core.resolve(src.text, src.format, override_pairs(overrides))
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the scenario format (for editors and validation tools)."""
+    return json.loads(_core.schema())

@@ -1,0 +1,33 @@
+"""Type stub for the compiled core (``crates/tcplab-py``); the contract the Python front relies on."""
+
+from typing import Any
+
+class TcplabError(Exception):
+    """Root of every error raised by tcplab."""
+
+class ScenarioError(TcplabError, ValueError):
+    """The scenario text or an override is invalid."""
+
+    def errors(self) -> list[dict[str, str]]:
+        """Every problem found, each ``{"loc": dotted field path, "msg": explanation}``."""
+
+class SimulationError(TcplabError):
+    """A valid scenario failed while running (e.g. the event limit was hit)."""
+
+def version() -> str:
+    """Version of the simulation core; part of every result key."""
+
+def schema() -> str:
+    """JSON Schema of the scenario format, as JSON text."""
+
+def resolve(text: str, format: str = "toml", overrides: list[tuple[str, str]] = ...) -> dict[str, Any]:
+    """Validate a scenario and return it fully resolved (defaults filled, overrides applied)."""
+
+def run(
+    text: str,
+    format: str = "toml",
+    seed: int | None = None,
+    overrides: list[tuple[str, str]] = ...,
+    pcap_dir: str | None = None,
+) -> dict[str, Any]:
+    """Run one simulation with the GIL released; Ctrl-C raises KeyboardInterrupt."""

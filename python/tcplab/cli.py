@@ -1,0 +1,291 @@
+"""The ``tcplab`` command: run a scenario, print the schema, run sweeps, query results, reproduce papers.
+
+Conventions that scripts can rely on:
+
+* exit status 0 = success, 1 = the simulation (or some runs of a sweep) failed, 2 = bad input
+  (invalid scenario or override, missing file, bad arguments), 130 = interrupted;
+* machine-readable output (``--json``, ``schema``) goes to stdout and nothing else does; errors and
+  progress go to stderr, one ``loc: msg`` line per scenario problem;
+* output folders and exports are written under temporary names and renamed when complete, so a
+  failed or interrupted command leaves nothing behind that looks like a result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tcplab import _core
+from tcplab._fs import replace_dir, staging_dir, write_text
+from tcplab.exceptions import ScenarioError, TcplabError, format_error
+from tcplab.result import Result
+from tcplab.scenario import load, parse_set
+from tcplab.store import DEFAULT_STORE
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+JSON_KEYS = ("scenario", "seed", "sim_time_s", "wall_time_s", "events", "flows")
+
+
+def _err(*lines: str) -> None:
+    for line in lines:
+        print(line, file=sys.stderr)
+
+
+class UsageError(Exception):
+    """Bad command-line input, reported on stderr with exit status 2."""
+
+
+# ------------------------------------------------------------------ tcplab run
+
+
+def _check_out(out: Path) -> None:
+    """Refuse to replace a non-empty folder that is not a previous ``tcplab run`` output."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "summary.json").exists())):
+        raise UsageError(f"{out}: exists and is not a tcplab run output; refusing to overwrite it")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    if args.pcap and not args.out:
+        raise UsageError("--pcap needs --out DIR (the pcaps are written there)")
+    overrides = [parse_set(s) for s in args.set]
+    src = load(Path(args.file))
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        _check_out(out)
+    staging = staging_dir(out) if out is not None else None
+    try:
+        raw = _core.run(
+            src.text, src.format, args.seed, overrides, os.fspath(staging) if args.pcap and staging else None
+        )
+        result = Result.from_raw(raw)
+        if out is not None and staging is not None:
+            write_text(staging / "summary.json", result.to_json(indent=2) + "\n")
+            if not result.series.is_empty():
+                result.series.write_parquet(staging / "series.parquet")
+            replace_dir(staging, out)
+            staging = None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+    if args.json:
+        print(json.dumps({k: result.summary.get(k) for k in JSON_KEYS}, allow_nan=False))
+    else:
+        _print_result(result, out)
+    return EXIT_OK
+
+
+def _print_result(result: Result, out: Path | None) -> None:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    s = result.summary
+    console = Console()
+    console.print(
+        f"[bold]{s.get('scenario')}[/] seed {s.get('seed')}: {s.get('sim_time_s'):.3f} s simulated in "
+        f"{s.get('wall_time_s'):.3f} s wall, {s.get('events'):,} events"
+    )
+    flows = Table(title="flows", box=box.SIMPLE_HEAD)
+    for col in ("flow", "variant", "done", "delivered B", "goodput Mb/s", "response s", "retx", "RTOs", "spurious"):
+        flows.add_column(
+            col, justify="left" if col in ("flow", "variant") else "right", min_width=len(col), no_wrap=True
+        )
+    for f in s.get("flows", []):
+        rt = f.get("response_time_s")
+        flows.add_row(
+            f["name"],
+            f["variant"],
+            "aborted" if f["aborted"] else ("yes" if f["completed"] else "no"),
+            f"{f['bytes_delivered']:,}",
+            f"{f['goodput_bps'] / 1e6:.3f}",
+            "–" if rt is None else f"{rt:.3f}",
+            str(f["retransmissions"]),
+            str(f["timeouts"]),
+            str(f["spurious_retransmissions"]),
+        )
+    console.print(flows)
+    if s.get("links"):
+        links = Table(title="links", box=box.SIMPLE_HEAD)
+        for col in ("link", "direction", "packets", "bytes", "queue drops", "loss drops", "outage drops"):
+            links.add_column(
+                col, justify="left" if col in ("link", "direction") else "right", min_width=len(col), no_wrap=True
+            )
+        for ln in s["links"]:
+            links.add_row(
+                ln["name"],
+                ln["direction"],
+                f"{ln['packets_sent']:,}",
+                f"{ln['bytes_sent']:,}",
+                str(ln["drops_queue"]),
+                str(ln["drops_loss"]),
+                str(ln["drops_outage"]),
+            )
+        console.print(links)
+    if out is not None:
+        console.print(f"results written to {out}")
+
+
+# ------------------------------------------------------------------ tcplab schema / sweep / results / reproduce
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    print(_core.schema())
+    return EXIT_OK
+
+
+def _executor_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--executor", choices=("local", "ray"), default="local", help="where runs execute (default: local)")
+    p.add_argument("--address", help="Ray cluster address (default: start or reuse a local Ray)")
+    p.add_argument("--workers", type=int, help="parallel runs (default: number of CPUs)")
+    p.add_argument("--store", default=str(DEFAULT_STORE), help=f"results database (default: {DEFAULT_STORE})")
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from tcplab.runner import Sweep, run_sweep
+    from tcplab.store import Store
+
+    try:
+        sweep = Sweep.from_toml(args.file)
+    except ValueError as exc:  # includes TOML syntax errors
+        raise UsageError(f"{args.file}: {exc}") from exc
+    with Store(args.store) as store:
+        rep = run_sweep(sweep, store, executor=args.executor, workers=args.workers, address=args.address)
+    _err(
+        f"sweep {rep.sweep}: {rep.total} runs, {rep.cached} already stored, {len(rep.executed)} executed, "
+        f"{len(rep.failed)} failed; results in {args.store}"
+    )
+    return EXIT_FAILED if rep.failed else EXIT_OK
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    from tcplab.store import Store
+
+    if not Path(args.store).exists():
+        raise UsageError(f"{args.store}: no results store (run a sweep first, or pass --store)")
+    with Store(args.store) as store:
+        if args.csv or args.parquet:
+            n = store.export(args.csv or args.parquet, sweep=args.sweep, status=args.status)
+            _err(f"wrote {n} rows to {args.csv or args.parquet}")
+            return EXIT_OK
+        runs = store.runs(args.sweep, args.status)
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table()
+    for col in ("sweep", "key", "cell", "seed", "status", "wall s", "error"):
+        table.add_column(col)
+    for r in runs.iter_rows(named=True):
+        wall = "–" if r["wall_time_s"] is None else f"{r['wall_time_s']:.2f}"
+        table.add_row(r["sweep"], r["key"][:12], r["cell"], str(r["seed"]), r["status"], wall, r["error"] or "")
+    console = Console()
+    console.print(table)
+    ok = int((runs["status"] == "ok").sum())
+    console.print(f"{runs.height} runs: {ok} ok, {runs.height - ok} failed")
+    return EXIT_OK
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from tcplab.experiments import select
+    from tcplab.report import reproduce
+    from tcplab.store import Store
+
+    try:
+        experiments = select(args.papers)
+    except KeyError as exc:
+        raise UsageError(exc.args[0]) from exc
+    with Store(args.store) as store:
+        index, reports = reproduce(
+            experiments,
+            store,
+            Path(args.out),
+            args.quick,
+            executor=args.executor,
+            workers=args.workers,
+            address=args.address,
+        )
+    failed = sum(len(r.failed) for r in reports)
+    _err(f"report written to {index} ({sum(len(r.executed) for r in reports)} runs executed, {failed} failed)")
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+# ------------------------------------------------------------------ entry point
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tcplab", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"tcplab {_core.version()}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("run", help="run one scenario")
+    p.add_argument("file", help="scenario file (.toml or .json)")
+    p.add_argument("--seed", type=int, help="random seed (default: the scenario's)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="PATH=VALUE",
+        help="override a field, e.g. links.bottleneck.rate=5Mbps (repeatable)",
+    )
+    p.add_argument("--out", help="write summary.json and series.parquet into this folder")
+    p.add_argument("--pcap", action="store_true", help="also write pcap traces into --out")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("schema", help="print the JSON Schema of the scenario format")
+    p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser("sweep", help="run a sweep file; resumes, skipping runs already stored")
+    p.add_argument("file", help="sweep file (.toml with a [sweep] table)")
+    _executor_args(p)
+    p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser("results", help="list or export stored runs")
+    p.add_argument("--store", default=str(DEFAULT_STORE), help=f"results database (default: {DEFAULT_STORE})")
+    p.add_argument("--sweep", help="only this sweep")
+    p.add_argument("--status", choices=("ok", "failed"), help="only runs with this status")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--csv", metavar="OUT", help="export one row per run and flow as CSV")
+    fmt.add_argument("--parquet", metavar="OUT", help="export one row per run and flow as Parquet")
+    p.set_defaults(func=cmd_results)
+
+    p = sub.add_parser("reproduce", help="run the papers' experiments and write the report")
+    p.add_argument("papers", nargs="*", help="experiment names (default: all)")
+    p.add_argument("--quick", action="store_true", help="fewer replications and shorter runs")
+    p.add_argument("--out", default="report", help="report folder (default: report)")
+    _executor_args(p)
+    p.set_defaults(func=cmd_reproduce)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tcplab`` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ScenarioError as exc:
+        _err(*format_error(exc))
+        return EXIT_USAGE
+    except (UsageError, ValueError) as exc:
+        _err(f"error: {exc}")
+        return EXIT_USAGE
+    except FileNotFoundError as exc:
+        _err(f"{exc.filename}: no such file")
+        return EXIT_USAGE
+    except (TcplabError, RuntimeError, OSError) as exc:
+        _err(*format_error(exc))
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # stdout closed early (e.g. piped into head): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""Registry of experiments that ``tcplab reproduce`` runs, in report order.
+
+Each entry is a module implementing :class:`tcplab.experiments.base.Experiment`.  Adding a paper is
+adding a module and one name here; nothing else in the runner or report changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+#: Module names (within this package) of every experiment, in report order.
+MODULES: tuple[str, ...] = ("wired_loss",)
+
+
+def all_experiments() -> dict[str, ModuleType]:
+    """Every experiment module, keyed by its ``NAME`` (as typed on the command line)."""
+    mods = [importlib.import_module(f"{__name__}.{m}") for m in MODULES]
+    return {m.NAME: m for m in mods}
+
+
+def select(names: list[str] | None) -> list[ModuleType]:
+    """The experiments called ``names`` (all of them if empty); unknown names raise KeyError."""
+    registry = all_experiments()
+    if not names:
+        return list(registry.values())
+    unknown = [n for n in names if n not in registry]
+    if unknown:
+        raise KeyError(f"unknown experiment(s) {unknown}; available: {sorted(registry)}")
+    return [registry[n] for n in names]

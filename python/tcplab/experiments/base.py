@@ -1,0 +1,109 @@
+"""What an experiment module provides, and the records its analysis returns.
+
+An experiment reproduces one paper's tables and figures (or one of our own validation studies).  It is
+a plain module rather than a class so that a reader finds the scenario, the sweep grid, the published
+numbers and the analysis in one file, top to bottom.  ``report.py`` only relies on the attributes of
+:class:`Experiment`; each analysis produces :class:`TableCell` and :class:`Finding` records, which the
+report renders and also writes verbatim to ``tables.json`` for machine checking.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from tcplab.runner import Sweep
+from tcplab.stats import Summary
+from tcplab.store import Store
+
+
+@dataclass(frozen=True)
+class Published:
+    """A number printed in a paper (or an analytic reference), with where it comes from."""
+
+    value: float
+    ref: str  # e.g. "Table 3" or "Fig. 5" or "Mathis et al. 1997, eq. (3)"
+
+
+@dataclass(frozen=True)
+class TableCell:
+    """One cell of a reproduced table: our replicated measurement next to the published value.
+
+    ``diff`` is ``mean - published`` in ``unit``; ``diff_pct`` is that relative to ``published``.
+    Both are None when there is no published value or no measurement.
+    """
+
+    table: str
+    row: str
+    column: str
+    published: float | None
+    mean: float | None
+    ci95: float | None
+    n: int
+    unit: str
+    ref: str = ""
+
+    @classmethod
+    def of(
+        cls, table: str, row: str, column: str, stat: Summary, unit: str, published: Published | None = None
+    ) -> TableCell:
+        """Build a cell from a replication summary (NaN becomes None so it serialises as JSON null)."""
+        return cls(
+            table=table,
+            row=row,
+            column=column,
+            published=published.value if published else None,
+            mean=_finite(stat.mean),
+            ci95=_finite(stat.ci95),
+            n=stat.n,
+            unit=unit,
+            ref=published.ref if published else "",
+        )
+
+    @property
+    def diff(self) -> float | None:
+        if self.published is None or self.mean is None:
+            return None
+        return self.mean - self.published
+
+    @property
+    def diff_pct(self) -> float | None:
+        if self.diff is None or not self.published:
+            return None
+        return 100.0 * self.diff / self.published
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self) | {"diff": self.diff, "diff_pct": self.diff_pct}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A qualitative claim checked against our results (e.g. "SACK >= NewReno at p = 1 %")."""
+
+    text: str
+    holds: bool
+    detail: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Experiment(Protocol):
+    """The module-level attributes an experiment defines (checked by the registry's tests)."""
+
+    NAME: str
+    TITLE: str
+    PUBLISHED: Any  # published numbers as data, each with its table/figure reference
+
+    def sweeps(self, quick: bool) -> Sequence[Sweep]: ...
+
+    def analyse(self, store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]: ...
+
+    def figures(self, store: Store, outdir: Path, quick: bool = False) -> list[Path]: ...
+
+
+def _finite(x: float) -> float | None:
+    return x if x is not None and math.isfinite(x) else None

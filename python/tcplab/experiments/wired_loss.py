@@ -1,0 +1,182 @@
+"""wired-loss: bulk TCP goodput over a lossy wired bottleneck, against the Mathis et al. model.
+
+This is tcplab's own validation experiment, not one of the five papers: before trusting the
+wireless studies, the wired core must reproduce the best-known analytic result for loss-driven TCP,
+the "square-root formula" of Mathis, Semke, Mahdavi and Ott (CCR 27(3), 1997):
+
+    goodput ~= (MSS / RTT) * sqrt(3 / (2 p))
+
+Topology: server --100 Mb/s, 1 ms-- router --10 Mb/s, 20 ms, DropTail 50 packets-- client, one
+unlimited bulk transfer from server to client, Bernoulli loss with probability p of every packet sent
+router -> client on the bottleneck (data only: the model is about data loss, and ACK loss in the
+reverse direction would add a second, unmodelled effect).  The receive buffer is 1 MiB (chosen over
+64 KiB) so the window is limited by loss, never by the receiver, as the model assumes.  Constants
+used in the formula (stated in the report):
+
+* MSS = 1460 B (1500-byte IP packets);
+* RTT = base RTT 2 x (1 + 20) ms, plus serialisation of one data packet (1500 B) on both links and
+  of one ACK (40 B) on both links = 43.355 ms.  At the loss rates studied the mean window (about
+  1.22/sqrt(p) segments, 17 at p = 0.5 %) is below the path's bandwidth-delay product (36
+  segments), so the bottleneck queue stays nearly empty and no queueing term is added.
+
+At p = 0 the formula diverges; the reference there is the bottleneck's goodput capacity
+10 Mb/s x 1460/1500.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from tcplab.experiments.base import Finding, Published, TableCell
+from tcplab.runner import Sweep
+from tcplab.stats import Summary, summarise
+from tcplab.store import Store
+
+NAME = "wired-loss"
+TITLE = "TCP goodput over a lossy wired bottleneck vs. the Mathis et al. square-root model"
+
+LOSS_P: tuple[float, ...] = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05)
+VARIANTS: tuple[str, ...] = ("reno", "newreno", "sack")
+LOSS_PATH = "links.bottleneck.loss.p"
+VARIANT_PATH = "tcp.variant"
+
+MSS_B = 1460
+PACKET_B = 1500
+ACK_B = 40
+ACCESS_BPS, ACCESS_DELAY_S = 100e6, 0.001
+BOTTLENECK_BPS, BOTTLENECK_DELAY_S = 10e6, 0.020
+RTT_S = (
+    2 * (ACCESS_DELAY_S + BOTTLENECK_DELAY_S)
+    + PACKET_B * 8 / ACCESS_BPS
+    + PACKET_B * 8 / BOTTLENECK_BPS
+    + ACK_B * 8 / ACCESS_BPS
+    + ACK_B * 8 / BOTTLENECK_BPS
+)
+CAPACITY_GOODPUT_BPS = BOTTLENECK_BPS * MSS_B / PACKET_B
+MATHIS_REF = "Mathis et al. 1997, (MSS/RTT)*sqrt(3/(2p)), MSS=1460 B, RTT=43.36 ms"
+CAPACITY_REF = "bottleneck capacity x 1460/1500"
+TABLE = "Goodput (Mb/s) vs. bottleneck loss probability p"
+
+
+def mathis_bps(p: float) -> float:
+    """Goodput predicted by the Mathis et al. model (bit/s); the link capacity at p = 0."""
+    if p <= 0:
+        return CAPACITY_GOODPUT_BPS
+    return MSS_B * 8 / RTT_S * math.sqrt(3.0 / (2.0 * p))
+
+
+#: The reference values, per loss probability (this experiment's "published" column).
+PUBLISHED: dict[float, Published] = {
+    p: Published(mathis_bps(p) / 1e6, MATHIS_REF if p > 0 else CAPACITY_REF) for p in LOSS_P
+}
+
+
+def scenario(duration_s: int) -> dict[str, Any]:
+    """The base scenario (loss probability and variant are set per sweep cell)."""
+    return {
+        "name": "wired_loss",
+        "duration": f"{duration_s}s",
+        "tcp": {"variant": "newreno", "rcv_buf": "1MiB"},
+        "nodes": [{"name": "server"}, {"name": "router"}, {"name": "client"}],
+        "links": [
+            {"name": "access", "a": "server", "b": "router", "rate": "100Mbps", "delay": "1ms"},
+            {
+                "name": "bottleneck",
+                "a": "router",
+                "b": "client",
+                "rate": "10Mbps",
+                "delay": "20ms",
+                "queue": {"kind": "droptail", "packets": 50},
+                "loss": {"model": "bernoulli", "p": 0.0, "direction": "a_to_b"},
+            },
+        ],
+        "flows": [{"name": "bulk", "app": "bulk", "client": "client", "server": "server"}],
+    }
+
+
+def sweep_name(quick: bool) -> str:
+    return f"{NAME}/{'quick' if quick else 'full'}"
+
+
+def sweeps(quick: bool) -> list[Sweep]:
+    """Full: 120 s runs, 10 replications; quick: 30 s, 3 replications (6 x 3 cells either way)."""
+    return [
+        Sweep(
+            name=sweep_name(quick),
+            base=scenario(30 if quick else 120),
+            grid={LOSS_PATH: list(LOSS_P)},
+            variants=VARIANTS,
+            replications=3 if quick else 10,
+            seed0=1,
+        )
+    ]
+
+
+def _goodput_stats(store: Store, quick: bool) -> dict[tuple[str, float], Summary]:
+    """Goodput (Mb/s) summaries per (variant, p) over the ok replications."""
+    flows = store.flows(sweep_name(quick), status="ok")
+    out: dict[tuple[str, float], Summary] = {}
+    if flows.is_empty():
+        return out
+    flows = flows.filter(pl.col("flow") == "bulk")
+    for variant in VARIANTS:
+        for p in LOSS_P:
+            sel = flows.filter((pl.col(VARIANT_PATH) == variant) & ((pl.col(LOSS_PATH) - p).abs() < 1e-12))
+            out[(variant, p)] = summarise(v / 1e6 for v in sel["goodput_bps"].to_list())
+    return out
+
+
+def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
+    """The goodput table (variants x p, Mathis as the published column) and the two findings."""
+    stats = _goodput_stats(store, quick)
+    empty = summarise([])
+    cells = [
+        TableCell.of(TABLE, f"p = {p:g}", variant, stats.get((variant, p), empty), "Mb/s", PUBLISHED[p])
+        for p in LOSS_P
+        for variant in VARIANTS
+    ]
+
+    at1 = {v: stats.get((v, 0.01), empty) for v in VARIANTS}
+    ref = PUBLISHED[0.01].value
+    nr = at1["newreno"].mean
+    ratio = nr / ref if math.isfinite(nr) else math.nan
+    findings = [
+        Finding(
+            text="NewReno goodput is within ±35 % of the Mathis et al. estimate at p = 1 %",
+            holds=math.isfinite(ratio) and abs(ratio - 1.0) <= 0.35,
+            detail=f"NewReno {nr:.3f} Mb/s vs. Mathis {ref:.3f} Mb/s (ratio {ratio:.2f})",
+        ),
+        Finding(
+            text="At p = 1 %, mean goodput ranks SACK >= NewReno >= Reno",
+            holds=at1["sack"].mean >= at1["newreno"].mean >= at1["reno"].mean,
+            detail=", ".join(f"{v} {at1[v].mean:.3f} ± {at1[v].ci95:.3f} Mb/s" for v in ("sack", "newreno", "reno")),
+        ),
+    ]
+    return cells, findings
+
+
+def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
+    """Goodput vs. p, one line per variant (mean ± 95 % CI) plus the Mathis curve, log y."""
+    from tcplab.plots import new_figure, save
+
+    stats = _goodput_stats(store, quick)
+    fig, ax = new_figure()
+    xs = [100 * p for p in LOSS_P]
+    for variant in VARIANTS:
+        ss = [stats.get((variant, p)) for p in LOSS_P]
+        means = [s.mean if s else math.nan for s in ss]
+        errs = [s.ci95 if s and math.isfinite(s.ci95) else 0.0 for s in ss]
+        ax.errorbar(xs, means, yerr=errs, marker="o", capsize=3, label=variant)
+    dense = [LOSS_P[1] * (LOSS_P[-1] / LOSS_P[1]) ** (i / 60) for i in range(61)]
+    ax.plot([100 * p for p in dense], [mathis_bps(p) / 1e6 for p in dense], "k--", label="Mathis et al.")
+    ax.axhline(CAPACITY_GOODPUT_BPS / 1e6, color="grey", lw=0.8, ls=":", label="capacity")
+    ax.set_yscale("log")
+    ax.set_xlabel("bottleneck loss probability p (%)")
+    ax.set_ylabel("goodput (Mb/s)")
+    ax.set_title("Bulk TCP over a lossy 10 Mb/s bottleneck")
+    ax.legend(frameon=False)
+    return [save(fig, outdir / "goodput_vs_loss.png")]

@@ -1,0 +1,304 @@
+"""The reproduction report: for each experiment, tables with published vs. our numbers, findings
+and figures, as Markdown and as self-contained HTML.
+
+Layout written under the output folder::
+
+    index.md / index.html                 overview: every experiment, findings that hold, failures
+    <name>/index.md / index.html          tables, findings, figures, failed runs
+    <name>/tables.json                    every table cell and finding, for machine checking
+    <name>/*.png                          figures
+
+Both formats are rendered from one small document model (headings, paragraphs, tables, images,
+lists) so they cannot drift apart, and the HTML needs no Markdown library or external assets.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from types import ModuleType
+
+from tcplab import _core
+from tcplab._fs import replace_dir, staging_dir, write_text
+from tcplab.experiments import all_experiments
+from tcplab.experiments.base import Finding, TableCell
+from tcplab.runner import SweepReport, run_sweep
+from tcplab.store import Store
+
+# ------------------------------------------------------------------ document model
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Para:
+    text: str
+
+
+@dataclass(frozen=True)
+class Link:
+    text: str
+    href: str
+
+
+@dataclass(frozen=True)
+class Bullets:
+    items: Sequence[str | Link]
+
+
+@dataclass(frozen=True)
+class Table:
+    header: Sequence[str]
+    rows: Sequence[Sequence[str | Link]]
+
+
+@dataclass(frozen=True)
+class Image:
+    src: str
+    alt: str
+
+
+Block = Heading | Para | Bullets | Table | Image
+
+
+def _md_inline(item: str | Link) -> str:
+    if isinstance(item, Link):
+        return f"[{item.text}]({item.href})"
+    return item.replace("|", "\\|")
+
+
+def to_markdown(blocks: Sequence[Block]) -> str:
+    """Render the document model as GitHub-flavoured Markdown."""
+    out: list[str] = []
+    for b in blocks:
+        if isinstance(b, Heading):
+            out.append(f"{'#' * b.level} {b.text}")
+        elif isinstance(b, Para):
+            out.append(b.text)
+        elif isinstance(b, Bullets):
+            out.append("\n".join(f"- {_md_inline(i)}" for i in b.items))
+        elif isinstance(b, Table):
+            lines = ["| " + " | ".join(b.header) + " |", "|" + "---|" * len(b.header)]
+            lines += ["| " + " | ".join(_md_inline(c) for c in row) + " |" for row in b.rows]
+            out.append("\n".join(lines))
+        elif isinstance(b, Image):
+            out.append(f"![{b.alt}]({b.src})")
+    return "\n\n".join(out) + "\n"
+
+
+def _html_inline(item: str | Link) -> str:
+    if isinstance(item, Link):
+        return f'<a href="{html.escape(item.href)}">{html.escape(item.text)}</a>'
+    return html.escape(item)
+
+
+_CSS = (
+    "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}"
+    "table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .6rem;"
+    "text-align:right}th{background:#f4f4f4}td:first-child,td:nth-child(2){text-align:left}"
+    "img{max-width:100%}"
+)
+
+
+def to_html(blocks: Sequence[Block], title: str) -> str:
+    """Render the document model as one self-contained HTML page (inline CSS, relative images)."""
+    body: list[str] = []
+    for b in blocks:
+        if isinstance(b, Heading):
+            body.append(f"<h{b.level}>{html.escape(b.text)}</h{b.level}>")
+        elif isinstance(b, Para):
+            body.append(f"<p>{html.escape(b.text)}</p>")
+        elif isinstance(b, Bullets):
+            body.append("<ul>" + "".join(f"<li>{_html_inline(i)}</li>" for i in b.items) + "</ul>")
+        elif isinstance(b, Table):
+            head = "".join(f"<th>{html.escape(h)}</th>" for h in b.header)
+            rows = "".join("<tr>" + "".join(f"<td>{_html_inline(c)}</td>" for c in r) + "</tr>" for r in b.rows)
+            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+        elif isinstance(b, Image):
+            body.append(f'<p><img src="{html.escape(b.src)}" alt="{html.escape(b.alt)}"></p>')
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{_CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
+
+
+def _page(folder: Path, blocks: Sequence[Block], title: str) -> None:
+    write_text(folder / "index.md", to_markdown(blocks))
+    write_text(folder / "index.html", to_html(blocks, title))
+
+
+# ------------------------------------------------------------------ content
+
+
+def fmt(x: float | None, digits: int = 4) -> str:
+    """A number with ``digits`` significant digits, or an en dash when missing."""
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "–"
+    return f"{x:.{digits}g}"
+
+
+@dataclass
+class ExperimentSection:
+    """What the report learned about one experiment (used for the overview page)."""
+
+    name: str
+    title: str
+    cells: list[TableCell]
+    findings: list[Finding]
+    runs_ok: int
+    runs_failed: int
+    figures: list[Path] = field(default_factory=list)
+
+
+def _table_blocks(cells: list[TableCell]) -> list[Block]:
+    blocks: list[Block] = []
+    for table in dict.fromkeys(c.table for c in cells):
+        rows = [c for c in cells if c.table == table]
+        blocks.append(Heading(2, table))
+        blocks.append(
+            Table(
+                ["row", "column", "published", "ours (mean ± 95 % CI)", "n", "diff", "diff %"],
+                [
+                    [
+                        c.row,
+                        c.column,
+                        fmt(c.published),
+                        f"{fmt(c.mean)} ± {fmt(c.ci95, 2)}" if c.mean is not None else "–",
+                        str(c.n),
+                        fmt(c.diff, 3),
+                        fmt(c.diff_pct, 3),
+                    ]
+                    for c in rows
+                ],
+            )
+        )
+        refs = sorted({c.ref for c in rows if c.ref})
+        units = sorted({c.unit for c in rows})
+        blocks.append(Para(f"Unit: {', '.join(units)}. Published column: {'; '.join(refs) or 'none'}."))
+    return blocks
+
+
+def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -> ExperimentSection:
+    """Analyse one experiment's stored runs and write its page, figures and ``tables.json``."""
+    folder = outdir / exp.NAME
+    folder.mkdir(parents=True, exist_ok=True)
+    cells, findings = exp.analyse(store, quick)
+    figures = exp.figures(store, folder, quick)
+    runs = [store.runs(s.name) for s in exp.sweeps(quick)]
+    ok = sum(int((r["status"] == "ok").sum()) for r in runs)
+    failed_rows = [row for r in runs for row in r.filter(r["status"] == "failed").iter_rows(named=True)]
+
+    blocks: list[Block] = [
+        Heading(1, exp.TITLE),
+        Para(
+            f"Experiment {exp.NAME} ({'quick' if quick else 'full'} mode): {ok} runs ok, {len(failed_rows)} failed; "
+            f"sweeps {', '.join(s.name for s in exp.sweeps(quick))}; tcplab core {_core.version()}."
+        ),
+        Heading(2, "Findings"),
+        Bullets([f"{'HOLDS' if f.holds else 'DOES NOT HOLD'}: {f.text} ({f.detail})" for f in findings] or ["none"]),
+        *_table_blocks(cells),
+    ]
+    if figures:
+        blocks.append(Heading(2, "Figures"))
+        blocks += [Image(p.relative_to(folder).as_posix(), p.stem.replace("_", " ")) for p in figures]
+    if failed_rows:
+        blocks.append(Heading(2, "Failed runs"))
+        blocks.append(
+            Table(
+                ["key", "cell", "seed", "error"],
+                [[r["key"][:12], r["cell"], str(r["seed"]), r["error"] or ""] for r in failed_rows],
+            )
+        )
+    _page(folder, blocks, exp.TITLE)
+    doc = {
+        "experiment": exp.NAME,
+        "title": exp.TITLE,
+        "quick": quick,
+        "version": _core.version(),
+        "cells": [c.to_json() for c in cells],
+        "findings": [f.to_json() for f in findings],
+    }
+    write_text(folder / "tables.json", json.dumps(doc, indent=2, allow_nan=False) + "\n")
+    return ExperimentSection(exp.NAME, exp.TITLE, cells, findings, ok, len(failed_rows), figures)
+
+
+def write_report(experiments: Sequence[ModuleType], store: Store, outdir: Path, quick: bool) -> Path:
+    """Write every experiment's section and the overview; returns the overview's ``index.md``."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    sections = [write_experiment(e, store, outdir, quick) for e in experiments]
+    stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    blocks: list[Block] = [
+        Heading(1, "tcplab reproduction report"),
+        Para(f"Generated {stamp} by tcplab core {_core.version()}, {'quick' if quick else 'full'} mode."),
+        Table(
+            ["experiment", "title", "findings holding", "table cells", "runs ok", "runs failed"],
+            [
+                [
+                    Link(s.name, f"{s.name}/index.html"),
+                    s.title,
+                    f"{sum(f.holds for f in s.findings)}/{len(s.findings)}",
+                    str(len(s.cells)),
+                    str(s.runs_ok),
+                    str(s.runs_failed),
+                ]
+                for s in sections
+            ],
+        ),
+    ]
+    for s in sections:
+        blocks.append(Heading(2, s.name))
+        verdicts = [f"{'HOLDS' if f.holds else 'DOES NOT HOLD'}: {f.text}" for f in s.findings]
+        blocks.append(Bullets(verdicts or ["no findings"]))
+    _page(outdir, blocks, "tcplab reproduction report")
+    return outdir / "index.md"
+
+
+def reproduce(
+    experiments: Sequence[ModuleType],
+    store: Store,
+    outdir: Path,
+    quick: bool,
+    executor: str = "local",
+    workers: int | None = None,
+    address: str | None = None,
+    progress: bool | None = None,
+) -> tuple[Path, list[SweepReport]]:
+    """Run every sweep of ``experiments`` (resuming from the store), then write the report.
+
+    The report covers ``experiments`` and every other registered experiment that already has
+    results in the store, so reproducing one paper does not drop the others from the report.
+
+    The report is built in a temporary folder beside ``outdir`` and swapped in at the end, so an
+    interrupted ``reproduce`` never leaves a half-written report.
+    """
+    reports = [
+        run_sweep(sweep, store, executor=executor, workers=workers, address=address, progress=progress)
+        for exp in experiments
+        for sweep in exp.sweeps(quick)
+    ]
+    # Experiments not asked for this time stay in the report if the store has their results.
+    chosen = {e.NAME for e in experiments}
+    included = [
+        e
+        for e in all_experiments().values()
+        if e.NAME in chosen or any(store.runs(s.name).height for s in e.sweeps(quick))
+    ]
+    outdir = Path(outdir)
+    staging = staging_dir(outdir)
+    try:
+        write_report(included, store, staging, quick)
+        replace_dir(staging, outdir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return outdir / "index.md", reports

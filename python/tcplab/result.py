@@ -1,0 +1,107 @@
+"""The Python-side view of one run: the core's plain dict, with tables as polars DataFrames.
+
+The core returns JSON-compatible data so that it can be stored, pickled to workers and compared bit
+for bit.  ``Result`` keeps that dict as ``summary`` (everything but the bulky time series) and adds
+DataFrame views for analysis.  Column dtypes are pinned where the data can be all-null (for example
+``response_time_s`` of an unlimited transfer) so that frames from different runs concatenate.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+FLOW_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
+    "name": pl.String,
+    "variant": pl.String,
+    "completed": pl.Boolean,
+    "aborted": pl.Boolean,
+    "bytes_delivered": pl.Int64,
+    "response_time_s": pl.Float64,
+    "goodput_bps": pl.Float64,
+    "segments_sent": pl.Int64,
+    "retransmissions": pl.Int64,
+    "timeout_retransmissions": pl.Int64,
+    "fast_retransmissions": pl.Int64,
+    "timeouts": pl.Int64,
+    "spurious_retransmissions": pl.Int64,
+    "retransmission_ratio_pct": pl.Float64,
+}
+LINK_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
+    "name": pl.String,
+    "direction": pl.String,
+    "packets_sent": pl.Int64,
+    "bytes_sent": pl.Int64,
+    "drops_queue": pl.Int64,
+    "drops_loss": pl.Int64,
+    "drops_outage": pl.Int64,
+}
+SERIES_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
+    "flow": pl.String,
+    "series": pl.String,
+    "t_s": pl.Float64,
+    "value": pl.Float64,
+}
+
+
+def records_frame(rows: list[dict[str, Any]], schema: dict[str, Any]) -> pl.DataFrame:
+    """A DataFrame of ``rows`` with the known columns' dtypes pinned; unknown extra keys are kept."""
+    if not rows:
+        return pl.DataFrame(schema=schema)
+    known = {k: v for k, v in schema.items() if k in rows[0]}
+    return pl.from_dicts(rows, schema_overrides=known, infer_schema_length=None)
+
+
+def series_frame(series: dict[str, list[Any]] | None) -> pl.DataFrame:
+    """The core's columnar time series as a long DataFrame (flow, series, t_s, value)."""
+    if not series:
+        return pl.DataFrame(schema=SERIES_SCHEMA)
+    return pl.DataFrame({k: series.get(k, []) for k in SERIES_SCHEMA}, schema=SERIES_SCHEMA)
+
+
+def split_series(raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[Any]] | None]:
+    """Separate a raw run result into (summary without series, series or None if empty)."""
+    summary = {k: v for k, v in raw.items() if k != "series"}
+    series = raw.get("series") or None
+    if series is not None and not series.get("t_s"):
+        series = None
+    return summary, series
+
+
+@dataclass(frozen=True)
+class Result:
+    """Outcome of one simulation run.
+
+    ``summary`` holds scenario name, seed, simulated and wall time, event count, and the per-flow and
+    per-link counters as plain data.  ``flows``, ``links`` and ``series`` are DataFrame views.
+    """
+
+    summary: dict[str, Any]
+    flows: pl.DataFrame
+    links: pl.DataFrame
+    series: pl.DataFrame
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> Result:
+        """Build from the dict returned by ``tcplab._core.run``."""
+        summary, series = split_series(raw)
+        return cls(
+            summary=summary,
+            flows=records_frame(summary.get("flows", []), FLOW_SCHEMA),
+            links=records_frame(summary.get("links", []), LINK_SCHEMA),
+            series=series_frame(series),
+        )
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The summary (without time series, which belong in Parquet) as JSON text."""
+        return json.dumps(self.summary, indent=indent, allow_nan=False)
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (
+            f"Result(scenario={s.get('scenario')!r}, seed={s.get('seed')}, sim_time_s={s.get('sim_time_s')}, "
+            f"flows={self.flows.height}, links={self.links.height}, series_points={self.series.height})"
+        )

@@ -1,0 +1,346 @@
+"""Sweeps as data, fanned out over processes or Ray, results kept in the store.
+
+DESIGN principle 9: one run is single-threaded and fast, so parallelism comes from running many
+independent runs (cells x replications) at once.  A :class:`Sweep` is plain data -- a base scenario,
+a grid or list of override cells, TCP variants and a replication count -- loadable from TOML so
+that a sweep file can be versioned next to the scenario it explores.
+
+The driving process resolves every cell with the core (which validates it and fills defaults), keys
+each (cell, seed) by the resolved scenario, skips keys the store already holds as ok, and sends the
+rest to an executor.  Workers only simulate and return plain data; the driver is the single writer
+of the store.  Both executors call the same :func:`execute` on the same :class:`Task`, so their
+stored results are identical bit for bit (apart from wall-clock time).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import functools
+import itertools
+import json
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tcplab import _core
+from tcplab.exceptions import ScenarioError, describe
+from tcplab.progress import tracker
+from tcplab.result import split_series
+from tcplab.scenario import ScenarioLike, cell_pairs, load
+from tcplab.store import RunRecord, Store, canonical_json, run_key
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+EXECUTORS = ("local", "ray")
+_SWEEP_KEYS = {"name", "base", "replications", "seed0", "variants", "grid", "cells"}
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A set of runs: every cell of ``cells x grid x variants``, each replicated with seeds
+    ``seed0 .. seed0 + replications - 1``.
+
+    ``cells`` is an explicit list of override dicts (default: one empty cell); ``grid`` maps override
+    paths to value lists and is expanded as a cartesian product; ``variants`` is shorthand for a grid
+    over ``tcp.variant``.  Paths are those of the CLI's ``--set`` (``links.bottleneck.loss.p``).
+    """
+
+    name: str
+    base: ScenarioLike
+    grid: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    cells: Sequence[Mapping[str, Any]] | None = None
+    variants: Sequence[str] = ()
+    replications: int = 1
+    seed0: int = 1
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise ValueError("a sweep needs a name")
+        if self.replications < 1:
+            raise ValueError("replications must be at least 1")
+        for path, values in self.grid.items():
+            if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+                raise ValueError(f"grid entry {path!r} must be a non-empty list of values")
+
+    def expand(self) -> list[dict[str, Any]]:
+        """The cells of the sweep in a stable order (explicit cells, then grid, then variants)."""
+        axes = dict(self.grid)
+        if self.variants:
+            axes["tcp.variant"] = list(self.variants)
+        out = []
+        for explicit in self.cells if self.cells is not None else [{}]:
+            for combo in itertools.product(*axes.values()):
+                cell = dict(explicit)
+                for path, value in zip(axes, combo, strict=True):
+                    if path in cell:
+                        raise ValueError(f"override {path!r} appears both in a cell and in the grid/variants")
+                    cell[path] = value
+                out.append(cell)
+        return out
+
+    def seeds(self) -> range:
+        return range(self.seed0, self.seed0 + self.replications)
+
+    @classmethod
+    def from_toml(cls, path: str | os.PathLike) -> Sweep:
+        """Load a sweep file: a ``[sweep]`` table plus either ``sweep.base`` (a scenario path,
+        relative to the sweep file) or the scenario itself as the file's other top-level tables."""
+        path = Path(path)
+        with path.open("rb") as f:
+            doc = tomllib.load(f)
+        return cls.from_dict(doc, base_dir=path.parent)
+
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any], base_dir: str | os.PathLike = ".") -> Sweep:
+        """Build from the parsed form of a sweep file (see :meth:`from_toml`)."""
+        spec = doc.get("sweep")
+        if not isinstance(spec, Mapping):
+            raise ValueError("a sweep file needs a [sweep] table")
+        unknown = sorted(set(spec) - _SWEEP_KEYS)
+        if unknown:
+            raise ValueError(f"sweep: unknown field(s) {unknown}; allowed: {sorted(_SWEEP_KEYS)}")
+        rest = {k: v for k, v in doc.items() if k != "sweep"}
+        if "base" in spec:
+            if rest:
+                raise ValueError("sweep.base is set, so the file must not also contain scenario tables")
+            base: ScenarioLike = Path(base_dir) / spec["base"]
+        elif rest:
+            base = rest
+        else:
+            raise ValueError("sweep: give sweep.base or put the scenario in the same file")
+        return cls(
+            name=spec.get("name", ""),
+            base=base,
+            grid=dict(spec.get("grid", {})),
+            cells=spec.get("cells"),
+            variants=tuple(spec.get("variants", ())),
+            replications=int(spec.get("replications", 1)),
+            seed0=int(spec.get("seed0", 1)),
+        )
+
+
+@dataclass(frozen=True)
+class Task:
+    """One run as sent to a worker: plain, picklable data."""
+
+    key: str
+    text: str
+    format: str
+    overrides: tuple[tuple[str, str], ...]
+    seed: int
+
+
+def execute(task: Task) -> dict[str, Any]:
+    """Run one task in a worker; never raises for a failing run, so the sweep carries on.
+
+    Returns ``{"key", "status", "error", "summary", "series", "wall_time_s"}``.  Ctrl-C
+    (KeyboardInterrupt) is not caught: it stops the sweep.
+    """
+    try:
+        raw = _core.run(task.text, task.format, task.seed, list(task.overrides))
+    except Exception as exc:  # a failed run is data, whatever the cause
+        return {
+            "key": task.key,
+            "status": "failed",
+            "error": describe(exc),
+            "summary": None,
+            "series": None,
+            "wall_time_s": None,
+        }
+    summary, series = split_series(raw)
+    return {
+        "key": task.key,
+        "status": "ok",
+        "error": None,
+        "summary": summary,
+        "series": series,
+        "wall_time_s": summary.get("wall_time_s"),
+    }
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    """What a call to :func:`run_sweep` did."""
+
+    sweep: str
+    total: int  # distinct runs in the sweep
+    cached: int  # already stored as ok, not repeated
+    executed: tuple[str, ...]  # keys simulated by this call
+    failed: tuple[str, ...]  # keys that failed in this call (including unresolvable cells)
+
+
+@dataclass
+class _Planned:
+    task: Task
+    cell: str
+    members: list[tuple[str, int]]  # further (cell, seed) asking for the same key
+    scenario_json: str
+
+
+def run_sweep(
+    sweep: Sweep,
+    store: Store,
+    executor: str = "local",
+    workers: int | None = None,
+    address: str | None = None,
+    progress: bool | None = None,
+) -> SweepReport:
+    """Run every missing run of ``sweep`` and store the results; see the module docstring.
+
+    ``executor`` is ``"local"`` (a process pool of ``workers``, default ``os.cpu_count()``) or
+    ``"ray"`` (connect to ``address``, or start/use a local Ray; ``workers`` then caps the runs in
+    flight).  ``progress`` shows a bar (default: when stderr is a terminal).
+    """
+    if executor not in EXECUTORS:
+        raise ValueError(f"unknown executor {executor!r}; expected one of {list(EXECUTORS)}")
+    src = load(sweep.base)
+    version = _core.version()
+    plans: dict[str, _Planned] = {}
+    failed_now: list[str] = []
+    store.remove_stale_temporaries()
+
+    for cell in sweep.expand():
+        cell_json = canonical_json(cell)
+        pairs = tuple(cell_pairs(cell))
+        try:
+            resolved = _core.resolve(src.text, src.format, list(pairs))
+        except ScenarioError as exc:
+            for seed in sweep.seeds():
+                key = run_key({"unresolved": [src.text, src.format, pairs]}, seed, version)
+                store.record(
+                    RunRecord(
+                        key, sweep.name, cell_json, None, seed, version, "failed", describe(exc), None, None, None
+                    )
+                )
+                failed_now.append(key)
+            continue
+        scenario_json = canonical_json(resolved)
+        for seed in sweep.seeds():
+            key = run_key(resolved, seed, version)
+            if key in plans:
+                plans[key].members.append((cell_json, seed))
+            else:
+                plans[key] = _Planned(Task(key, src.text, src.format, pairs, seed), cell_json, [], scenario_json)
+
+    done = store.ok_keys(plans)
+    store.add_members(
+        (sweep.name, cell, seed, key)
+        for key in done
+        for cell, seed in [(plans[key].cell, plans[key].task.seed), *plans[key].members]
+    )
+    todo = [p for key, p in plans.items() if key not in done]
+    total = len(plans) + len(failed_now)
+    executed: list[str] = []
+
+    def on_result(outcome: dict[str, Any]) -> bool:
+        plan = plans[outcome["key"]]
+        store.record(
+            RunRecord(
+                key=plan.task.key,
+                sweep=sweep.name,
+                cell=plan.cell,
+                scenario_json=plan.scenario_json,
+                seed=plan.task.seed,
+                version=version,
+                status=outcome["status"],
+                error=outcome["error"],
+                summary=outcome["summary"],
+                series=outcome["series"],
+                wall_time_s=outcome["wall_time_s"],
+            ),
+            members=[(sweep.name, c, s) for c, s in plan.members],
+        )
+        executed.append(plan.task.key)
+        if outcome["status"] != "ok":
+            failed_now.append(plan.task.key)
+        return outcome["status"] != "ok"
+
+    with tracker(sweep.name, total, done=len(done), enabled=progress) as bar:
+        for _ in failed_now:
+            bar.advance(failed=True)
+        run = _run_local if executor == "local" else _run_ray
+        for outcome in run([p.task for p in todo], workers, address):
+            bar.advance(failed=on_result(outcome))
+
+    return SweepReport(sweep.name, total, len(done), tuple(executed), tuple(failed_now))
+
+
+def _run_local(tasks: list[Task], workers: int | None, address: str | None) -> Iterator[dict[str, Any]]:
+    """Yield outcomes as a process pool finishes them.
+
+    Workers are spawned (not forked) so they never inherit the driver's threads or open database.
+    """
+    if not tasks:
+        return
+    workers = max(1, min(workers or os.cpu_count() or 1, len(tasks)))
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        futures = {pool.submit(execute, t): t for t in tasks}
+        for fut in cf.as_completed(futures):
+            yield _outcome_or_crash(fut.result, futures[fut])
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_ray(tasks: list[Task], workers: int | None, address: str | None) -> Iterator[dict[str, Any]]:
+    """Yield outcomes as Ray tasks finish; Ray is imported only when asked for.
+
+    An already initialised Ray (e.g. by the caller) is used as is; otherwise we connect to
+    ``address`` (or start a local instance) and shut it down afterwards.
+    """
+    if not tasks:
+        return
+    try:
+        import ray
+    except ImportError as exc:
+        raise RuntimeError("the ray executor needs Ray: pip install 'tcplab[ray]'") from exc
+    owned = not ray.is_initialized()
+    if owned:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = ray.remote(num_cpus=1)(execute)
+        limit = workers or len(tasks)
+        queue = list(reversed(tasks))
+        in_flight: dict[Any, Task] = {}
+        while queue or in_flight:
+            while queue and len(in_flight) < limit:
+                task = queue.pop()
+                in_flight[remote.remote(task)] = task
+            ready, _ = ray.wait(list(in_flight), num_returns=1)
+            for ref in ready:
+                task = in_flight.pop(ref)
+                yield _outcome_or_crash(functools.partial(ray.get, ref), task)
+    finally:
+        if owned:
+            ray.shutdown()
+
+
+def _outcome_or_crash(get: Callable[[], Any], task: Task) -> dict[str, Any]:
+    """The worker's outcome, or a failed outcome if the worker itself died (crash, OOM kill)."""
+    try:
+        outcome: dict[str, Any] = get()
+        return outcome
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:
+        return {
+            "key": task.key,
+            "status": "failed",
+            "error": f"worker failed: {describe(exc)}",
+            "summary": None,
+            "series": None,
+            "wall_time_s": None,
+        }
+
+
+def cell_label(cell_json: str) -> str:
+    """A compact human label for a stored cell (``p=0.01 variant=sack``)."""
+    cell = json.loads(cell_json)
+    return " ".join(f"{path.rsplit('.', 1)[-1]}={value}" for path, value in cell.items()) or "(base)"

@@ -1,0 +1,97 @@
+"""Turning the ways a user can name a scenario into what the core accepts.
+
+The core takes scenario *text* plus a format ("toml" or "json") and override pairs of strings.  Users
+hand us a path, a TOML string or a dict, and overrides as Python values (``{"tcp.variant": "sack",
+"links.bottleneck.loss.p": 0.01}``).  Keeping that translation in one place means ``tcplab.run``,
+the CLI and the sweep runner agree on it, and that a sweep cell stored as JSON can be turned back
+into the exact override strings that produced it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ScenarioLike = str | os.PathLike | Mapping[str, Any]
+"""A path to a ``.toml``/``.json`` file, TOML text, or a scenario as a dict."""
+
+
+@dataclass(frozen=True)
+class ScenarioText:
+    """Scenario text as the core wants it."""
+
+    text: str
+    format: str  # "toml" | "json"
+
+
+def load(scenario: ScenarioLike) -> ScenarioText:
+    """Normalise a path, TOML string or dict into text plus format.
+
+    A ``str`` is TOML text if it contains a newline or ``=``; otherwise it is a path.  That rule never
+    mistakes a real scenario for a path (every scenario assigns something) and keeps "file not found"
+    errors for mistyped paths instead of a confusing TOML parse error.
+    """
+    if isinstance(scenario, Mapping):
+        return ScenarioText(json.dumps(scenario, allow_nan=False), "json")
+    if isinstance(scenario, str) and ("\n" in scenario or "=" in scenario):
+        return ScenarioText(scenario, "toml")
+    if isinstance(scenario, (str, os.PathLike)):
+        path = Path(scenario)
+        fmt = "json" if path.suffix.lower() == ".json" else "toml"
+        return ScenarioText(path.read_text(encoding="utf-8"), fmt)
+    raise TypeError(f"expected a path, TOML text or a dict, got {type(scenario).__name__}")
+
+
+def toml_value(value: Any) -> str:
+    """Encode a Python value as a TOML literal, the form the core parses override values in.
+
+    Strings are quoted so they stay strings even when they look like numbers or booleans.
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, Iterable):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot express {value!r} as a TOML value")
+
+
+def override_pairs(overrides: Mapping[str, Any] | Iterable[tuple[str, Any]] | None) -> list[tuple[str, str]]:
+    """Convert overrides to the core's ``[(path, value_text)]``.
+
+    Values that are already strings are passed through unchanged, as with the CLI's ``--set``, where
+    the core parses them as TOML if possible and otherwise takes them as strings; other values are
+    encoded with :func:`toml_value`.
+    """
+    if overrides is None:
+        return []
+    items = overrides.items() if isinstance(overrides, Mapping) else overrides
+    return [(str(path), value if isinstance(value, str) else toml_value(value)) for path, value in items]
+
+
+def cell_pairs(cell: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Override pairs for a sweep cell, where every value (strings too) is an exact TOML literal."""
+    return [(path, toml_value(value)) for path, value in cell.items()]
+
+
+def parse_set(arg: str) -> tuple[str, str]:
+    """Split a CLI ``--set path=value`` argument at the first ``=``."""
+    path, sep, value = arg.partition("=")
+    if not sep or not path.strip():
+        raise ValueError(f"--set expects path=value, got {arg!r}")
+    return path.strip(), value.strip()

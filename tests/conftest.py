@@ -1,0 +1,99 @@
+"""Shared fixtures: a small wired scenario that runs in milliseconds, and a CLI runner.
+
+The tests drive the real compiled core (``tcplab._core``); scenarios are kept short so the whole
+suite stays within a few minutes on two cores.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+WIRED: dict[str, Any] = {
+    "name": "wired_tiny",
+    "duration": "10s",
+    "tcp": {"variant": "newreno", "rcv_buf": "64KiB"},
+    "nodes": [{"name": "server"}, {"name": "router"}, {"name": "client"}],
+    "links": [
+        {"name": "access", "a": "server", "b": "router", "rate": "100Mbps", "delay": "1ms"},
+        {
+            "name": "bottleneck",
+            "a": "router",
+            "b": "client",
+            "rate": "10Mbps",
+            "delay": "10ms",
+            "queue": {"kind": "droptail", "packets": 50},
+            "loss": {"model": "bernoulli", "p": 0.01},
+        },
+    ],
+    "flows": [{"name": "download", "app": "bulk_download", "client": "client", "server": "server", "size": "200KB"}],
+    "trace": {"series": ["cwnd"], "interval": "100ms", "pcap": ["bottleneck"]},
+}
+
+WIRED_TOML = """\
+name = "wired_tiny"
+duration = "10s"
+[tcp]
+variant = "newreno"
+rcv_buf = "64KiB"
+[[nodes]]
+name = "server"
+[[nodes]]
+name = "router"
+[[nodes]]
+name = "client"
+[[links]]
+name = "access"
+a = "server"
+b = "router"
+rate = "100Mbps"
+delay = "1ms"
+[[links]]
+name = "bottleneck"
+a = "router"
+b = "client"
+rate = "10Mbps"
+delay = "10ms"
+queue = { kind = "droptail", packets = 50 }
+loss = { model = "bernoulli", p = 0.01 }
+[[flows]]
+name = "download"
+app = "bulk_download"
+client = "client"
+server = "server"
+size = "200KB"
+[trace]
+series = ["cwnd"]
+interval = "100ms"
+pcap = ["bottleneck"]
+"""
+
+
+@pytest.fixture
+def wired() -> dict[str, Any]:
+    """A fresh copy of the small wired scenario as a dict (tests may modify it)."""
+    return copy.deepcopy(WIRED)
+
+
+@pytest.fixture
+def wired_toml(tmp_path: Path) -> Path:
+    """The small wired scenario as a TOML file."""
+    path = tmp_path / "wired.toml"
+    path.write_text(WIRED_TOML)
+    return path
+
+
+def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m tcplab ARGS`` as a user would, capturing stdout and stderr."""
+    env = dict(os.environ, COLUMNS="200")
+    return subprocess.run(
+        [sys.executable, "-m", "tcplab", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout
+    )

@@ -1,0 +1,95 @@
+"""Experiments registry and report generation on a tiny version of the wired-loss sweep."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tcplab import _core
+from tcplab.experiments import all_experiments, select, wired_loss
+from tcplab.experiments.base import TableCell
+from tcplab.report import reproduce
+from tcplab.runner import Sweep
+from tcplab.scenario import cell_pairs, load
+from tcplab.store import Store
+
+CELL_KEYS = {"table", "row", "column", "published", "mean", "ci95", "n", "unit", "diff"}
+FINDING_KEYS = {"text", "holds", "detail"}
+
+
+def test_registry_modules_define_the_interface() -> None:
+    registry = all_experiments()
+    assert "wired-loss" in registry
+    for name, exp in registry.items():
+        assert exp.NAME == name and exp.TITLE
+        assert exp.PUBLISHED is not None
+        for quick in (True, False):
+            sweeps = exp.sweeps(quick)
+            assert sweeps and all(isinstance(s, Sweep) for s in sweeps)
+            assert len({s.name for s in sweeps}) == len(sweeps)
+        assert {s.name for s in exp.sweeps(True)}.isdisjoint(s.name for s in exp.sweeps(False))
+        assert callable(exp.analyse) and callable(exp.figures)
+    with pytest.raises(KeyError):
+        select(["no-such-paper"])
+
+
+@pytest.mark.parametrize("name", sorted(all_experiments()))
+def test_every_experiment_cell_is_a_valid_scenario(name: str) -> None:
+    for quick in (True, False):
+        for sweep in all_experiments()[name].sweeps(quick):
+            src = load(sweep.base)
+            for cell in sweep.expand():
+                _core.resolve(src.text, src.format, cell_pairs(cell))
+
+
+def test_mathis_reference() -> None:
+    # (MSS/RTT) * sqrt(3/(2p)) with MSS = 1460 B, RTT = 43.355 ms, p = 1 %: 3.2995 Mb/s
+    assert wired_loss.RTT_S == pytest.approx(0.0433552)
+    assert wired_loss.mathis_bps(0.01) == pytest.approx(1460 * 8 / 0.0433552 * (150**0.5), rel=1e-9)
+    assert wired_loss.PUBLISHED[0.01].value == pytest.approx(3.2995, abs=1e-4)
+
+
+def test_table_cell_diff() -> None:
+    from tcplab.stats import summarise
+
+    cell = TableCell.of("t", "r", "c", summarise([1.0, 3.0]), "Mb/s", wired_loss.PUBLISHED[0.01])
+    assert cell.diff == pytest.approx(2.0 - wired_loss.PUBLISHED[0.01].value)
+    assert CELL_KEYS <= set(cell.to_json())
+
+
+def test_report_on_a_tiny_sweep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    loss = (0.0, 0.01)
+    monkeypatch.setattr(wired_loss, "LOSS_P", loss)
+
+    def tiny_sweeps(quick: bool) -> list[Sweep]:
+        return [
+            Sweep(
+                name=wired_loss.sweep_name(quick),
+                base=wired_loss.scenario(3),
+                grid={wired_loss.LOSS_PATH: list(loss)},
+                variants=wired_loss.VARIANTS,
+                replications=2,
+            )
+        ]
+
+    monkeypatch.setattr(wired_loss, "sweeps", tiny_sweeps)
+    out = tmp_path / "report"
+    with Store(tmp_path / "results" / "tcplab.db") as store:
+        index, reports = reproduce([wired_loss], store, out, quick=True, workers=2, progress=False)
+    assert index == out / "index.md"
+    assert reports[0].total == 12 and not reports[0].failed
+    for page in ("index.md", "index.html", "wired-loss/index.md", "wired-loss/index.html"):
+        assert (out / page).stat().st_size > 0, page
+    assert (out / "wired-loss" / "goodput_vs_loss.png").read_bytes().startswith(b"\x89PNG")
+    assert "wired-loss/index.html" in (out / "index.md").read_text()
+
+    doc = json.loads((out / "wired-loss" / "tables.json").read_text())
+    assert len(doc["cells"]) == len(loss) * len(wired_loss.VARIANTS)
+    for cell in doc["cells"]:
+        assert CELL_KEYS <= set(cell)
+        assert cell["n"] == 2 and cell["mean"] > 0 and cell["published"] > 0
+    assert len(doc["findings"]) == 2
+    for finding in doc["findings"]:
+        assert FINDING_KEYS <= set(finding) and isinstance(finding["holds"], bool)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

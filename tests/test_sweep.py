@@ -1,0 +1,176 @@
+"""Sweeps against the real core: resume after SIGKILL, failures, executors, export."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+from conftest import run_cli
+from tcplab.runner import Sweep, run_sweep
+from tcplab.store import Store
+
+
+def stored(store: Store, sweep: str) -> dict[str, tuple[str, str | None]]:
+    """key -> (status, summary JSON) of a sweep; wall time is not part of it."""
+    return {r["key"]: (r["status"], r["summary_json"]) for r in store.runs(sweep).iter_rows(named=True)}
+
+
+def sweep_toml(path: Path, name: str, replications: int, heavy: bool = False) -> Path:
+    """A sweep over the small wired scenario: 2 loss rates x 2 variants x ``replications``.
+
+    ``heavy`` makes each run take a noticeable fraction of a second (100 Mb/s, 30 s, large window),
+    so that a test can kill the sweep while runs are in flight.
+    """
+    extra = (
+        '"links.bottleneck.rate" = ["100Mbps"]\n"tcp.rcv_buf" = ["1MiB"]\n'
+        '"flows.download.size" = ["500MB"]\n"duration" = ["30s"]\n'
+        if heavy
+        else ""
+    )
+    losses = "[0.0, 0.0001]" if heavy else "[0.0, 0.02]"
+    path.write_text(
+        f"""
+[sweep]
+name = "{name}"
+base = "wired.toml"
+replications = {replications}
+variants = ["newreno", "sack"]
+[sweep.grid]
+"links.bottleneck.loss.p" = {losses}
+{extra}"""
+    )
+    return path
+
+
+def test_sweep_file_and_cli(wired_toml: Path, tmp_path: Path) -> None:
+    spec = sweep_toml(tmp_path / "sweep.toml", "cli", replications=2)
+    db = tmp_path / "res" / "tcplab.db"
+    proc = run_cli("sweep", str(spec), "--store", str(db), "--workers", "2")
+    assert proc.returncode == 0, proc.stderr
+    with Store(db) as store:
+        runs = store.runs("cli")
+        assert runs.height == 8 and set(runs["status"]) == {"ok"}
+    again = run_cli("sweep", str(spec), "--store", str(db))
+    assert again.returncode == 0 and "8 already stored, 0 executed" in again.stderr
+
+    listing = run_cli("results", "--store", str(db), "--sweep", "cli")
+    assert listing.returncode == 0 and "8 runs: 8 ok" in listing.stdout
+    csv, pq = tmp_path / "x.csv", tmp_path / "x.parquet"
+    assert run_cli("results", "--store", str(db), "--csv", str(csv)).returncode == 0
+    assert run_cli("results", "--store", str(db), "--status", "ok", "--parquet", str(pq)).returncode == 0
+    frame = pl.read_parquet(pq)
+    assert frame.height == 8
+    assert {"links.bottleneck.loss.p", "tcp.variant", "seed", "goodput_bps", "flow"} <= set(frame.columns)
+    assert pl.read_csv(csv).height == 8
+
+
+def test_resume_after_sigkill(wired_toml: Path, tmp_path: Path) -> None:
+    """Kill a sweep midway, rerun it: only missing runs execute, results equal an uninterrupted sweep."""
+    spec = sweep_toml(tmp_path / "sweep.toml", "kill", replications=6, heavy=True)
+    db = tmp_path / "killed" / "tcplab.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tcplab", "sweep", str(spec), "--store", str(db), "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    done_at_kill = 0
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if db.exists():
+                with sqlite3.connect(db) as con:
+                    try:
+                        done_at_kill = con.execute("SELECT count(*) FROM runs").fetchone()[0]
+                    except sqlite3.OperationalError:  # table not created yet
+                        done_at_kill = 0
+                if done_at_kill >= 3:
+                    break
+            time.sleep(0.02)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the sweep finished before it could be killed"
+
+    sweep = Sweep.from_toml(spec)
+    with Store(db) as store:
+        before = stored(store, "kill")
+        assert 3 <= len(before) < 24
+        assert all(status == "ok" and json.loads(summary)["flows"] for status, summary in before.values())
+        # A row implies its complete series file (written first, renamed into place).
+        assert all(store.series(key).height > 0 for key in before)
+        report = run_sweep(sweep, store, workers=2, progress=False)
+        assert report.cached == len(before)
+        assert len(report.executed) == 24 - len(before)
+        assert not set(report.executed) & set(before)
+        resumed = stored(store, "kill")
+        series = {key: store.series(key) for key in resumed}
+    assert [p for p in db.parent.rglob("*.tmp")] == []
+
+    with Store(tmp_path / "clean" / "tcplab.db") as clean:
+        run_sweep(sweep, clean, workers=2, progress=False)
+        assert stored(clean, "kill") == resumed
+        assert all(clean.series(key).equals(frame) for key, frame in series.items())
+
+
+def test_failing_runs_are_recorded_and_sweep_completes(wired: dict[str, Any], tmp_path: Path) -> None:
+    sweep = Sweep(
+        name="failing",
+        base=wired,
+        # valid; invalid value; unknown path (both fail to resolve); event limit hit while running
+        cells=[{}, {"tcp.variant": "bogus"}, {"links.nowhere.rate": "5Mbps"}, {"max_events": 100}],
+        replications=2,
+    )
+    with Store(tmp_path / "tcplab.db") as store:
+        report = run_sweep(sweep, store, workers=2, progress=False)
+        assert report.total == 8 and len(report.failed) == 6
+        runs = store.runs("failing")
+        failed = runs.filter(pl.col("status") == "failed")
+        assert failed.height == 6 and runs.filter(pl.col("status") == "ok").height == 2
+        errors = failed["error"].to_list()
+        assert sum(e.startswith("ScenarioError") for e in errors) == 4
+        assert any("variant" in e for e in errors)
+        assert sum(e.startswith("SimulationError") for e in errors) == 2
+        # Failed runs are retried on the next call; ok runs are not.
+        again = run_sweep(sweep, store, workers=2, progress=False)
+        assert again.cached == 2 and len(again.failed) == 6
+
+
+def test_identical_cells_share_one_run(wired: dict[str, Any], tmp_path: Path) -> None:
+    # newreno is the base scenario's variant, so both cells resolve to the same scenario.
+    sweep = Sweep(name="dup", base=wired, cells=[{}, {"tcp.variant": "newreno"}], replications=2)
+    with Store(tmp_path / "tcplab.db") as store:
+        report = run_sweep(sweep, store, workers=1, progress=False)
+        assert report.total == 2 and len(report.executed) == 2
+        assert store.runs("dup").height == 4  # every (cell, seed) is listed, pointing at shared runs
+
+
+def test_local_and_ray_store_identical_results(wired: dict[str, Any], tmp_path: Path) -> None:
+    ray = pytest.importorskip("ray")
+    sweep = Sweep(
+        name="exec",
+        base=wired,
+        grid={"links.bottleneck.loss.p": [0.0, 0.03]},
+        variants=["reno", "sack"],
+        replications=2,
+    )
+    with Store(tmp_path / "local" / "tcplab.db") as local:
+        run_sweep(sweep, local, executor="local", workers=2, progress=False)
+        expected = stored(local, "exec")
+    ray.init(num_cpus=2, include_dashboard=False)
+    try:
+        with Store(tmp_path / "ray" / "tcplab.db") as remote:
+            report = run_sweep(sweep, remote, executor="ray", progress=False)
+            assert len(report.executed) == 8 and not report.failed
+            assert stored(remote, "exec") == expected
+    finally:
+        ray.shutdown()
