@@ -76,6 +76,45 @@ pub struct LinkSummary {
     pub ecn_marks: u64,
 }
 
+/// Counters of one wireless interface (a station of a WLAN).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct WifiSummary {
+    pub wlan: String,
+    pub node: String,
+    /// Data frames put on the air, retransmissions included.
+    pub frames_sent: u64,
+    pub bytes_sent: u64,
+    pub control_frames_sent: u64,
+    /// Data/RTS retransmissions.
+    pub retries: u64,
+    /// MSDUs acknowledged after at least one retransmission (dot11RetryCount).
+    pub retried_msdus: u64,
+    /// Exchanges that got no ACK or CTS.
+    pub tx_failures: u64,
+    /// Receptions at this station destroyed by an overlapping frame.
+    pub collisions: u64,
+    /// Data frames lost to the error model at this station.
+    pub frame_errors: u64,
+    pub frames_received: u64,
+    pub duplicates: u64,
+    pub delivered: u64,
+    pub drops_retry_limit: u64,
+    pub drops_queue: u64,
+    pub drops_outage: u64,
+}
+
+/// One published cross-layer link signal.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LinkSignalSummary {
+    pub t_s: f64,
+    pub node: String,
+    pub peer: Option<String>,
+    /// signal_level | going_down | gone | up | failure
+    pub kind: String,
+    /// dBm for signal_level; predicted outage seconds for going_down.
+    pub value: Option<f64>,
+}
+
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct CbrSummary {
     pub name: String,
@@ -93,6 +132,10 @@ pub struct Summary {
     pub events: u64,
     pub flows: Vec<FlowSummary>,
     pub links: Vec<LinkSummary>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wifi: Vec<WifiSummary>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub link_signals: Vec<LinkSignalSummary>,
     pub cbr: Vec<CbrSummary>,
 }
 
@@ -248,6 +291,55 @@ pub fn summarize(w: &World) -> RunOutput {
             bytes_received: c.bytes_received,
         })
         .collect();
+    let wifi = w
+        .wifi
+        .stations
+        .iter()
+        .map(|st| {
+            let m = st.mac.stats;
+            WifiSummary {
+                wlan: w.wifi.wlans[st.wlan as usize].cfg.name.clone(),
+                node: w.nodes[st.node.idx()].name.clone(),
+                frames_sent: m.data_frames_sent,
+                bytes_sent: m.data_bytes_sent,
+                control_frames_sent: m.control_frames_sent,
+                retries: m.retries,
+                retried_msdus: m.retried_msdus,
+                tx_failures: m.tx_failures,
+                collisions: m.rx_collisions,
+                frame_errors: m.rx_errors,
+                frames_received: m.data_frames_received,
+                duplicates: m.duplicates,
+                delivered: m.delivered,
+                drops_retry_limit: m.drops_retry,
+                drops_queue: m.drops_queue,
+                drops_outage: m.drops_outage,
+            }
+        })
+        .collect();
+    let link_signals = w
+        .wifi
+        .log
+        .iter()
+        .filter(|e| !matches!(e.kind, crate::wifi::LinkSignalKind::SignalLevel { .. }))
+        .map(|e| {
+            use crate::wifi::LinkSignalKind as K;
+            let (kind, value) = match e.kind {
+                K::SignalLevel { dbm } => ("signal_level", Some(dbm)),
+                K::GoingDown { expected } => ("going_down", Some(expected.as_secs_f64())),
+                K::Gone => ("gone", None),
+                K::Up => ("up", None),
+                K::Failure => ("failure", None),
+            };
+            LinkSignalSummary {
+                t_s: e.t.as_secs_f64(),
+                node: w.nodes[e.node.idx()].name.clone(),
+                peer: e.peer.map(|p| w.nodes[p.idx()].name.clone()),
+                kind: kind.to_string(),
+                value,
+            }
+        })
+        .collect();
     RunOutput {
         summary: Summary {
             scenario: w.name.clone(),
@@ -257,6 +349,8 @@ pub fn summarize(w: &World) -> RunOutput {
             events: w.events,
             flows,
             links,
+            wifi,
+            link_signals,
             cbr,
         },
         series,

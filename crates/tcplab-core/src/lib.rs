@@ -8,6 +8,7 @@
 //! - [`sim`]: the event queue (time, then insertion order).
 //! - [`packet`]: header structs with byte-exact sizes; payloads are lengths only.
 //! - [`link`]: queues (DropTail, RED/ECN), loss models (Bernoulli, Gilbert–Elliott), outages.
+//! - [`wifi`]: IEEE 802.11 PHY timing, DCF MAC, shared wireless channel, link signals.
 //! - [`net`]: nodes, addresses, static routes.
 //! - [`tcp`]: sans-IO TCP sockets (Reno, NewReno, SACK; RFC 6298 timers; persist; delayed ACK).
 //! - [`app`]: bulk download, unlimited bulk, CBR/UDP.
@@ -18,6 +19,7 @@
 //!
 //! Same scenario + seed + version → identical results.
 
+pub mod agents;
 pub mod api;
 pub mod app;
 pub mod ids;
@@ -30,6 +32,7 @@ pub mod sim;
 pub mod tcp;
 pub mod time;
 pub mod trace;
+pub mod wifi;
 pub mod world;
 
 pub use time::SimTime;

@@ -5,6 +5,7 @@
 //! through one pending wake-up at a time (lazy cancellation with generation numbers, see `sim`).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use crate::app::{AppKind, CbrFlow, TcpFlow};
@@ -17,6 +18,7 @@ use crate::sim::{Event, EventQueue};
 use crate::tcp::{Segment, Socket};
 use crate::time::SimTime;
 use crate::trace::{PcapWriter, SeriesKind, SeriesSet};
+use crate::wifi::{Wifi, BROADCAST};
 
 /// Counters of one interface (one direction of a link).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -91,7 +93,7 @@ pub struct World {
     sock_node: Vec<NodeId>,
     sock_flow: Vec<FlowId>,
     sock_wake: Vec<(Option<SimTime>, u32)>,
-    demux: HashMap<(NodeId, u16, Addr, u16), SockId>,
+    demux: HashMap<(NodeId, u16, Addr, u16), SockId, BuildHasherDefault<FxHasher>>,
 
     pub flows: Vec<TcpFlow>,
     pub series: Vec<SeriesSet>,
@@ -101,6 +103,13 @@ pub struct World {
     stop_when_idle: bool,
 
     out: Vec<Segment>,
+    /// Every WLAN of the run (stations are wireless interfaces of nodes).
+    pub wifi: Wifi,
+    /// Wireless first hops: `wifi_hop[node][dst]` = (sending station, next-hop station) when the
+    /// route to `dst` leaves `node` over a WLAN (`Node::routes` then holds None).
+    wifi_hop: Vec<Vec<Option<(u32, u32)>>>,
+    /// pcap writers of wireless interfaces, by station.
+    pub wifi_pcap: Vec<Option<PcapWriter>>,
     started: Option<Instant>,
     pub wall_time: f64,
     finished: bool,
@@ -126,13 +135,16 @@ impl World {
             sock_node: Vec::new(),
             sock_flow: Vec::new(),
             sock_wake: Vec::new(),
-            demux: HashMap::new(),
+            demux: HashMap::default(),
             flows: Vec::new(),
             series: Vec::new(),
             cbr: Vec::new(),
             active_flows: 0,
             stop_when_idle: true,
             out: Vec::with_capacity(64),
+            wifi: Wifi::new(),
+            wifi_hop: Vec::new(),
+            wifi_pcap: Vec::new(),
             started: None,
             wall_time: 0.0,
             finished: false,
@@ -186,21 +198,59 @@ impl World {
         link
     }
 
-    /// Computes static shortest-path routes; call after every link is added.
+    /// Computes static shortest-path routes over wired links and WLAN adjacencies (ad hoc:
+    /// stations in reception range now; infrastructure: stations and their AP); call after every
+    /// link and station is added. Ties break towards wired interfaces, then stations, in the
+    /// order they were created.
     pub fn compute_routes(&mut self) {
-        let adj: Vec<Vec<(IfaceId, NodeId)>> = self
+        #[derive(Clone, Copy)]
+        enum Hop {
+            Wired(IfaceId),
+            Wifi(u32, u32),
+        }
+        let mut adj: Vec<Vec<(Hop, NodeId)>> = self
             .nodes
             .iter()
             .map(|n| {
                 n.ifaces
                     .iter()
-                    .map(|&i| (i, self.ifaces[self.ifaces[i.idx()].peer.idx()].node))
+                    .map(|&i| {
+                        (
+                            Hop::Wired(i),
+                            self.ifaces[self.ifaces[i.idx()].peer.idx()].node,
+                        )
+                    })
                     .collect()
             })
             .collect();
-        let routes = crate::net::shortest_path_routes(&adj);
+        for (a, b) in self.wifi.adjacency() {
+            let (na, nb) = (
+                self.wifi.stations[a as usize].node,
+                self.wifi.stations[b as usize].node,
+            );
+            adj[na.idx()].push((Hop::Wifi(a, b), nb));
+        }
+        let routes = crate::wifi::routing::shortest_paths(&adj);
+        let has_wifi = !self.wifi.is_empty();
+        self.wifi_hop = Vec::new();
         for (n, r) in self.nodes.iter_mut().zip(routes) {
-            n.routes = r;
+            n.routes = r
+                .iter()
+                .map(|h| match h {
+                    Some(Hop::Wired(i)) => Some(*i),
+                    _ => None,
+                })
+                .collect();
+            if has_wifi {
+                self.wifi_hop.push(
+                    r.iter()
+                        .map(|h| match h {
+                            Some(Hop::Wifi(a, b)) => Some((*a, *b)),
+                            _ => None,
+                        })
+                        .collect(),
+                );
+            }
         }
     }
 
@@ -299,6 +349,9 @@ impl World {
                 w.finish().map_err(|e| SimError::Io(e.to_string()))?;
             }
         }
+        for w in self.wifi_pcap.iter_mut().filter_map(Option::take) {
+            w.finish().map_err(|e| SimError::Io(e.to_string()))?;
+        }
         Ok(())
     }
 
@@ -319,7 +372,99 @@ impl World {
             }
             Event::App(a) if a & (1 << 31) != 0 => self.cbr_send((a & !(1 << 31)) as usize),
             Event::App(f) => self.flow_start(FlowId(f)),
+            Event::WifiTimer(s, gen) => {
+                self.wifi.on_timer(self.now, s, gen);
+                self.wifi_io();
+            }
+            Event::WifiRxEnd(t) => {
+                self.wifi.on_rx_end(self.now, t);
+                self.wifi_io();
+            }
+            Event::WifiLink(s, k) => {
+                self.wifi.on_link_event(self.now, s, k);
+                self.wifi_io();
+            }
         }
+    }
+
+    // ------------------------------------------------------------------ wireless
+
+    /// Schedules the wireless system's first outage and signal events; call once after building.
+    pub fn start_wifi(&mut self) {
+        self.wifi.start(self.now);
+        self.wifi_io();
+    }
+
+    /// Carries out what the wireless system asked for: events, packets handed up, freed copies.
+    fn wifi_io(&mut self) {
+        for (t, ev) in self.wifi.io.sched.drain(..) {
+            self.queue.schedule(t, ev);
+        }
+        for &p in &self.wifi.io.freed {
+            self.free_packets.push(p);
+        }
+        self.wifi.io.freed.clear();
+        if !self.wifi.io.pcap_tx.is_empty() {
+            let now = self.now;
+            for (s, p) in std::mem::take(&mut self.wifi.io.pcap_tx) {
+                if let Some(w) = self.wifi_pcap.get_mut(s as usize).and_then(Option::as_mut) {
+                    w.record(now, &self.packets[p.idx()]);
+                }
+            }
+        }
+        while !self.wifi.io.up.is_empty() {
+            let up = std::mem::take(&mut self.wifi.io.up);
+            for &(s, p, _src) in &up {
+                // The sender keeps its copy until the ACK (it may retransmit); the receiver gets
+                // its own.
+                let copy = self.packets[p.idx()].clone();
+                let id = self.alloc(copy);
+                let node = self.wifi.stations[s as usize].node;
+                if let Some(w) = self.wifi_pcap.get_mut(s as usize).and_then(Option::as_mut) {
+                    w.record(self.now, &self.packets[id.idx()]);
+                }
+                self.receive_ip(node, id);
+            }
+            let mut up = up;
+            up.clear();
+            if self.wifi.io.up.is_empty() {
+                self.wifi.io.up = up;
+            }
+            // Forwarding may have produced more wireless work.
+            for (t, ev) in self.wifi.io.sched.drain(..) {
+                self.queue.schedule(t, ev);
+            }
+            for &p in &self.wifi.io.freed {
+                self.free_packets.push(p);
+            }
+            self.wifi.io.freed.clear();
+        }
+    }
+
+    /// Routing control packets (AODV, UDP port 654 — RFC 3561 §4) go to the head of a wireless
+    /// interface queue, as ns-2's PriQueue with `Prefer_Routing_Protocols`.
+    fn is_routing_control(p: &Packet) -> bool {
+        matches!(p.l4, Transport::Udp(u) if u.dport == 654)
+    }
+
+    fn wifi_enqueue(&mut self, sta: u32, next: u32, id: PktId) {
+        let p = &self.packets[id.idx()];
+        let (len, prio) = (p.ip_len(), Self::is_routing_control(p));
+        if !self.wifi.enqueue(self.now, sta, id, next, len, prio) {
+            self.free(id);
+        }
+        if !self.wifi.io.up.is_empty()
+            || !self.wifi.io.sched.is_empty()
+            || !self.wifi.io.freed.is_empty()
+        {
+            self.wifi_io();
+        }
+    }
+
+    /// Sends a packet on a WLAN as a link-layer broadcast (for routing protocols).
+    pub fn wifi_broadcast(&mut self, sta: u32, pkt: Packet) {
+        let id = self.alloc(pkt);
+        self.wifi_enqueue(sta, BROADCAST, id);
     }
 
     // ------------------------------------------------------------------ packets
@@ -347,13 +492,19 @@ impl World {
 
     fn forward(&mut self, node: NodeId, id: PktId) {
         let dst = self.packets[id.idx()].ip.dst;
-        let route =
-            addr_node(dst, self.nodes.len()).and_then(|d| self.nodes[node.idx()].routes[d.idx()]);
+        let d = addr_node(dst, self.nodes.len());
+        let route = d.and_then(|d| self.nodes[node.idx()].routes[d.idx()]);
         match route {
             Some(ifc) => self.enqueue(ifc, id),
             None => {
-                self.nodes[node.idx()].drops_no_route += 1;
-                self.free(id);
+                let hop = d.and_then(|d| self.wifi_hop.get(node.idx()).and_then(|r| r[d.idx()]));
+                match hop {
+                    Some((sta, next)) => self.wifi_enqueue(sta, next, id),
+                    None => {
+                        self.nodes[node.idx()].drops_no_route += 1;
+                        self.free(id);
+                    }
+                }
             }
         }
     }
@@ -424,6 +575,11 @@ impl World {
         if let Some(w) = self.ifaces[i.idx()].pcap.as_mut() {
             w.record(now, &self.packets[id.idx()]);
         }
+        self.receive_ip(node, id);
+    }
+
+    /// IP input at `node`: deliver locally or forward.
+    fn receive_ip(&mut self, node: NodeId, id: PktId) {
         let p = &mut self.packets[id.idx()];
         if p.ip.dst == self.nodes[node.idx()].addr {
             self.deliver_local(node, id);
@@ -444,11 +600,8 @@ impl World {
                 let key = (node, h.dport, p.ip.src, h.sport);
                 if let Some(&s) = self.demux.get(&key) {
                     let ce = p.ip.ecn == Ecn::Ce;
-                    let payload = p.payload;
-                    // The header is cloned out so the packet slot can be reused by replies.
-                    let h = h.clone();
+                    self.sockets[s.idx()].on_segment(now, h, p.payload, ce, &mut self.out);
                     self.free(id);
-                    self.sockets[s.idx()].on_segment(now, &h, payload, ce, &mut self.out);
                     self.after_socket(s);
                     return;
                 }
@@ -663,4 +816,42 @@ pub struct LinkDir {
     pub outage: Outage,
     pub rng: Rng,
     pub pcap: Option<PcapWriter>,
+}
+
+/// A small, fast, deterministic hasher for the socket demultiplexing table (lookups only; the
+/// table is never iterated, so its order cannot leak into results).
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64);
+    }
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(i as u64);
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64);
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }

@@ -25,6 +25,10 @@ use crate::rng::{Rng, StreamId};
 use crate::tcp::{CaMode, FullAckCwnd, InitialWindow, Socket, TcpConfig, Variant, WindowUnit};
 use crate::time::SimTime;
 use crate::trace::{PcapWriter, SeriesKind, SeriesSet};
+use crate::wifi::{
+    MacParams, Mode, Modulation, PhyParams, Propagation, RadioParams, RateSelection, SignalConfig,
+    WlanConfig,
+};
 use crate::world::{LinkDir, World};
 
 /// One problem in a scenario.
@@ -77,6 +81,7 @@ const TOP_FIELDS: &[&str] = &[
     "tcp",
     "nodes",
     "links",
+    "wlans",
     "flows",
     "trace",
 ];
@@ -220,6 +225,7 @@ pub fn parse(
     let n_before = errs.len();
     check_array::<NodeSpec>(obj.get("nodes"), "nodes", &mut errs);
     check_array::<LinkSpec>(obj.get("links"), "links", &mut errs);
+    check_array::<WlanSpec>(obj.get("wlans"), "wlans", &mut errs);
     check_array::<FlowSpec>(obj.get("flows"), "flows", &mut errs);
     if let Some(t) = obj.get("tcp") {
         de::<TcpSpec>(t, "tcp", &mut errs);
@@ -538,6 +544,21 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
         }
     }
 
+    let mut wlan_names = BTreeSet::new();
+    for (i, w) in s.wlans.iter().enumerate() {
+        let loc = format!("wlans[{i}]");
+        if !wlan_names.insert(w.name.clone()) || link_names.contains(&w.name) {
+            errs.push(err(
+                format!("{loc}.name"),
+                format!("duplicate link or WLAN name '{}'", w.name),
+            ));
+        }
+        validate_wlan(w, &loc, &known, &unknown_node, &mut errs);
+    }
+    for n in &wlan_names {
+        link_names.insert(n.clone());
+    }
+
     validate_tcp(&s.tcp, "tcp", &mut errs);
     let mut flow_names = BTreeSet::new();
     for (i, f) in s.flows.iter().enumerate() {
@@ -762,6 +783,333 @@ fn validate_outage(o: &OutageSpec, loc: &str, errs: &mut Vec<FieldError>) {
     }
 }
 
+fn validate_wlan(
+    w: &WlanSpec,
+    loc: &str,
+    known: &dyn Fn(&str) -> bool,
+    unknown_node: &dyn Fn(String, &str) -> FieldError,
+    errs: &mut Vec<FieldError>,
+) {
+    let phy = match wlan_phy_base(w) {
+        Some(p) => Some(p),
+        None => {
+            errs.push(err(
+                format!("{loc}.phy"),
+                format!(
+                    "unknown PHY preset '{}'; allowed: {}",
+                    w.phy.as_deref().unwrap_or(""),
+                    PhyParams::PRESETS.join(", ")
+                ),
+            ));
+            None
+        }
+    };
+    if let Some(p) = &phy {
+        let rates: Vec<String> = p
+            .rates
+            .iter()
+            .map(|r| format!("{}", *r as f64 / 1e6))
+            .collect();
+        let check_rate = |r: u64, at: String, errs: &mut Vec<FieldError>| {
+            if !p.rates.contains(&r) {
+                errs.push(err(
+                    at,
+                    format!(
+                        "{} Mb/s is not a rate of PHY '{}'; allowed (Mb/s): {}",
+                        r as f64 / 1e6,
+                        p.preset,
+                        rates.join(", ")
+                    ),
+                ));
+            }
+        };
+        if let Some(r) = w.rate {
+            check_rate(r.0, format!("{loc}.rate"), errs);
+        }
+        if let Some(r) = w.basic_rate {
+            check_rate(r.0, format!("{loc}.basic_rate"), errs);
+        }
+        for (k, st) in w.rate_steps.iter().enumerate() {
+            check_rate(st.rate.0, format!("{loc}.rate_steps[{k}].rate"), errs);
+            if k > 0 && st.max_distance <= w.rate_steps[k - 1].max_distance {
+                errs.push(err(
+                    format!("{loc}.rate_steps[{k}].max_distance"),
+                    "steps must be in increasing distance",
+                ));
+            }
+        }
+        if w.short_preamble.is_some()
+            && !matches!(p.modulation, Modulation::Dsss | Modulation::ErpOfdm)
+        {
+            errs.push(err(
+                format!("{loc}.short_preamble"),
+                format!("PHY '{}' has no short preamble", p.preset),
+            ));
+        }
+    }
+    if w.rate.is_some() && !w.rate_steps.is_empty() {
+        errs.push(err(
+            format!("{loc}.rate_steps"),
+            "give either a fixed rate or rate_steps, not both",
+        ));
+    }
+    for (f, v) in [("cw_min", w.cw_min), ("cw_max", w.cw_max)] {
+        if let Some(c) = v {
+            if !(c + 1).is_power_of_two() || c == 0 {
+                errs.push(err(
+                    format!("{loc}.{f}"),
+                    format!(
+                        "{c} is not allowed; CW + 1 must be a power of two (e.g. 15, 31, 1023)"
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(p) = &phy {
+        let (lo, hi) = (w.cw_min.unwrap_or(p.cw_min), w.cw_max.unwrap_or(p.cw_max));
+        if lo > hi {
+            errs.push(err(format!("{loc}.cw_min"), "must not exceed cw_max"));
+        }
+    }
+    for (f, v) in [
+        ("short_retry_limit", w.short_retry_limit),
+        ("long_retry_limit", w.long_retry_limit),
+        ("queue", w.queue),
+    ] {
+        if v == Some(0) {
+            errs.push(err(format!("{loc}.{f}"), "must be at least 1"));
+        }
+    }
+    if w.slot.is_some_and(|d| d.0 .0 == 0) {
+        errs.push(err(format!("{loc}.slot"), "must be positive"));
+    }
+    if let Some(pr) = &w.propagation {
+        let pl = format!("{loc}.propagation");
+        let disk = pr.model == PropagationModelName::UnitDisk;
+        for (f, set) in [
+            ("rx_range", pr.rx_range.is_some()),
+            ("cs_range", pr.cs_range.is_some()),
+        ] {
+            if set && !disk {
+                errs.push(err(
+                    format!("{pl}.{f}"),
+                    "only used by model = \"unit_disk\"",
+                ));
+            }
+        }
+        for (f, v) in [
+            ("tx_power_w", pr.tx_power_w),
+            ("frequency_hz", pr.frequency_hz),
+            ("rx_thresh_w", pr.rx_thresh_w),
+            ("cs_thresh_w", pr.cs_thresh_w),
+            ("capture_ratio", pr.capture_ratio),
+        ] {
+            if let Some(x) = v {
+                if disk {
+                    errs.push(err(
+                        format!("{pl}.{f}"),
+                        "not used by model = \"unit_disk\" (it takes rx_range and cs_range)",
+                    ));
+                } else if !(x > 0.0 && x.is_finite()) {
+                    errs.push(err(format!("{pl}.{f}"), "must be a positive number"));
+                }
+            }
+        }
+        if disk {
+            let rx = pr.rx_range.map_or(250.0, |d| d.metres());
+            let cs = pr.cs_range.map_or(550.0, |d| d.metres());
+            if rx <= 0.0 {
+                errs.push(err(format!("{pl}.rx_range"), "must be positive"));
+            }
+            if cs < rx {
+                errs.push(err(format!("{pl}.cs_range"), "must be at least rx_range"));
+            }
+        }
+    }
+    if let Some(sg) = &w.signals {
+        if sg
+            .duration_factor
+            .is_some_and(|f| !(f >= 0.0 && f.is_finite()))
+        {
+            errs.push(err(
+                format!("{loc}.signals.duration_factor"),
+                "must be zero or positive",
+            ));
+        }
+        if sg.sample_interval.is_some_and(|d| d.0 .0 == 0) {
+            errs.push(err(
+                format!("{loc}.signals.sample_interval"),
+                "must be positive",
+            ));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for (k, st) in w.stations.iter().enumerate() {
+        let sl = format!("{loc}.stations[{k}]");
+        if !known(&st.node) {
+            errs.push(unknown_node(format!("{sl}.node"), &st.node));
+        }
+        if !seen.insert(st.node.as_str()) {
+            errs.push(err(
+                format!("{sl}.node"),
+                format!("node '{}' is already a station of this WLAN", st.node),
+            ));
+        }
+        if let Some(l) = &st.loss {
+            validate_loss(l, &format!("{sl}.loss"), errs);
+        }
+        if let Some(o) = &st.outage {
+            validate_outage(o, &format!("{sl}.outage"), errs);
+        }
+    }
+    if w.stations.len() < 2 {
+        errs.push(err(
+            format!("{loc}.stations"),
+            "a WLAN needs at least two stations",
+        ));
+    }
+    match (w.mode, &w.ap) {
+        (WlanMode::Infrastructure, None) => errs.push(err(
+            format!("{loc}.ap"),
+            "required for mode = \"infrastructure\" (the node of the access point)",
+        )),
+        (WlanMode::Infrastructure, Some(ap)) => {
+            if !w.stations.iter().any(|s| &s.node == ap) {
+                errs.push(err(
+                    format!("{loc}.ap"),
+                    format!("'{ap}' must also be listed in stations (with its position)"),
+                ));
+            }
+        }
+        (WlanMode::Adhoc, Some(_)) => {
+            errs.push(err(format!("{loc}.ap"), "not used by mode = \"adhoc\""))
+        }
+        (WlanMode::Adhoc, None) => {}
+    }
+}
+
+/// The preset a WLAN names, before the WLAN's overrides.
+fn wlan_phy_base(w: &WlanSpec) -> Option<PhyParams> {
+    PhyParams::by_name(w.phy.as_deref().unwrap_or("hr_dsss"))
+}
+
+/// The PHY, MAC and propagation of a validated WLAN, with every override applied.
+pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
+    let mut phy = wlan_phy_base(w).unwrap_or_else(|| PhyParams::hr_dsss(false));
+    let ns2 = phy.preset == "ns2_dsss";
+    if let Some(sp) = w.short_preamble {
+        phy.short_preamble = sp;
+        if phy.modulation == Modulation::Dsss {
+            // aRxPHYStartDelay follows the preamble (802.11-2020 Table 16-4).
+            let rx = if sp { phy.plcp_short } else { phy.plcp_long };
+            phy.response_timeout = phy.sifs + phy.slot + rx;
+        }
+    }
+    let slot_changed = w.slot.is_some() || w.sifs.is_some();
+    if let Some(d) = w.slot {
+        phy.slot = d.0;
+    }
+    if let Some(d) = w.sifs {
+        phy.sifs = d.0;
+    }
+    if slot_changed && w.difs.is_none() {
+        phy.difs = phy.sifs + phy.slot.mul(2); // 10.3.2.3.5
+    }
+    if let Some(d) = w.difs {
+        phy.difs = d.0;
+    }
+    if let Some(d) = w.eifs {
+        phy.eifs = d.0;
+    }
+    if let Some(c) = w.cw_min {
+        phy.cw_min = c;
+    }
+    if let Some(c) = w.cw_max {
+        phy.cw_max = c;
+    }
+    if let Some(d) = w.response_timeout {
+        phy.response_timeout = d.0;
+    }
+    if let Some(d) = w.prop_delay {
+        phy.prop_delay = d.0;
+    }
+    if let Some(r) = w.basic_rate {
+        phy.basic_rates = vec![r.0];
+    }
+    let d = MacParams::default();
+    let mac = MacParams {
+        // ns-2 RTSThreshold_ 0: RTS/CTS before every unicast frame (ALGORITHMS.md §6.1).
+        rts_threshold: w
+            .rts_threshold
+            .map_or(if ns2 { 0 } else { d.rts_threshold }, |x| {
+                x.0.min(u32::MAX as u64) as u32
+            }),
+        short_retry_limit: w.short_retry_limit.unwrap_or(d.short_retry_limit),
+        long_retry_limit: w.long_retry_limit.unwrap_or(d.long_retry_limit),
+        queue_limit: w.queue.map_or(d.queue_limit, |q| q as usize),
+    };
+    let propagation = match &w.propagation {
+        None => Propagation::ns2_default(),
+        Some(p) => match p.model {
+            PropagationModelName::UnitDisk => Propagation::UnitDisk {
+                rx_range: p.rx_range.map_or(250.0, |d| d.metres()),
+                cs_range: p.cs_range.map_or(550.0, |d| d.metres()),
+            },
+            m => {
+                let def = RadioParams::default();
+                let h = p.antenna_height.map_or(def.ht, |d| d.metres());
+                let r = RadioParams {
+                    pt: p.tx_power_w.unwrap_or(def.pt),
+                    freq: p.frequency_hz.unwrap_or(def.freq),
+                    ht: h,
+                    hr: h,
+                    rx_thresh: p.rx_thresh_w.unwrap_or(def.rx_thresh),
+                    cs_thresh: p.cs_thresh_w.unwrap_or(def.cs_thresh),
+                    cp_thresh: p.capture_ratio.unwrap_or(def.cp_thresh),
+                    ..def
+                };
+                if m == PropagationModelName::FreeSpace {
+                    Propagation::FreeSpace(r)
+                } else {
+                    Propagation::TwoRayGround(r)
+                }
+            }
+        },
+    };
+    let default_rate = if ns2 {
+        2_000_000 // the ns-2 papers' "802.11 at 2 Mb/s" (scripts set dataRate_ 2Mb)
+    } else {
+        phy.rates.iter().copied().max().unwrap_or(1_000_000)
+    };
+    let rate = if w.rate_steps.is_empty() {
+        RateSelection::Fixed(w.rate.map_or(default_rate, |r| r.0))
+    } else {
+        RateSelection::Distance(
+            w.rate_steps
+                .iter()
+                .map(|s| (s.max_distance.metres(), s.rate.0))
+                .collect(),
+        )
+    };
+    let sg = w.signals.clone().unwrap_or_default();
+    WlanConfig {
+        name: w.name.clone(),
+        mode: match w.mode {
+            WlanMode::Infrastructure => Mode::Infrastructure,
+            WlanMode::Adhoc => Mode::AdHoc,
+        },
+        phy,
+        mac,
+        propagation,
+        rate,
+        signals: SignalConfig {
+            lead: sg.lead.map_or(SimTime::ZERO, |d| d.0),
+            duration_factor: sg.duration_factor.unwrap_or(1.0),
+            sample_interval: sg.sample_interval.map(|d| d.0),
+        },
+    }
+}
+
 fn app_str(a: AppName) -> &'static str {
     match a {
         AppName::BulkDownload => "bulk_download",
@@ -774,6 +1122,8 @@ pub fn link_name(l: &LinkSpec) -> String {
     l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b))
 }
 
+/// Whether b is reachable from a over links and WLANs (a WLAN counts as connecting all its
+/// stations; whether an ad hoc WLAN's radio ranges connect them is known only when it is built).
 fn connected(s: &Scenario, a: &str, b: &str) -> bool {
     let mut seen = BTreeSet::from([a]);
     let mut frontier = vec![a];
@@ -782,6 +1132,15 @@ fn connected(s: &Scenario, a: &str, b: &str) -> bool {
             for (x, y) in [(&l.a, &l.b), (&l.b, &l.a)] {
                 if x == u && seen.insert(y.as_str()) {
                     frontier.push(y.as_str());
+                }
+            }
+        }
+        for w in &s.wlans {
+            if w.stations.iter().any(|st| st.node == u) {
+                for st in &w.stations {
+                    if seen.insert(st.node.as_str()) {
+                        frontier.push(st.node.as_str());
+                    }
                 }
             }
         }
@@ -958,10 +1317,65 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         let a = dirs.pop().expect("two directions");
         w.add_link(&name, ids[l.a.as_str()], ids[l.b.as_str()], [a, b]);
     }
+    for (wi, ws) in s.wlans.iter().enumerate() {
+        let capture = pcap_dir.is_some() && s.trace.pcap.iter().any(|p| p == "*" || *p == ws.name);
+        let wl = w.wifi.add_wlan(wlan_config(ws));
+        for (k, st) in ws.stations.iter().enumerate() {
+            let stream = |purpose: u64| {
+                // Wireless streams: Custom keys tagged 0x57 ("W") with (wlan, station, purpose).
+                Rng::derive(
+                    seed,
+                    StreamId::Custom(
+                        (0x57u64 << 48) | ((wi as u64) << 32) | ((k as u64) << 8) | purpose,
+                    ),
+                )
+            };
+            let loss_of = |dir: Direction| match &st.loss {
+                Some(ls) if ls.direction == Direction::Both || ls.direction == dir => {
+                    loss_model(ls)
+                }
+                _ => LossModel::None,
+            };
+            let sta = w.wifi.add_station(
+                wl,
+                ids[st.node.as_str()],
+                (st.position.0.metres(), st.position.1.metres()),
+                ws.ap.as_deref() == Some(st.node.as_str()),
+                LossModel::None,
+                outage(&st.outage),
+                [stream(0), stream(1), stream(2)],
+            );
+            {
+                let s_ = &mut w.wifi.stations[sta as usize];
+                // a_to_b: frames the station sends; b_to_a: frames it receives.
+                s_.loss_tx = loss_of(Direction::AToB);
+                s_.loss_rx = loss_of(Direction::BToA);
+            }
+            let pcap = if capture {
+                let dir = pcap_dir.expect("capture implies a directory");
+                let path = dir.join(format!("{}-{}.pcap", ws.name, st.node));
+                match PcapWriter::create(&path, snaplen) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        errs.push(err(
+                            "trace.pcap",
+                            format!("cannot create {}: {e}", path.display()),
+                        ));
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            w.wifi.stations[sta as usize].pcap = pcap.is_some();
+            w.wifi_pcap.push(pcap);
+        }
+    }
     if !errs.is_empty() {
         return Err(errs);
     }
     w.compute_routes();
+    w.start_wifi();
 
     let kinds: Vec<SeriesKind> = if s.trace.series.iter().any(|x| x == "all") {
         SeriesKind::ALL.to_vec()

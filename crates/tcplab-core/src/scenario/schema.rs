@@ -6,7 +6,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::units::{Duration, Rate, Size};
+use super::units::{Distance, Duration, Rate, Size};
 
 /// A complete scenario: topology, traffic, TCP parameters and what to record.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -32,6 +32,9 @@ pub struct Scenario {
     pub nodes: Vec<NodeSpec>,
     #[serde(default)]
     pub links: Vec<LinkSpec>,
+    /// IEEE 802.11 WLANs (infrastructure BSSs or ad hoc networks); see docs/models/wifi.md.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wlans: Vec<WlanSpec>,
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
     #[serde(default)]
@@ -322,11 +325,161 @@ pub struct TraceSpec {
     /// Minimum spacing between two samples of a series (decimation; default 0 = every change).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval: Option<Duration>,
-    /// Links whose interfaces are captured to pcap when the run is given an output directory
-    /// ("*" for all).
+    /// Links and WLANs whose interfaces are captured to pcap when the run is given an output
+    /// directory ("*" for all).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pcap: Vec<String>,
     /// Bytes captured per packet (default: the whole packet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcap_snaplen: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum WlanMode {
+    /// Stations talk only to the AP, which forwards to its wired links.
+    Infrastructure,
+    /// Every node forwards; static shortest-path routes over who hears whom at t = 0.
+    Adhoc,
+}
+
+/// One rate step: `rate` up to `max_distance`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RateStepSpec {
+    pub max_distance: Distance,
+    pub rate: Rate,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PropagationModelName {
+    UnitDisk,
+    TwoRayGround,
+    FreeSpace,
+}
+
+/// Propagation: `unit_disk` (takes `rx_range`, `cs_range`; defaults 250 m / 550 m) or ns-2's
+/// `two_ray_ground` / `free_space` with power thresholds (defaults give 250 m / 550 m under
+/// two-ray ground, and a 10 dB capture ratio). Powers in W, frequency in Hz.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PropagationSpec {
+    pub model: PropagationModelName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rx_range: Option<Distance>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cs_range: Option<Distance>,
+    /// Transmit power in W (ns-2 Pt_ 0.28183815).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tx_power_w: Option<f64>,
+    /// Carrier frequency in Hz (ns-2 freq_ 914e6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frequency_hz: Option<f64>,
+    /// Antenna height (ns-2 Z_ 1.5 m).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub antenna_height: Option<Distance>,
+    /// Reception threshold in W (ns-2 RXThresh_ 3.652e-10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rx_thresh_w: Option<f64>,
+    /// Carrier-sense threshold in W (ns-2 CSThresh_ 1.559e-11).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cs_thresh_w: Option<f64>,
+    /// Capture ratio, linear (ns-2 CPThresh_ 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture_ratio: Option<f64>,
+}
+
+/// Cross-layer link signals of a WLAN.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SignalSpec {
+    /// LINK_GOING_DOWN is published this long before each outage (default 0: not published).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lead: Option<Duration>,
+    /// Predicted outage duration = true duration × this factor (default 1: exact predictor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_factor: Option<f64>,
+    /// Period of signal-level samples (default: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_interval: Option<Duration>,
+}
+
+/// A node's wireless interface in a WLAN.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StationSpec {
+    pub node: String,
+    /// [x, y], e.g. ["10m", "0m"].
+    pub position: (Distance, Distance),
+    /// Frame error model of data frames to and from this station (Bernoulli FER or
+    /// Gilbert–Elliott with `mean` FER and `burst` length); `direction` a_to_b = frames the
+    /// station sends, b_to_a = frames it receives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<LossSpec>,
+    /// Scheduled outages: the station neither sends nor receives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outage: Option<OutageSpec>,
+}
+
+/// An IEEE 802.11 WLAN. The PHY preset fixes every timing constant; any of them may be
+/// overridden here.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WlanSpec {
+    pub name: String,
+    pub mode: WlanMode,
+    /// ns2_dsss | dsss | hr_dsss | hr_dsss_short | ofdm | erp_ofdm | erp_ofdm_long_slot
+    /// (default hr_dsss: 802.11b, long preamble).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phy: Option<String>,
+    /// Fixed data rate (default: the preset's highest rate; ns2_dsss: 2 Mb/s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    /// Distance-based rate steps instead of a fixed rate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rate_steps: Vec<RateStepSpec>,
+    /// The AP's node (infrastructure mode; must be one of `stations`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ap: Option<String>,
+    /// Default: two-ray ground with ns-2's thresholds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub propagation: Option<PropagationSpec>,
+    /// MPDUs longer than this use RTS/CTS (default 2347 B; ns2_dsss: 0 B, i.e. always).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rts_threshold: Option<Size>,
+    /// Interface queue limit in packets (default 50).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_retry_limit: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub long_retry_limit: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sifs: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difs: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eifs: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cw_min: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cw_max: Option<u32>,
+    /// ACK/CTS timeout after the end of a frame (default SIFS + slot + PHY RX start delay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_timeout: Option<Duration>,
+    /// Propagation delay inside the WLAN (default 1 µs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prop_delay: Option<Duration>,
+    /// Rate of control frames (replaces the preset's basic rate set with this one rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basic_rate: Option<Rate>,
+    /// HR/DSSS short PLCP preamble.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_preamble: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signals: Option<SignalSpec>,
+    pub stations: Vec<StationSpec>,
 }

@@ -102,6 +102,49 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok((v * scale).round() as u64)
 }
 
+/// Parses a distance string ("250m", "1.2km", "-30m") into micrometres (signed: positions may be
+/// negative).
+pub fn parse_distance(s: &str) -> Result<i64, String> {
+    let (v, unit) = split_number(s).ok_or_else(|| {
+        format!("'{s}' is not a distance; write a number and a unit, e.g. \"250m\"")
+    })?;
+    let scale = match unit {
+        "m" => 1.0,
+        "km" => 1e3,
+        "cm" => 1e-2,
+        "mm" => 1e-3,
+        "" => {
+            return Err(format!(
+                "'{s}' has no unit; distances take m, km, cm or mm (e.g. \"{s}m\")"
+            ))
+        }
+        u => {
+            return Err(format!(
+                "unknown distance unit '{u}' in '{s}'; allowed: m, km, cm, mm"
+            ))
+        }
+    };
+    let um = v * scale * 1e6;
+    if !um.is_finite() || um.abs() > 1e15 {
+        return Err(format!("distance '{s}' is out of range"));
+    }
+    Ok(um.round() as i64)
+}
+
+fn fmt_distance(um: i64) -> String {
+    if um % 1_000_000 == 0 {
+        format!("{}m", um / 1_000_000)
+    } else {
+        format!("{}m", um as f64 / 1e6)
+    }
+}
+
+impl Distance {
+    pub fn metres(self) -> f64 {
+        self.0 as f64 / 1e6
+    }
+}
+
 fn unit_schema(desc: &str, pattern: &str, allow_int: bool) -> Schema {
     let s = SchemaObject {
         instance_type: Some(InstanceType::String.into()),
@@ -263,9 +306,28 @@ unit_type!(
     fmt_size
 );
 
+unit_type!(
+    Distance,
+    i64,
+    parse_distance,
+    "a distance with a unit, e.g. \"250m\"",
+    "A distance with its unit: m, km, cm, mm (e.g. \"250m\", \"-30m\")",
+    r"^\s*[+-]?[0-9][0-9_.eE+-]*\s*(m|km|cm|mm)\s*$",
+    false,
+    fmt_distance
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(parse_distance("250m").unwrap(), 250_000_000);
+        assert_eq!(parse_distance("-1.5km").unwrap(), -1_500_000_000);
+        assert!(parse_distance("250").unwrap_err().contains("no unit"));
+        assert_eq!(fmt_distance(200_000_000), "200m");
+    }
 
     #[test]
     fn durations() {

@@ -25,18 +25,24 @@ pub enum Event {
     SockTimer(SockId, u32),
     /// Wake application `u32` (a CBR source's next packet, or a delayed start).
     App(u32),
+    /// Wake wireless station `u32`'s MAC, if `gen` is still current.
+    WifiTimer(u32, u32),
+    /// Wireless frame `u32` (a transmission record) ends for its hearers.
+    WifiRxEnd(u32),
+    /// Outage and signal events of wireless station `u32` (kind: see `wifi::LINK_*`).
+    WifiLink(u32, u32),
 }
 
+/// Heap entry. `key` packs (time, insertion sequence) so one integer comparison orders entries.
 #[derive(Debug)]
 struct Entry {
-    time: SimTime,
-    seq: u64,
+    key: u128,
     ev: Event,
 }
 
 impl PartialEq for Entry {
     fn eq(&self, o: &Self) -> bool {
-        self.time == o.time && self.seq == o.seq
+        self.key == o.key
     }
 }
 impl Eq for Entry {}
@@ -47,8 +53,9 @@ impl PartialOrd for Entry {
 }
 impl Ord for Entry {
     // Reversed: BinaryHeap is a max-heap and we want the earliest (time, seq) first.
+    #[inline]
     fn cmp(&self, o: &Self) -> Ordering {
-        o.time.cmp(&self.time).then_with(|| o.seq.cmp(&self.seq))
+        o.key.cmp(&self.key)
     }
 }
 
@@ -68,16 +75,21 @@ impl EventQueue {
     pub fn schedule(&mut self, time: SimTime, ev: Event) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { time, seq, ev });
+        self.heap.push(Entry {
+            key: ((time.0 as u128) << 64) | seq as u128,
+            ev,
+        });
     }
 
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
-        self.heap.pop().map(|e| (e.time, e.ev))
+        self.heap
+            .pop()
+            .map(|e| (SimTime((e.key >> 64) as u64), e.ev))
     }
 
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(|e| SimTime((e.key >> 64) as u64))
     }
 
     pub fn len(&self) -> usize {

@@ -1,0 +1,187 @@
+//! Propagation and rate selection: what power a receiver at distance d sees, whether it can
+//! decode or only sense a frame, and which data rate a sender uses towards it.
+//!
+//! Two models, as in ns-2 (ALGORITHMS.md §6.2):
+//! - **Unit disk**: decodable within `rx_range`, sensed (busy medium, undecodable) within
+//!   `cs_range`, nothing beyond; any two overlapping frames collide (no power, so no capture).
+//! - **Free space / two-ray ground** with ns-2's Phy/WirelessPhy defaults: received power from the
+//!   Friis equation, or the two-ray ground equation beyond the crossover distance
+//!   d_c = 4π·h_t·h_r/λ (ns-2.35 `mobile/tworayground.cc`); decodable above `rx_thresh`, sensed
+//!   above `cs_thresh`; a frame survives an overlapping one if its power is at least
+//!   `cp_thresh` times the other's (ns-2 capture, 10 dB).
+
+/// Speed of light used for λ = c/f (ns-2 `SPEED_OF_LIGHT`).
+pub const SPEED_OF_LIGHT: f64 = 299_792_458.0;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RadioParams {
+    /// Transmit power (W); ns-2 `Pt_ 0.28183815`.
+    pub pt: f64,
+    /// Carrier frequency (Hz); ns-2 `freq_ 914e6`.
+    pub freq: f64,
+    /// Antenna gains and heights (m); ns-2 OmniAntenna `Gt_ = Gr_ = 1`, `Z_ = 1.5`.
+    pub gt: f64,
+    pub gr: f64,
+    pub ht: f64,
+    pub hr: f64,
+    /// System loss; ns-2 `L_ 1.0`.
+    pub l: f64,
+    /// ns-2 `RXThresh_ 3.652e-10` W (250 m two-ray).
+    pub rx_thresh: f64,
+    /// ns-2 `CSThresh_ 1.559e-11` W (550 m two-ray).
+    pub cs_thresh: f64,
+    /// ns-2 `CPThresh_ 10.0` (linear, 10 dB).
+    pub cp_thresh: f64,
+}
+
+impl Default for RadioParams {
+    fn default() -> Self {
+        RadioParams {
+            pt: 0.281_838_15,
+            freq: 914e6,
+            gt: 1.0,
+            gr: 1.0,
+            ht: 1.5,
+            hr: 1.5,
+            l: 1.0,
+            rx_thresh: 3.652e-10,
+            cs_thresh: 1.559e-11,
+            cp_thresh: 10.0,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Propagation {
+    UnitDisk { rx_range: f64, cs_range: f64 },
+    FreeSpace(RadioParams),
+    TwoRayGround(RadioParams),
+}
+
+/// How a receiver perceives a transmitter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reach {
+    /// Received power (W); 1.0 for every sensed pair under the unit disk.
+    pub power: f64,
+    pub sensed: bool,
+    pub decodable: bool,
+}
+
+impl Propagation {
+    /// ns-2's default: two-ray ground giving 250 m reception and 550 m carrier sense.
+    pub fn ns2_default() -> Propagation {
+        Propagation::TwoRayGround(RadioParams::default())
+    }
+
+    /// Received power (W) at distance `d` (m). Unit disk has no power model and returns 1.
+    pub fn power(&self, d: f64) -> f64 {
+        let friis = |r: &RadioParams, d: f64| {
+            let lambda = SPEED_OF_LIGHT / r.freq;
+            let k = 4.0 * std::f64::consts::PI * d;
+            r.pt * r.gt * r.gr * lambda * lambda / (k * k * r.l)
+        };
+        match self {
+            Propagation::UnitDisk { .. } => 1.0,
+            Propagation::FreeSpace(r) => friis(r, d.max(1e-3)),
+            Propagation::TwoRayGround(r) => {
+                let d = d.max(1e-3);
+                let lambda = SPEED_OF_LIGHT / r.freq;
+                let crossover = 4.0 * std::f64::consts::PI * r.ht * r.hr / lambda;
+                if d < crossover {
+                    friis(r, d)
+                } else {
+                    r.pt * r.gt * r.gr * (r.ht * r.ht * r.hr * r.hr) / (d.powi(4) * r.l)
+                }
+            }
+        }
+    }
+
+    pub fn reach(&self, d: f64) -> Reach {
+        match self {
+            Propagation::UnitDisk { rx_range, cs_range } => Reach {
+                power: 1.0,
+                sensed: d <= cs_range.max(*rx_range),
+                decodable: d <= *rx_range,
+            },
+            Propagation::FreeSpace(r) | Propagation::TwoRayGround(r) => {
+                let p = self.power(d);
+                Reach {
+                    power: p,
+                    sensed: p >= r.cs_thresh,
+                    decodable: p >= r.rx_thresh,
+                }
+            }
+        }
+    }
+
+    /// The power ratio at which the frame being received survives a new one (None: no capture).
+    pub fn capture_ratio(&self) -> Option<f64> {
+        match self {
+            Propagation::UnitDisk { .. } => None,
+            Propagation::FreeSpace(r) | Propagation::TwoRayGround(r) => Some(r.cp_thresh),
+        }
+    }
+}
+
+/// Data rate towards a receiver.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RateSelection {
+    Fixed(u64),
+    /// (maximum distance in m, rate) steps in increasing distance; beyond the last step the last
+    /// rate is used (e.g. 11 Mb/s to 50 m, 5.5 to 100 m, 2 to 150 m, then 1).
+    Distance(Vec<(f64, u64)>),
+}
+
+impl RateSelection {
+    pub fn rate(&self, d: f64) -> u64 {
+        match self {
+            RateSelection::Fixed(r) => *r,
+            RateSelection::Distance(steps) => steps
+                .iter()
+                .find(|(max, _)| d <= *max)
+                .or(steps.last())
+                .map_or(1_000_000, |s| s.1),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ns2_two_ray_thresholds_give_250_and_550_m() {
+        let p = Propagation::ns2_default();
+        // ALGORITHMS.md §6.2: Pr(250 m) = 3.652e-10 W, Pr(550 m) = 1.559e-11 W.
+        assert!((p.power(250.0) / 3.652e-10 - 1.0).abs() < 1e-3);
+        assert!((p.power(550.0) / 1.559e-11 - 1.0).abs() < 1e-3);
+        assert!(p.reach(249.0).decodable && !p.reach(251.0).decodable);
+        assert!(p.reach(549.0).sensed && !p.reach(551.0).sensed);
+        // Below the crossover (≈ 86 m) the Friis equation holds and is continuous-ish at d_c.
+        let fs = Propagation::FreeSpace(RadioParams::default());
+        assert_eq!(p.power(50.0), fs.power(50.0));
+        assert_eq!(p.capture_ratio(), Some(10.0));
+    }
+
+    #[test]
+    fn unit_disk_and_rate_steps() {
+        let u = Propagation::UnitDisk {
+            rx_range: 250.0,
+            cs_range: 550.0,
+        };
+        assert!(u.reach(250.0).decodable);
+        assert!(!u.reach(300.0).decodable && u.reach(300.0).sensed);
+        assert!(!u.reach(600.0).sensed);
+        assert_eq!(u.capture_ratio(), None);
+        let r = RateSelection::Distance(vec![
+            (50.0, 11_000_000),
+            (100.0, 5_500_000),
+            (150.0, 2_000_000),
+            (250.0, 1_000_000),
+        ]);
+        assert_eq!(r.rate(10.0), 11_000_000);
+        assert_eq!(r.rate(50.0), 11_000_000);
+        assert_eq!(r.rate(120.0), 2_000_000);
+        assert_eq!(r.rate(400.0), 1_000_000);
+    }
+}

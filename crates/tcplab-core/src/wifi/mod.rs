@@ -1,0 +1,677 @@
+//! IEEE 802.11 wireless LANs: PHY timing presets ([`phy`]), the DCF MAC of each station
+//! ([`mac`]), the interface queue ([`queue`]), propagation and rate selection ([`channel`]), and
+//! here the shared medium that connects them, error and outage models, and cross-layer link
+//! signals.
+//!
+//! **The medium.** Every frame is one [`TxRec`]. When a station starts sending, every station in
+//! carrier-sense range counts one more sensed signal (its MAC freezes its backoff on the first),
+//! and a receiver that is idle locks onto the frame; a frame arriving during a reception collides
+//! with it unless the one being received is `cp_thresh` times stronger (ns-2 capture). One event,
+//! `WifiRxEnd`, at the frame's end plus the propagation delay resolves every receiver at once: the
+//! transmitter's MAC learns its frame ended, each hearer counts one signal less, and the locked
+//! receivers get the frame, or an error (collision, too weak, error model). Per frame the medium
+//! costs one event however many stations hear it; the MAC timers add about one event per station
+//! per busy period, never one per backoff slot.
+//!
+//! **Propagation delay** is one constant per WLAN (Bianchi's δ): it delays every frame's end as
+//! seen by its hearers. The start of a frame is sensed at once; with equal delays this only moves
+//! every station's slot boundaries by the same δ, and keeps same-slot transmissions colliding.
+//!
+//! **Outages** make a station deaf and mute: it senses and receives nothing and what it sends
+//! reaches no one, while its MAC keeps trying, so frames queued at the outage start are retried
+//! and dropped by the retry limit (counted as outage drops). Link signals (going down with a
+//! predicted duration and a lead time, gone, up, signal level samples, link failure at the retry
+//! limit) are appended to [`Wifi::log`], which consumers read with their own cursor.
+
+pub mod channel;
+pub mod mac;
+pub mod phy;
+pub mod queue;
+pub mod routing;
+
+use crate::ids::{NodeId, PktId};
+use crate::link::{LossModel, Outage};
+use crate::rng::Rng;
+use crate::sim::Event;
+use crate::time::SimTime;
+
+pub use channel::{Propagation, RadioParams, RateSelection, Reach};
+pub use mac::{
+    Dcf, DropCause, Frame, FrameKind, MacAction, MacParams, MacStats, RxResult, BROADCAST,
+};
+pub use phy::{Modulation, PhyParams};
+pub use queue::{PriQueue, QueuedPkt};
+
+/// Infrastructure (stations talk only to the AP, which bridges to its wired links) or ad hoc
+/// (every node forwards; static shortest-path routes over the connectivity graph at t = 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Infrastructure,
+    AdHoc,
+}
+
+/// Predictor of outages for the cross-layer signals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SignalConfig {
+    /// LINK_GOING_DOWN is published this long before an outage starts.
+    pub lead: SimTime,
+    /// The predicted outage duration is the true one times this factor (1 = exact predictor).
+    pub duration_factor: f64,
+    /// Period of signal-level samples (None: no samples).
+    pub sample_interval: Option<SimTime>,
+}
+
+impl Default for SignalConfig {
+    fn default() -> Self {
+        SignalConfig {
+            lead: SimTime::ZERO,
+            duration_factor: 1.0,
+            sample_interval: None,
+        }
+    }
+}
+
+/// One wireless LAN (a BSS or an ad hoc network) sharing a channel.
+#[derive(Clone, Debug)]
+pub struct WlanConfig {
+    pub name: String,
+    pub mode: Mode,
+    pub phy: PhyParams,
+    pub mac: MacParams,
+    pub propagation: Propagation,
+    pub rate: RateSelection,
+    pub signals: SignalConfig,
+}
+
+pub struct Wlan {
+    pub cfg: WlanConfig,
+    /// Global indices of the member stations, in scenario order.
+    pub stations: Vec<u32>,
+    /// The AP's station index (infrastructure mode).
+    pub ap: Option<u32>,
+}
+
+/// What a station's PHY is locked on.
+#[derive(Clone, Copy, Debug)]
+struct RxLock {
+    tx: u32,
+    power: f64,
+    end: SimTime,
+    /// Destroyed by an overlapping frame.
+    collided: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Nbr {
+    sta: u32,
+    reach: Reach,
+}
+
+/// A node's wireless interface.
+pub struct Station {
+    pub node: NodeId,
+    pub wlan: u32,
+    pub pos: (f64, f64),
+    pub mac: Dcf,
+    /// Frame error models of data frames this station receives / sends (Bernoulli or
+    /// Gilbert–Elliott), each with its own random stream.
+    pub loss_rx: LossModel,
+    pub loss_tx: LossModel,
+    rng_rx: Rng,
+    rng_tx: Rng,
+    pub outage: Outage,
+    pub down: bool,
+    rx: Option<RxLock>,
+    nbrs: Vec<Nbr>,
+    timer: Option<SimTime>,
+    gen: u32,
+    /// Whether this interface is captured to pcap (the world holds the writer).
+    pub pcap: bool,
+}
+
+/// A frame on the air.
+struct TxRec {
+    sta: u32,
+    frame: Frame,
+    end: SimTime,
+    /// Stations that sensed it at its start: (station, reach).
+    hearers: Vec<(u32, Reach)>,
+}
+
+/// Cross-layer link signals (DESIGN.md principle 6).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LinkSignalKind {
+    /// Received power (dBm) from `peer` (the AP, for a station of a BSS).
+    SignalLevel {
+        dbm: f64,
+    },
+    /// An outage is predicted to start `lead` from now and to last `expected`.
+    GoingDown {
+        expected: SimTime,
+    },
+    Gone,
+    Up,
+    /// The MAC gave up on a frame to `peer` (retry limit): the network layer's link-failure
+    /// notification.
+    Failure,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinkSignal {
+    pub t: SimTime,
+    pub node: NodeId,
+    /// The other end of the link when there is one (the AP in a BSS; the next hop of a failure).
+    pub peer: Option<NodeId>,
+    pub sta: u32,
+    pub kind: LinkSignalKind,
+}
+
+/// What the world must do after a call into the wireless system.
+#[derive(Default)]
+pub struct WifiIo {
+    pub sched: Vec<(SimTime, Event)>,
+    /// (receiving station, packet as sent — the world copies it, transmitting station)
+    pub up: Vec<(u32, PktId, u32)>,
+    /// Sender copies no longer needed (acknowledged or dropped).
+    pub freed: Vec<PktId>,
+    /// Data packets whose first transmission started (for pcap).
+    pub pcap_tx: Vec<(u32, PktId)>,
+}
+
+/// Signal kinds carried by `Event::WifiLink`.
+pub const LINK_GOING_DOWN: u32 = 0;
+pub const LINK_GONE: u32 = 1;
+pub const LINK_UP: u32 = 2;
+pub const LINK_SAMPLE: u32 = 3;
+
+/// Every WLAN of a world.
+#[derive(Default)]
+pub struct Wifi {
+    pub wlans: Vec<Wlan>,
+    pub stations: Vec<Station>,
+    txs: Vec<TxRec>,
+    free_txs: Vec<u32>,
+    acts: Vec<MacAction>,
+    pub io: WifiIo,
+    /// Published link signals, in time order.
+    pub log: Vec<LinkSignal>,
+    pub frames_on_air: u64,
+}
+
+impl Wifi {
+    pub fn new() -> Wifi {
+        Wifi::default()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.stations.is_empty()
+    }
+
+    pub fn add_wlan(&mut self, cfg: WlanConfig) -> u32 {
+        self.wlans.push(Wlan {
+            cfg,
+            stations: Vec::new(),
+            ap: None,
+        });
+        self.wlans.len() as u32 - 1
+    }
+
+    /// Adds a station (a node's interface) to a WLAN; `rngs` are its MAC, rx-error and tx-error
+    /// streams.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_station(
+        &mut self,
+        wlan: u32,
+        node: NodeId,
+        pos: (f64, f64),
+        is_ap: bool,
+        loss: LossModel,
+        outage: Outage,
+        rngs: [Rng; 3],
+    ) -> u32 {
+        let id = self.stations.len() as u32;
+        let w = &mut self.wlans[wlan as usize];
+        let [r_mac, r_rx, r_tx] = rngs;
+        let mac = Dcf::new(id, &w.cfg.mac, &w.cfg.phy, r_mac);
+        w.stations.push(id);
+        if is_ap {
+            w.ap = Some(id);
+        }
+        self.stations.push(Station {
+            node,
+            wlan,
+            pos,
+            mac,
+            loss_rx: loss.clone(),
+            loss_tx: loss,
+            rng_rx: r_rx,
+            rng_tx: r_tx,
+            outage,
+            down: false,
+            rx: None,
+            nbrs: Vec::new(),
+            timer: None,
+            gen: 0,
+            pcap: false,
+        });
+        self.update_neighbours(wlan);
+        id
+    }
+
+    fn distance(&self, a: u32, b: u32) -> f64 {
+        let (pa, pb) = (self.stations[a as usize].pos, self.stations[b as usize].pos);
+        ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt()
+    }
+
+    /// Recomputes who hears whom in a WLAN (after stations are added or move).
+    fn update_neighbours(&mut self, wlan: u32) {
+        let members = self.wlans[wlan as usize].stations.clone();
+        for &a in &members {
+            let mut nb = Vec::new();
+            for &b in &members {
+                if a == b {
+                    continue;
+                }
+                let reach = self.wlans[wlan as usize]
+                    .cfg
+                    .propagation
+                    .reach(self.distance(a, b));
+                if reach.sensed {
+                    nb.push(Nbr { sta: b, reach });
+                }
+            }
+            self.stations[a as usize].nbrs = nb;
+        }
+    }
+
+    /// Moves a station (the hook for a mobility model). Frames already on the air keep the
+    /// reach they started with.
+    pub fn set_position(&mut self, sta: u32, pos: (f64, f64)) {
+        self.stations[sta as usize].pos = pos;
+        let w = self.stations[sta as usize].wlan;
+        self.update_neighbours(w);
+    }
+
+    /// Link-layer adjacency for routing: (station, neighbour station) pairs. Infrastructure:
+    /// every station with the AP; ad hoc: every pair within reception range now.
+    pub fn adjacency(&self) -> Vec<(u32, u32)> {
+        let mut e = Vec::new();
+        for w in &self.wlans {
+            match w.cfg.mode {
+                Mode::Infrastructure => {
+                    if let Some(ap) = w.ap {
+                        for &s in &w.stations {
+                            if s != ap {
+                                e.push((ap, s));
+                                e.push((s, ap));
+                            }
+                        }
+                    }
+                }
+                Mode::AdHoc => {
+                    for &a in &w.stations {
+                        for n in &self.stations[a as usize].nbrs {
+                            if n.reach.decodable {
+                                e.push((a, n.sta));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        e
+    }
+
+    /// Schedules the first outage and sample events of every station (call once at t = 0).
+    pub fn start(&mut self, now: SimTime) {
+        for s in 0..self.stations.len() as u32 {
+            self.schedule_outage(s, now);
+            let w = self.stations[s as usize].wlan as usize;
+            if let Some(iv) = self.wlans[w].cfg.signals.sample_interval {
+                if iv.0 > 0 {
+                    self.io.sched.push((now, Event::WifiLink(s, LINK_SAMPLE)));
+                }
+            }
+        }
+    }
+
+    fn schedule_outage(&mut self, s: u32, now: SimTime) {
+        let st = &self.stations[s as usize];
+        let Some((start, end)) = st.outage.next_interval(now) else {
+            return;
+        };
+        let lead = self.wlans[st.wlan as usize].cfg.signals.lead;
+        let start = start.max(now);
+        if lead.0 > 0 {
+            self.io.sched.push((
+                start.saturating_sub(lead).max(now),
+                Event::WifiLink(s, LINK_GOING_DOWN),
+            ));
+        }
+        self.io.sched.push((start, Event::WifiLink(s, LINK_GONE)));
+        self.io.sched.push((end, Event::WifiLink(s, LINK_UP)));
+    }
+
+    fn peer_of(&self, s: u32) -> Option<NodeId> {
+        let w = &self.wlans[self.stations[s as usize].wlan as usize];
+        match w.ap {
+            Some(ap) if ap != s => Some(self.stations[ap as usize].node),
+            _ => None,
+        }
+    }
+
+    /// Handles `Event::WifiLink`.
+    pub fn on_link_event(&mut self, now: SimTime, s: u32, kind: u32) {
+        let node = self.stations[s as usize].node;
+        let peer = self.peer_of(s);
+        let publish = |log: &mut Vec<LinkSignal>, k| {
+            log.push(LinkSignal {
+                t: now,
+                node,
+                peer,
+                sta: s,
+                kind: k,
+            })
+        };
+        match kind {
+            LINK_GOING_DOWN => {
+                let st = &self.stations[s as usize];
+                let lead = self.wlans[st.wlan as usize].cfg.signals.lead;
+                let f = self.wlans[st.wlan as usize].cfg.signals.duration_factor;
+                if let Some((a, b)) = st.outage.next_interval(now) {
+                    let _ = lead;
+                    let expected = SimTime::from_secs_f64((b - a).as_secs_f64() * f);
+                    publish(&mut self.log, LinkSignalKind::GoingDown { expected });
+                }
+            }
+            LINK_GONE => {
+                let st = &mut self.stations[s as usize];
+                if !st.down {
+                    st.down = true;
+                    st.mac.down = true;
+                    // A reception in progress is lost; the PHY is off.
+                    st.rx = None;
+                    st.mac.rx_locked = false;
+                    publish(&mut self.log, LinkSignalKind::Gone);
+                }
+            }
+            LINK_UP => {
+                let st = &mut self.stations[s as usize];
+                if st.down && !st.outage.is_down(now) {
+                    st.down = false;
+                    st.mac.down = false;
+                    publish(&mut self.log, LinkSignalKind::Up);
+                    self.schedule_outage(s, now);
+                }
+            }
+            _ => {
+                let st = &self.stations[s as usize];
+                let w = &self.wlans[st.wlan as usize];
+                if let (Some(ap), false) = (w.ap, st.down) {
+                    if ap != s {
+                        let p = w.cfg.propagation.power(self.distance(s, ap));
+                        publish(
+                            &mut self.log,
+                            LinkSignalKind::SignalLevel {
+                                dbm: 10.0 * (p * 1e3).log10(),
+                            },
+                        );
+                    }
+                }
+                if let Some(iv) = w.cfg.signals.sample_interval {
+                    self.io
+                        .sched
+                        .push((now + iv, Event::WifiLink(s, LINK_SAMPLE)));
+                }
+            }
+        }
+    }
+
+    /// Offers an IP packet of `ip_len` bytes to station `s` for next hop `dst` (a station index or
+    /// BROADCAST). Returns false if the queue dropped it (the caller frees it).
+    pub fn enqueue(
+        &mut self,
+        now: SimTime,
+        s: u32,
+        pkt: PktId,
+        dst: u32,
+        ip_len: u32,
+        prio: bool,
+    ) -> bool {
+        let w = self.stations[s as usize].wlan as usize;
+        let rate = if dst == BROADCAST {
+            // Broadcasts go at the lowest basic rate so every neighbour can decode them.
+            let cfg = &self.wlans[w].cfg;
+            cfg.phy
+                .basic_rates
+                .iter()
+                .copied()
+                .min()
+                .unwrap_or(1_000_000)
+        } else {
+            self.wlans[w].cfg.rate.rate(self.distance(s, dst))
+        };
+        let q = QueuedPkt {
+            pkt,
+            dst,
+            ip_len,
+            prio,
+            rate,
+        };
+        let mut acts = std::mem::take(&mut self.acts);
+        let cfg = &self.wlans[w].cfg;
+        let ok = self.stations[s as usize]
+            .mac
+            .enqueue(now, q, &cfg.phy, &cfg.mac, &mut acts);
+        self.run_actions(now, s, &mut acts);
+        self.acts = acts;
+        self.rearm(now, s);
+        ok
+    }
+
+    /// Handles `Event::WifiTimer`.
+    pub fn on_timer(&mut self, now: SimTime, s: u32, gen: u32) {
+        let st = &mut self.stations[s as usize];
+        if st.gen != gen {
+            return; // superseded
+        }
+        st.timer = None;
+        let w = st.wlan as usize;
+        let mut acts = std::mem::take(&mut self.acts);
+        let cfg = &self.wlans[w].cfg;
+        self.stations[s as usize]
+            .mac
+            .on_timer(now, &cfg.phy, &cfg.mac, &mut acts);
+        self.run_actions(now, s, &mut acts);
+        self.acts = acts;
+        self.rearm(now, s);
+    }
+
+    fn rearm(&mut self, now: SimTime, s: u32) {
+        let st = &mut self.stations[s as usize];
+        if let Some(t) = st.mac.next_deadline() {
+            if st.timer.is_none_or(|cur| t < cur) {
+                st.gen = st.gen.wrapping_add(1);
+                st.timer = Some(t);
+                self.io
+                    .sched
+                    .push((t.max(now), Event::WifiTimer(s, st.gen)));
+            }
+        }
+    }
+
+    fn run_actions(&mut self, now: SimTime, s: u32, acts: &mut Vec<MacAction>) {
+        for a in acts.drain(..) {
+            match a {
+                MacAction::Transmit(f, d) => self.start_tx(now, s, f, d),
+                MacAction::Deliver { pkt, src } => self.io.up.push((s, pkt, src)),
+                MacAction::Sent(p) | MacAction::Drop(p, _) => self.io.freed.push(p),
+                MacAction::LinkFailure { dst } => {
+                    let peer = (dst != BROADCAST).then(|| self.stations[dst as usize].node);
+                    self.log.push(LinkSignal {
+                        t: now,
+                        node: self.stations[s as usize].node,
+                        peer,
+                        sta: s,
+                        kind: LinkSignalKind::Failure,
+                    });
+                }
+            }
+        }
+    }
+
+    fn start_tx(&mut self, now: SimTime, s: u32, f: Frame, d: SimTime) {
+        self.frames_on_air += 1;
+        let end = now + d;
+        let id = match self.free_txs.pop() {
+            Some(i) => i,
+            None => {
+                self.txs.push(TxRec {
+                    sta: s,
+                    frame: f,
+                    end,
+                    hearers: Vec::new(),
+                });
+                self.txs.len() as u32 - 1
+            }
+        };
+        let mut hearers = std::mem::take(&mut self.txs[id as usize].hearers);
+        hearers.clear();
+        {
+            let st = &mut self.stations[s as usize];
+            // Sending ends any reception in progress (half duplex).
+            st.rx = None;
+            st.mac.rx_locked = false;
+            if st.pcap && f.kind == FrameKind::Data && !f.retry {
+                if let Some(p) = f.pkt {
+                    self.io.pcap_tx.push((s, p));
+                }
+            }
+        }
+        let w = self.stations[s as usize].wlan as usize;
+        let capture = self.wlans[w].cfg.propagation.capture_ratio();
+        let phy = &self.wlans[w].cfg.phy;
+        if !self.stations[s as usize].down {
+            for k in 0..self.stations[s as usize].nbrs.len() {
+                let nb = self.stations[s as usize].nbrs[k];
+                let r = &mut self.stations[nb.sta as usize];
+                if r.down {
+                    continue;
+                }
+                hearers.push((nb.sta, nb.reach));
+                r.mac.sensed += 1;
+                if r.mac.sensed == 1 {
+                    r.mac.on_busy(now, phy);
+                }
+                if r.mac.is_transmitting() {
+                    continue; // half duplex: the frame is lost for r
+                }
+                let new = RxLock {
+                    tx: id,
+                    power: nb.reach.power,
+                    end,
+                    collided: false,
+                };
+                match r.rx.as_mut() {
+                    None => {
+                        r.rx = Some(new);
+                        r.mac.rx_locked = true;
+                    }
+                    Some(cur) => {
+                        if capture.is_some_and(|cp| cur.power >= cp * new.power) {
+                            // Captured: the frame being received survives; the new one is noise.
+                        } else {
+                            cur.collided = true;
+                            // ns-2 keeps the frame that ends last as the one being "received".
+                            if new.end > cur.end {
+                                *cur = RxLock {
+                                    collided: true,
+                                    ..new
+                                };
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let rec = &mut self.txs[id as usize];
+        rec.sta = s;
+        rec.frame = f;
+        rec.end = end;
+        rec.hearers = hearers;
+        self.io
+            .sched
+            .push((end + phy.prop_delay, Event::WifiRxEnd(id)));
+    }
+
+    /// Handles `Event::WifiRxEnd`: the frame `id` has ended for everyone.
+    pub fn on_rx_end(&mut self, now: SimTime, id: u32) {
+        let (s, f, end) = {
+            let r = &self.txs[id as usize];
+            (r.sta, r.frame, r.end)
+        };
+        let hearers = std::mem::take(&mut self.txs[id as usize].hearers);
+        let w = self.stations[s as usize].wlan as usize;
+        let mut acts = std::mem::take(&mut self.acts);
+        {
+            let cfg = &self.wlans[w].cfg;
+            self.stations[s as usize]
+                .mac
+                .on_tx_end(end, &cfg.phy, &mut acts);
+        }
+        self.run_actions(now, s, &mut acts);
+        self.rearm(now, s);
+        for &(r, reach) in &hearers {
+            let res_kind: u8 = {
+                let st = &mut self.stations[r as usize];
+                st.mac.sensed -= 1;
+                match st.rx {
+                    Some(lock) if lock.tx == id => {
+                        st.rx = None;
+                        st.mac.rx_locked = false;
+                        if lock.collided {
+                            st.mac.stats.rx_collisions += 1;
+                            2
+                        } else if !reach.decodable {
+                            2
+                        } else {
+                            1
+                        }
+                    }
+                    _ => 0,
+                }
+            };
+            // The error model applies to data frames at their addressee (every receiver of a
+            // broadcast); the sender's and the receiver's chains each advance once per frame.
+            let mut res_kind = res_kind;
+            if res_kind == 1 && f.kind == FrameKind::Data && (f.dst == r || f.dst == BROADCAST) {
+                let lost_tx = {
+                    let st = &mut self.stations[s as usize];
+                    st.loss_tx.lose(&mut st.rng_tx)
+                };
+                let st = &mut self.stations[r as usize];
+                let lost_rx = st.loss_rx.lose(&mut st.rng_rx);
+                if lost_tx || lost_rx {
+                    st.mac.stats.rx_errors += 1;
+                    res_kind = 2;
+                }
+            }
+            let res = match res_kind {
+                1 => RxResult::Ok(&f),
+                2 => RxResult::Err,
+                _ => RxResult::None,
+            };
+            let cfg = &self.wlans[w].cfg;
+            let st = &mut self.stations[r as usize];
+            let idle = st.mac.sensed == 0 && !st.mac.is_transmitting();
+            st.mac
+                .on_rx_end(now, res, idle, &cfg.phy, &cfg.mac, &mut acts);
+            self.run_actions(now, r, &mut acts);
+            self.rearm(now, r);
+        }
+        self.acts = acts;
+        let rec = &mut self.txs[id as usize];
+        rec.hearers = hearers;
+        self.free_txs.push(id);
+    }
+}

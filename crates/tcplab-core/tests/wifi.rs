@@ -1,0 +1,514 @@
+//! Integration tests of the 802.11 model: saturation throughput against Bianchi's analytical
+//! model, TCP over a WLAN against the frame-timing bound, hidden terminals, error models, outages
+//! and link signals.
+
+use tcplab_core::api::{self, RunOutput};
+use tcplab_core::scenario::Format;
+use tcplab_core::wifi::PhyParams;
+
+fn run(toml: &str) -> RunOutput {
+    match api::run(toml, Format::Toml, Some(1), &[], None) {
+        Ok(o) => o,
+        Err(e) => panic!("{e}\n{toml}"),
+    }
+}
+
+// ---------------------------------------------------------------------- Bianchi's model
+
+/// Bianchi (IEEE JSAC 18(3), 2000) saturation throughput in b/s for `n` stations.
+/// `w` = CWmin + 1, `m` = log2((CWmax + 1)/(CWmin + 1)); times in µs; `payload_bits` is what is
+/// counted as throughput. `ts`, `tc`: busy time of a success and of a collision (ALGORITHMS.md §7).
+fn bianchi(n: u32, w: f64, m: i32, slot: f64, ts: f64, tc: f64, payload_bits: f64) -> f64 {
+    let tau_of = |p: f64| {
+        2.0 * (1.0 - 2.0 * p) / ((1.0 - 2.0 * p) * (w + 1.0) + p * w * (1.0 - (2.0 * p).powi(m)))
+    };
+    // Solve p = 1 − (1 − τ(p))^(n−1) by bisection.
+    let (mut lo, mut hi) = (1e-9, 0.999_999);
+    for _ in 0..200 {
+        let p = 0.5 * (lo + hi);
+        let f = 1.0 - (1.0 - tau_of(p)).powi(n as i32 - 1) - p;
+        if f > 0.0 {
+            lo = p;
+        } else {
+            hi = p;
+        }
+    }
+    let tau = tau_of(0.5 * (lo + hi));
+    let ptr = 1.0 - (1.0 - tau).powi(n as i32);
+    let ps = n as f64 * tau * (1.0 - tau).powi(n as i32 - 1) / ptr;
+    let e_slot = (1.0 - ptr) * slot + ptr * ps * ts + ptr * (1.0 - ps) * tc;
+    ps * ptr * payload_bits / e_slot * 1e6
+}
+
+#[test]
+fn bianchi_model_matches_published_numbers() {
+    // ALGORITHMS.md §7: Bianchi's FHSS parameters, W = 32, m = 3, basic access: normalised S
+    // 0.810 / 0.753 / 0.679 at n = 5 / 10 / 20.
+    let (h, p, ack) = (128.0 + 272.0, 8184.0, 112.0 + 128.0);
+    let (sifs, difs, d, slot) = (28.0, 128.0, 1.0, 50.0);
+    let ts = h + p + sifs + d + ack + difs + d;
+    let tc = h + p + difs + d;
+    for (n, want) in [(5, 0.810), (10, 0.753), (20, 0.679)] {
+        let s = bianchi(n, 32.0, 3, slot, ts, tc, p) / 1e6;
+        assert!((s - want).abs() < 0.002, "n={n}: {s} vs {want}");
+    }
+}
+
+/// A saturated BSS: `n` stations 10 m from the AP on a circle, each sending 1472-B UDP payloads
+/// (1500-B IP datagrams) to the AP faster than the channel can carry.
+fn saturation_scenario(n: u32, phy: &str, rate: &str, rts: bool, secs: u32) -> String {
+    let mut s = format!("name = \"sat\"\nduration = \"{secs}s\"\n[[nodes]]\nname = \"ap\"\n");
+    for i in 0..n {
+        s += &format!("[[nodes]]\nname = \"s{i}\"\n");
+    }
+    s += &format!(
+        "[[wlans]]\nname = \"bss\"\nmode = \"infrastructure\"\nphy = \"{phy}\"\nrate = \"{rate}\"\nap = \"ap\"\n\
+         rts_threshold = \"{}\"\nshort_retry_limit = 1000\nlong_retry_limit = 1000\n\
+         propagation = {{ model = \"unit_disk\" }}\n\
+         [[wlans.stations]]\nnode = \"ap\"\nposition = [\"0m\", \"0m\"]\n",
+        if rts { "0B" } else { "3000B" }
+    );
+    for i in 0..n {
+        let a = i as f64 / n as f64 * std::f64::consts::TAU;
+        s += &format!(
+            "[[wlans.stations]]\nnode = \"s{i}\"\nposition = [\"{:.3}m\", \"{:.3}m\"]\n",
+            10.0 * a.cos(),
+            10.0 * a.sin()
+        );
+    }
+    for i in 0..n {
+        s += &format!(
+            "[[flows]]\nname = \"u{i}\"\napp = \"cbr\"\nsrc = \"s{i}\"\ndst = \"ap\"\nrate = \"12Mbps\"\npacket_size = \"1472B\"\n"
+        );
+    }
+    s
+}
+
+fn measured_throughput(o: &RunOutput) -> f64 {
+    let bytes: u64 = o.summary.cbr.iter().map(|c| c.received * 1500).sum();
+    bytes as f64 * 8.0 / o.summary.sim_time_s
+}
+
+fn bianchi_for(phy: &PhyParams, rate: u64, n: u32, rts: bool) -> f64 {
+    let us = |t: tcplab_core::SimTime| t.0 as f64 / 1e3;
+    let d = us(phy.prop_delay);
+    let data = us(phy.duration(phy.data_mpdu(1500), rate));
+    let ack = us(phy.ack_duration(rate));
+    let (sifs, difs, eifs) = (us(phy.sifs), us(phy.difs), us(phy.eifs));
+    // A collision keeps the others waiting EIFS after the corrupted frame (10.3.2.3.7).
+    let (ts, tc) = if rts {
+        let (r, c) = (us(phy.rts_duration(rate)), us(phy.cts_duration(rate)));
+        (
+            r + d + sifs + c + d + sifs + data + d + sifs + ack + d + difs,
+            r + d + eifs,
+        )
+    } else {
+        (data + d + sifs + ack + d + difs, data + d + eifs)
+    };
+    let w = phy.cw_min as f64 + 1.0;
+    let m = ((phy.cw_max + 1) / (phy.cw_min + 1)).trailing_zeros() as i32;
+    bianchi(n, w, m, us(phy.slot), ts, tc, 1500.0 * 8.0)
+}
+
+fn check_saturation(phy_name: &str, rate: u64, rts: bool) {
+    let phy = PhyParams::by_name(phy_name).unwrap();
+    for n in [5, 10, 20] {
+        let o = run(&saturation_scenario(
+            n,
+            phy_name,
+            &format!("{}bps", rate),
+            rts,
+            30,
+        ));
+        let got = measured_throughput(&o);
+        let want = bianchi_for(&phy, rate, n, rts);
+        let err = (got - want) / want;
+        println!(
+            "{phy_name} {} Mb/s rts={rts} n={n}: simulated {:.3} Mb/s, Bianchi {:.3} Mb/s, {:+.2} %",
+            rate as f64 / 1e6,
+            got / 1e6,
+            want / 1e6,
+            err * 100.0
+        );
+        assert!(err.abs() < 0.05, "n={n}: {got} vs {want}");
+    }
+}
+
+#[test]
+fn saturation_11b_basic_access_matches_bianchi() {
+    check_saturation("hr_dsss", 11_000_000, false);
+}
+
+#[test]
+fn saturation_11b_rts_cts_matches_bianchi() {
+    check_saturation("hr_dsss", 11_000_000, true);
+}
+
+#[test]
+fn saturation_ns2_2mbps_basic_access_matches_bianchi() {
+    check_saturation("ns2_dsss", 2_000_000, false);
+}
+
+#[test]
+fn saturation_ns2_2mbps_rts_cts_matches_bianchi() {
+    check_saturation("ns2_dsss", 2_000_000, true);
+}
+
+// ---------------------------------------------------------------------- TCP over a WLAN
+
+/// server --100 Mb/s, 1 ms-- ap --802.11b-- sta (10 m).
+fn download_scenario(size: &str, extra_tcp: &str, extra_sta: &str, extra_wlan: &str) -> String {
+    format!(
+        r#"name = "wlan"
+[tcp]
+variant = "newreno"
+mss = 1460
+rcv_buf = "64KiB"
+{extra_tcp}
+[[nodes]]
+name = "server"
+[[nodes]]
+name = "ap"
+[[nodes]]
+name = "sta"
+[[links]]
+name = "wired"
+a = "server"
+b = "ap"
+rate = "100Mbps"
+delay = "1ms"
+queue = {{ kind = "droptail", packets = 1000 }}
+[[wlans]]
+name = "bss"
+mode = "infrastructure"
+phy = "hr_dsss"
+rate = "11Mbps"
+ap = "ap"
+propagation = {{ model = "unit_disk" }}
+{extra_wlan}
+[[wlans.stations]]
+node = "ap"
+position = ["0m", "0m"]
+[[wlans.stations]]
+node = "sta"
+position = ["10m", "0m"]
+{extra_sta}
+[[flows]]
+name = "dl"
+app = "bulk_download"
+client = "sta"
+server = "server"
+size = "{size}"
+"#
+    )
+}
+
+#[test]
+fn tcp_download_reaches_the_frame_timing_bound() {
+    let o = run(&download_scenario("20MB", "delayed_ack = false", "", ""));
+    let f = &o.summary.flows[0];
+    assert!(f.completed, "{f:?}");
+    // The bound: per segment one data exchange and one TCP-ACK exchange, each DIFS + frame + δ +
+    // SIFS + MAC ACK + δ, plus the AP's mean backoff of CWmin/2 slots. ALGORITHMS.md §6.3 also
+    // adds the station's backoff, but the station counts its backoff down while the AP counts
+    // its own (both start after the same DIFS), so only the AP's backoff is idle time that
+    // cannot overlap; the station's shows up only when it draws more than the AP.
+    let phy = PhyParams::hr_dsss(false);
+    let us = |t: tcplab_core::SimTime| t.0 as f64 / 1e3;
+    let exch = |ip: u32| {
+        us(phy.difs)
+            + us(phy.duration(phy.data_mpdu(ip), 11_000_000))
+            + 2.0 * us(phy.prop_delay)
+            + us(phy.sifs)
+            + us(phy.ack_duration(11_000_000))
+    };
+    let backoff = phy.cw_min as f64 / 2.0 * us(phy.slot);
+    let bound = 1460.0 * 8.0 / (exch(1500) + exch(40) + backoff) * 1e6;
+    // Goodput over the transfer, excluding the connection set-up and slow start's first RTTs
+    // is what the bound describes; over 20 MB their share is small.
+    let err = (f.goodput_bps - bound) / bound;
+    println!(
+        "TCP over 11b: goodput {:.3} Mb/s, bound {:.3} Mb/s ({:+.2} %), mac retries {:?}",
+        f.goodput_bps / 1e6,
+        bound / 1e6,
+        err * 100.0,
+        o.summary.wifi.iter().map(|w| w.retries).collect::<Vec<_>>()
+    );
+    assert!(err.abs() < 0.05, "{} vs {bound}", f.goodput_bps);
+    // The AP queue never overflows with a 64 KiB window.
+    assert!(o.summary.wifi.iter().all(|w| w.drops_queue == 0));
+    assert_eq!(f.retransmissions, 0);
+}
+
+// ---------------------------------------------------------------------- hidden terminals
+
+fn hidden_scenario(rts: bool) -> String {
+    // a and b are 400 m apart, each 200 m from the AP; with a 250 m carrier-sense range they
+    // cannot hear each other.
+    format!(
+        r#"name = "hidden"
+duration = "20s"
+[[nodes]]
+name = "ap"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[wlans]]
+name = "bss"
+mode = "infrastructure"
+phy = "hr_dsss"
+rate = "2Mbps"
+ap = "ap"
+rts_threshold = "{}"
+propagation = {{ model = "unit_disk", rx_range = "250m", cs_range = "250m" }}
+[[wlans.stations]]
+node = "ap"
+position = ["0m", "0m"]
+[[wlans.stations]]
+node = "a"
+position = ["-200m", "0m"]
+[[wlans.stations]]
+node = "b"
+position = ["200m", "0m"]
+[[flows]]
+name = "ua"
+app = "cbr"
+src = "a"
+dst = "ap"
+rate = "1.5Mbps"
+packet_size = "1472B"
+[[flows]]
+name = "ub"
+app = "cbr"
+src = "b"
+dst = "ap"
+rate = "1.5Mbps"
+packet_size = "1472B"
+"#,
+        if rts { "0B" } else { "3000B" }
+    )
+}
+
+#[test]
+fn hidden_terminals_collide_without_rts_and_recover_with_it() {
+    let basic = run(&hidden_scenario(false));
+    let rts = run(&hidden_scenario(true));
+    let stats = |o: &RunOutput| {
+        let ap = o.summary.wifi.iter().find(|w| w.node == "ap").unwrap();
+        let sent: u64 = o
+            .summary
+            .wifi
+            .iter()
+            .filter(|w| w.node != "ap")
+            .map(|w| w.frames_sent)
+            .sum();
+        let got: u64 = o.summary.cbr.iter().map(|c| c.received).sum();
+        let lost = sent - ap.frames_received;
+        (
+            sent,
+            lost as f64 / sent as f64,
+            got as f64 * 1500.0 * 8.0 / o.summary.sim_time_s,
+            ap.collisions,
+        )
+    };
+    let (sb, lb, tb, cb) = stats(&basic);
+    let (sr, lr, tr, cr) = stats(&rts);
+    println!(
+        "basic: {sb} data frames, {:.1} % lost, {:.3} Mb/s, {cb} collisions at the AP",
+        lb * 100.0,
+        tb / 1e6
+    );
+    println!(
+        "rts:   {sr} data frames, {:.1} % lost, {:.3} Mb/s, {cr} collisions at the AP",
+        lr * 100.0,
+        tr / 1e6
+    );
+    assert!(lb > 0.5, "basic access should lose most data frames: {lb}");
+    assert!(lr < 0.05, "RTS/CTS should protect the data frames: {lr}");
+    assert!(
+        tr > 2.0 * tb,
+        "RTS/CTS should recover throughput: {tr} vs {tb}"
+    );
+}
+
+// ---------------------------------------------------------------------- error models
+
+#[test]
+fn gilbert_elliott_fer_and_burstiness() {
+    // 400-B datagrams from the station to the AP; GE on the frames the station sends, mean FER
+    // 5 %, mean burst 4 frames; retries never give up, so every burst hits one MSDU.
+    let toml = format!(
+        r#"name = "ge"
+duration = "1000s"
+[[nodes]]
+name = "ap"
+[[nodes]]
+name = "sta"
+[[wlans]]
+name = "bss"
+mode = "infrastructure"
+rate = "11Mbps"
+ap = "ap"
+short_retry_limit = 1000
+propagation = {{ model = "unit_disk" }}
+[[wlans.stations]]
+node = "ap"
+position = ["0m", "0m"]
+[[wlans.stations]]
+node = "sta"
+position = ["10m", "0m"]
+loss = {{ model = "gilbert_elliott", mean = 0.05, burst = 4.0, direction = "a_to_b" }}
+[[flows]]
+name = "u"
+app = "cbr"
+src = "sta"
+dst = "ap"
+rate = "4Mbps"
+packet_size = "400B"
+"#
+    );
+    let o = run(&toml);
+    let ap = o.summary.wifi.iter().find(|w| w.node == "ap").unwrap();
+    let sta = o.summary.wifi.iter().find(|w| w.node == "sta").unwrap();
+    let frames = ap.frame_errors + ap.frames_received;
+    let fer = ap.frame_errors as f64 / frames as f64;
+    let burst = ap.frame_errors as f64 / sta.retried_msdus as f64;
+    println!("GE: {frames} frames, FER {fer:.4}, mean burst {burst:.2}");
+    assert!(frames > 700_000);
+    assert!((fer - 0.05).abs() / 0.05 < 0.05, "FER {fer}");
+    assert!((burst - 4.0).abs() / 4.0 < 0.05, "burst {burst}");
+    assert_eq!(sta.drops_retry_limit, 0);
+}
+
+#[test]
+fn mac_retries_hide_isolated_errors_from_tcp() {
+    let o = run(&download_scenario(
+        "5MB",
+        "delayed_ack = false",
+        "loss = { model = \"bernoulli\", p = 0.05 }",
+        "",
+    ));
+    let f = &o.summary.flows[0];
+    let retries: u64 = o.summary.wifi.iter().map(|w| w.retries).sum();
+    let errors: u64 = o.summary.wifi.iter().map(|w| w.frame_errors).sum();
+    println!(
+        "FER 5 %: {errors} frame errors, {retries} MAC retries, {} TCP retransmissions",
+        f.retransmissions
+    );
+    assert!(f.completed);
+    assert!(errors > 300 && retries >= errors);
+    assert_eq!(
+        f.retransmissions, 0,
+        "7 MAC attempts make a TCP-visible loss ~1e-9"
+    );
+}
+
+// ---------------------------------------------------------------------- outages and signals
+
+#[test]
+fn outage_blocks_frames_and_signals_arrive_on_time() {
+    let toml = download_scenario(
+        "4MB",
+        "delayed_ack = false",
+        "outage = { intervals = [[\"3s\", \"5s\"]] }",
+        "signals = { lead = \"200ms\", duration_factor = 1.5 }",
+    ) + "[trace]\nseries = [\"rcv_nxt\"]\n";
+    let o = run(&toml);
+    let f = &o.summary.flows[0];
+    assert!(f.completed, "{f:?}");
+    // No byte reaches the receiver during the outage (the last frame before it may end a few
+    // hundred µs after 3 s only if it started before).
+    let s = &o.series;
+    let mut before = None;
+    for i in 0..s.t_s.len() {
+        if s.t_s[i] < 3.0 {
+            before = Some(s.value[i]);
+        } else if s.t_s[i] < 5.0 {
+            assert_eq!(Some(s.value[i]), before, "rcv_nxt moved at {} s", s.t_s[i]);
+        }
+    }
+    assert!(s.t_s.iter().any(|&t| t > 5.0));
+    let sig: Vec<(f64, &str, Option<f64>)> = o
+        .summary
+        .link_signals
+        .iter()
+        .filter(|e| e.node == "sta")
+        .map(|e| (e.t_s, e.kind.as_str(), e.value))
+        .collect();
+    println!("signals: {sig:?}");
+    let at = |k: &str| sig.iter().find(|e| e.1 == k).map(|e| (e.0, e.2)).unwrap();
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    // Going down 200 ms ahead, predicting 1.5 × the true 2 s; gone and up exactly on time.
+    let (t, v) = at("going_down");
+    assert!(close(t, 2.8) && close(v.unwrap(), 3.0), "{t} {v:?}");
+    assert!(close(at("gone").0, 3.0));
+    assert!(close(at("up").0, 5.0));
+    let up = sig.iter().position(|e| e.1 == "up").unwrap();
+    assert!(sig[..up].windows(2).all(|w| w[0].0 <= w[1].0));
+    let ap = o.summary.wifi.iter().find(|w| w.node == "ap").unwrap();
+    println!("ap: {ap:?}");
+    assert!(
+        ap.drops_retry_limit >= 1,
+        "queued frames are retried and dropped"
+    );
+    assert!(o
+        .summary
+        .link_signals
+        .iter()
+        .any(|e| e.node == "ap" && e.kind == "failure" && e.peer.as_deref() == Some("sta")));
+}
+
+// ---------------------------------------------------------------------- examples
+
+#[test]
+fn wireless_examples_run() {
+    let ex = |name: &str| {
+        std::fs::read_to_string(format!(
+            "{}/../../examples/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    };
+    let dl = run(&ex("wlan_download.toml"));
+    let f = &dl.summary.flows[0];
+    println!(
+        "wlan_download: {:?} s, {:.3} Mb/s",
+        f.response_time_s,
+        f.goodput_bps / 1e6
+    );
+    assert!(f.completed && f.goodput_bps > 4.5e6);
+    let sat = api::run(
+        &ex("wlan_saturation.toml"),
+        Format::Toml,
+        Some(1),
+        &[("duration".into(), "10s".into())],
+        None,
+    )
+    .unwrap();
+    let thr = sat
+        .summary
+        .cbr
+        .iter()
+        .map(|c| c.received * 1500 * 8)
+        .sum::<u64>() as f64
+        / 10.0;
+    println!("wlan_saturation: {:.3} Mb/s", thr / 1e6);
+    assert!((thr - 6.0e6).abs() < 0.3e6);
+    let ah = api::run(
+        &ex("adhoc_string.toml"),
+        Format::Toml,
+        Some(1),
+        &[("duration".into(), "30s".into())],
+        None,
+    )
+    .unwrap();
+    let f = &ah.summary.flows[0];
+    println!(
+        "adhoc_string: {} B in 30 s, {:.3} Mb/s, {} retransmissions",
+        f.bytes_delivered,
+        f.goodput_bps / 1e6,
+        f.retransmissions
+    );
+    assert!(f.bytes_delivered > 100_000);
+}
