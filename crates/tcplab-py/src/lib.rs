@@ -186,6 +186,72 @@ fn run(
     json_to_py(py, &summary)
 }
 
+/// Seed 001's ACK-release schedule: RTO_N(n) for every n (eq. 11), the paper's literal choice of
+/// n, the feasible optimum, and that schedule's gaps with the FH's RTO after each ACK.
+/// `estimator` is None for eqs. (1)–(4) as written, or (min, max, granularity) in seconds for a
+/// clamped RFC 6298 estimator.
+#[pyfunction]
+#[pyo3(signature = (t, n_acks, mu0, sigma0, estimator=None, guard=0.0))]
+fn ack_schedule(
+    py: Python<'_>,
+    t: f64,
+    n_acks: usize,
+    mu0: f64,
+    sigma0: f64,
+    estimator: Option<(f64, f64, f64)>,
+    guard: f64,
+) -> PyResult<PyObject> {
+    use tcplab_core::agents::ack_schedule as s;
+    if !(t > 0.0 && n_acks > 0 && mu0 >= 0.0 && sigma0 >= 0.0 && (0.0..1.0).contains(&guard)) {
+        return Err(PyValueError::new_err(
+            "need t > 0, n_acks > 0, mu0 >= 0, sigma0 >= 0, 0 <= guard < 1",
+        ));
+    }
+    let p = s::Params {
+        t,
+        n_acks,
+        mu0,
+        sigma0,
+    };
+    let est = match estimator {
+        None => s::Estimator::Pure,
+        Some((min, max, granularity)) => s::Estimator::Clamped {
+            min,
+            max,
+            granularity,
+        },
+    };
+    let per_n: Vec<Value> = (0..n_acks)
+        .map(|n| {
+            let x = s::gaps_guarded(&p, n, est, guard);
+            let feasible = x.as_ref().is_some_and(|x| s::feasible(&p, x, est));
+            let closed = s::rto_final(&p, n);
+            let replayed = x.as_ref().map(|x| s::replay(&p, x, est).last().map(|st| st.2).unwrap_or(f64::NAN));
+            serde_json::json!({"n": n, "rto_final_closed": closed, "rto_final": replayed, "feasible": feasible})
+        })
+        .collect();
+    let best = s::best_feasible_guarded(&p, est, guard);
+    let (gaps, rto) = match &best {
+        Some(b) => (
+            b.gaps.clone(),
+            s::replay(&p, &b.gaps, est)
+                .iter()
+                .map(|st| st.2)
+                .collect::<Vec<f64>>(),
+        ),
+        None => (vec![], vec![]),
+    };
+    let v = serde_json::json!({
+        "per_n": per_n,
+        "n_paper": s::paper_search(&p),
+        "n_feasible": best.as_ref().map(|b| b.n),
+        "final_rto": best.as_ref().map(|b| b.final_rto),
+        "gaps": gaps,
+        "rto": rto,
+    });
+    json_to_py(py, &v)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -197,6 +263,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(ack_schedule, m)?)?;
     m.add("__version__", api::VERSION)?;
     Ok(())
 }

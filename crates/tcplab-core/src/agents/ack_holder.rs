@@ -1,0 +1,553 @@
+//! The base-station ACK holder of seed 001 (Bhutani, §III–V).
+//!
+//! - LINK_GOING_DOWN (estimated outage T): hold every ACK from the mobile; cache every packet
+//!   from the FH for the mobile (the reservation is the largest window advertised by the held ACKs).
+//! - LINK_GONE: schedule the held ACKs over T ([`ack_schedule`]): phase 1 as late as the FH's RTO
+//!   allows, phase 2 evenly, with n chosen to minimise the FH's final RTO subject to no gap
+//!   exceeding the FH's RTO at the time; when N ACKs are too few for any feasible schedule, each
+//!   held ACK is divided into up to three (at most two extra copies per ACK, constraint 4).
+//! - While pacing, each release updates the BS's replica of the FH's estimator with the RTT sample
+//!   the FH will take, and the remaining ACKs are rescheduled over the remaining time.
+//! - LINK_UP: release what is left at once, deliver the cached packets, return to normal.
+//!
+//! Two reconstructions (the paper does not say, docs/models/ack_holding.md): (1) the FH's RTT
+//! sample for a released ACK equals the inter-ACK gap only if the ACK echoes the timestamp of the
+//! FH's most recent packet, so released ACKs carry that TSecr (`rewrite_tsecr`); the BS's replica
+//! of the FH's estimator is fed the sample (now + one-way BS→FH delay − TSecr). (2) "Duplicates"
+//! of an ACK acknowledge successive parts of its range: a pure duplicate would not restart the
+//! FH's retransmission timer (RFC 6298 (5.3)), and three would trigger fast retransmit.
+
+use std::collections::VecDeque;
+
+use super::ack_schedule::{self, Estimator, Params};
+use super::{earliest, seg_end, AgentEvent, ConnKey, Dir, Verdict};
+use crate::packet::{Packet, TcpFlags, Transport};
+use crate::time::SimTime;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AckHolderConfig {
+    /// The FH estimator the schedule replays.
+    pub estimator: Estimator,
+    /// Phase-1 ACKs leave this fraction of the RTO early.
+    pub guard: f64,
+    /// Extra copies (divisions) allowed per held ACK.
+    pub max_dups: u32,
+    pub rewrite_tsecr: bool,
+}
+
+impl Default for AckHolderConfig {
+    fn default() -> Self {
+        AckHolderConfig {
+            // ns-2 Agent/TCP defaults: minrto 0.2 s, maxrto 60 s, tcpTick 10 ms (ALGORITHMS.md §6.5).
+            estimator: Estimator::Clamped {
+                min: 0.2,
+                max: 60.0,
+                granularity: 0.01,
+            },
+            guard: 0.1,
+            max_dups: 2,
+            rewrite_tsecr: true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Normal,
+    Hold,
+    Pace,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AckHolderStats {
+    pub outages: u64,
+    pub acks_held: u64,
+    pub acks_released: u64,
+    pub acks_divided: u64,
+    pub acks_flushed: u64,
+    pub packets_cached: u64,
+    pub cache_over_reservation: u64,
+    /// n chosen for the last schedule, and its predicted final FH RTO (s).
+    pub last_n: u64,
+    pub last_final_rto: f64,
+    pub infeasible_schedules: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct AckHolder {
+    cfg: AckHolderConfig,
+    mode: Mode,
+    key: Option<ConnKey>,
+    est_down: SimTime,
+    held: VecDeque<Packet>,
+    cache: VecDeque<Packet>,
+    cache_bytes: u64,
+    reserve: u64,
+    /// Replica of the FH's estimator (s): μ (srtt) and σ (rttvar).
+    mu: Option<f64>,
+    sigma: f64,
+    /// One-way BS→FH delay estimate (s), half the ACK-to-data round trip seen at the BS.
+    fh_oneway: f64,
+    /// Last ACK forwarded upstream: its time and TSval, to time the FH's reaction.
+    last_fwd: Option<(SimTime, u32)>,
+    last_fh_tsval: Option<u32>,
+    pace_end: SimTime,
+    next_release: Option<SimTime>,
+    pub stats: AckHolderStats,
+}
+
+impl Default for Mode {
+    fn default() -> Self {
+        Mode::Normal
+    }
+}
+
+fn ts_time(ts: u32) -> f64 {
+    // The TCP sockets' timestamp clock: milliseconds since t = 0, plus one.
+    (ts.wrapping_sub(1)) as f64 * 1e-3
+}
+
+impl AckHolder {
+    pub fn new(cfg: AckHolderConfig) -> Self {
+        AckHolder {
+            cfg,
+            ..Default::default()
+        }
+    }
+
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        earliest([self.next_release])
+    }
+
+    pub fn is_holding(&self) -> bool {
+        self.mode != Mode::Normal
+    }
+
+    /// The BS's estimate of the FH's current RTO (s).
+    pub fn fh_rto(&self) -> Option<f64> {
+        self.mu.map(|m| self.cfg.estimator.rto(m, self.sigma))
+    }
+
+    fn fh_sample(&mut self, x: f64) {
+        // RFC 6298 (2.2)/(2.3), the FH's filter.
+        match self.mu {
+            None => {
+                self.mu = Some(x);
+                self.sigma = x / 2.0;
+            }
+            Some(m) => {
+                let (m2, s2) = ack_schedule::jacobson_step(m, self.sigma, x);
+                self.mu = Some(m2);
+                self.sigma = s2;
+            }
+        }
+    }
+
+    pub fn on_packet(
+        &mut self,
+        now: SimTime,
+        dir: Dir,
+        p: &mut Packet,
+        out: &mut Vec<Packet>,
+    ) -> Verdict {
+        let Some(key) = ConnKey::of(p, dir) else {
+            return Verdict::Forward;
+        };
+        if self.key.is_none() {
+            self.key = Some(key);
+        }
+        if self.key != Some(key) {
+            return Verdict::Forward; // one connection per holder (the paper's setting)
+        }
+        let Some(h) = p.tcp() else {
+            return Verdict::Forward;
+        };
+        match dir {
+            Dir::ToMobile => {
+                if let Some((tsval, _)) = h.ts {
+                    self.last_fh_tsval = Some(tsval);
+                    if let (Some((t_fwd, _)), Some((_, ecr))) = (self.last_fwd, h.ts) {
+                        if self.last_fwd.is_some_and(|(_, v)| v == ecr) {
+                            let r = (now - t_fwd).as_secs_f64();
+                            self.fh_oneway = if self.fh_oneway == 0.0 {
+                                r / 2.0
+                            } else {
+                                0.875 * self.fh_oneway + 0.125 * r / 2.0
+                            };
+                            self.last_fwd = None;
+                        }
+                    }
+                }
+                if self.mode == Mode::Normal || seg_end(h, p.payload) == h.seq {
+                    return Verdict::Forward;
+                }
+                // The mobile is (about to be) unreachable: cache for delivery on LINK_UP.
+                self.cache_bytes += p.payload as u64;
+                if self.cache_bytes > self.reserve {
+                    self.stats.cache_over_reservation += 1;
+                }
+                self.stats.packets_cached += 1;
+                self.cache.push_back(p.clone());
+                let _ = out;
+                Verdict::Absorb
+            }
+            Dir::FromMobile => {
+                if !h.flags.has(TcpFlags::ACK) || h.flags.has(TcpFlags::SYN) {
+                    return Verdict::Forward;
+                }
+                if self.mode == Mode::Normal {
+                    self.note_forward(now, p);
+                    return Verdict::Forward;
+                }
+                self.reserve = self.reserve.max(h.window as u64);
+                self.held.push_back(p.clone());
+                self.stats.acks_held += 1;
+                Verdict::Absorb
+            }
+        }
+    }
+
+    /// Feeds the replica with the sample the FH takes from an ACK leaving now.
+    fn note_forward(&mut self, now: SimTime, p: &Packet) {
+        if let Some(Transport::Tcp(h)) = Some(&p.l4) {
+            if let Some((val, ecr)) = h.ts {
+                if ecr != 0 {
+                    let x = now.as_secs_f64() + self.fh_oneway - ts_time(ecr);
+                    self.fh_sample(x.max(0.0));
+                }
+                self.last_fwd = Some((now, val));
+            }
+        }
+    }
+
+    pub fn on_event(&mut self, now: SimTime, ev: AgentEvent, out: &mut Vec<Packet>) {
+        match ev {
+            AgentEvent::LinkGoingDown { est_down, .. } if self.mode == Mode::Normal => {
+                self.mode = Mode::Hold;
+                self.est_down = est_down;
+                self.stats.outages += 1;
+            }
+            AgentEvent::LinkGone if self.mode == Mode::Hold => {
+                self.mode = Mode::Pace;
+                self.pace_end = now + self.est_down;
+                self.divide_if_too_few(now);
+                self.reschedule(now);
+            }
+            AgentEvent::LinkUp if self.mode != Mode::Normal => {
+                while let Some(a) = self.held.pop_front() {
+                    self.release(now, a, out);
+                    self.stats.acks_flushed += 1;
+                }
+                out.extend(self.cache.drain(..));
+                self.cache_bytes = 0;
+                self.reserve = 0;
+                self.next_release = None;
+                self.mode = Mode::Normal;
+            }
+            _ => {}
+        }
+    }
+
+    fn params(&self, now: SimTime, n: usize) -> Option<Params> {
+        let mu0 = self.mu?;
+        Some(Params {
+            t: (self.pace_end - now).as_secs_f64(),
+            n_acks: n,
+            mu0,
+            sigma0: self.sigma,
+        })
+    }
+
+    /// Constraint 4: if no schedule of the held ACKs keeps every gap within the FH's RTO, divide
+    /// ACKs (each into at most 1 + max_dups parts) until one does.
+    fn divide_if_too_few(&mut self, now: SimTime) {
+        let n0 = self.held.len();
+        if n0 == 0 {
+            return;
+        }
+        let max_n = n0 * (1 + self.cfg.max_dups as usize);
+        let mut target = n0;
+        while target < max_n {
+            match self.params(now, target) {
+                Some(p)
+                    if ack_schedule::best_feasible_guarded(
+                        &p,
+                        self.cfg.estimator,
+                        self.cfg.guard,
+                    )
+                    .is_some() =>
+                {
+                    break
+                }
+                None => break,
+                _ => target += 1,
+            }
+        }
+        if target == n0 {
+            return;
+        }
+        // Spread the extra parts over the held ACKs from the oldest on, each ACK split evenly
+        // between the previous ACK's number and its own.
+        let extra = target - n0;
+        let per = extra / n0;
+        let rem = extra % n0;
+        let mut prev_ack: Option<u64> = None;
+        let mut divided = VecDeque::with_capacity(target);
+        for (i, a) in self.held.drain(..).enumerate() {
+            let ack = a.tcp().map_or(0, |h| h.ack);
+            let parts = 1 + per + usize::from(i < rem);
+            let lo = prev_ack.unwrap_or(ack);
+            for k in 1..parts {
+                let mut c = a.clone();
+                if let Transport::Tcp(h) = &mut c.l4 {
+                    h.ack = lo + (ack - lo) * k as u64 / parts as u64;
+                }
+                if c.tcp().is_some_and(|h| h.ack > lo) {
+                    divided.push_back(c);
+                    self.stats.acks_divided += 1;
+                }
+            }
+            divided.push_back(a);
+            prev_ack = Some(ack);
+        }
+        self.held = divided;
+    }
+
+    fn reschedule(&mut self, now: SimTime) {
+        self.next_release = None;
+        if self.held.is_empty() {
+            return;
+        }
+        let Some(p) = self.params(now, self.held.len()) else {
+            // No estimate of the FH yet: spread evenly.
+            let gap = (self.pace_end - now).as_secs_f64() / self.held.len() as f64;
+            self.next_release = Some(now + SimTime::from_secs_f64(gap));
+            return;
+        };
+        match ack_schedule::best_feasible_guarded(&p, self.cfg.estimator, self.cfg.guard) {
+            Some(s) => {
+                self.stats.last_n = s.n as u64;
+                self.stats.last_final_rto = s.final_rto;
+                self.next_release = Some(now + SimTime::from_secs_f64(s.gaps[0]));
+            }
+            None => {
+                // Too few ACKs even after division: keep the FH alive as long as possible.
+                self.stats.infeasible_schedules += 1;
+                let rto = self.fh_rto().unwrap_or(1.0) * (1.0 - self.cfg.guard);
+                self.next_release = Some(now + SimTime::from_secs_f64(rto));
+            }
+        }
+    }
+
+    fn release(&mut self, now: SimTime, mut a: Packet, out: &mut Vec<Packet>) {
+        if self.cfg.rewrite_tsecr {
+            if let (Transport::Tcp(h), Some(v)) = (&mut a.l4, self.last_fh_tsval) {
+                if let Some(ts) = h.ts.as_mut() {
+                    ts.1 = v;
+                }
+            }
+        }
+        self.note_forward(now, &a);
+        self.stats.acks_released += 1;
+        out.push(a);
+    }
+
+    pub fn handle_timeout(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        if self.next_release.is_some_and(|t| t <= now) && self.mode == Mode::Pace {
+            if let Some(a) = self.held.pop_front() {
+                self.release(now, a, out);
+            }
+            self.reschedule(now);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::tcp_packet;
+    use crate::packet::TcpHeader;
+
+    const FH: u32 = 0x0a00_0001;
+    const MH: u32 = 0x0a00_0003;
+
+    fn ms(x: u64) -> SimTime {
+        SimTime::from_millis(x)
+    }
+    fn ack(a: u64, tsval: u32, tsecr: u32) -> Packet {
+        let mut h = TcpHeader::new(49152, 5001, 1, a, TcpFlags::ACK, 20_000);
+        h.ts = Some((tsval, tsecr));
+        tcp_packet(MH, FH, h, 0, 0)
+    }
+    fn data(seq: u64, tsval: u32) -> Packet {
+        let mut h = TcpHeader::new(5001, 49152, seq, 1, TcpFlags::ACK, 65535);
+        h.ts = Some((tsval, 1));
+        tcp_packet(FH, MH, h, 1000, 0)
+    }
+    fn ts(t: SimTime) -> u32 {
+        t.as_millis() as u32 + 1
+    }
+
+    /// A steady exchange: data every 10 ms, ACK 100 ms after its data (RTT at the FH ≈ 100 ms).
+    fn warmed_up() -> (AckHolder, SimTime, u64) {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        let mut seq = 1;
+        let mut t = ms(0);
+        for k in 0..200u64 {
+            t = ms(10 * k);
+            assert_eq!(
+                bs.on_packet(t, Dir::ToMobile, &mut data(seq, ts(t)), &mut out),
+                Verdict::Forward
+            );
+            seq += 1000;
+            if k >= 10 {
+                let sent = ms(10 * (k - 10));
+                assert_eq!(
+                    bs.on_packet(
+                        t,
+                        Dir::FromMobile,
+                        &mut ack(seq - 10_000, ts(t), ts(sent)),
+                        &mut out
+                    ),
+                    Verdict::Forward
+                );
+            }
+        }
+        (bs, t, seq)
+    }
+
+    #[test]
+    fn replica_tracks_the_fh_rtt() {
+        let (bs, _, _) = warmed_up();
+        let rto = bs.fh_rto().unwrap();
+        // Samples are ~0.1 s plus the one-way estimate; RTO floors at ns-2's 0.2 s.
+        assert!(bs.mu.unwrap() > 0.09 && bs.mu.unwrap() < 0.2, "{:?}", bs.mu);
+        assert!(rto >= 0.2 && rto < 0.5, "{rto}");
+    }
+
+    #[test]
+    fn holds_acks_caches_data_and_paces_within_the_rto() {
+        let (mut bs, t0, mut seq) = warmed_up();
+        let mut out = vec![];
+        let down = SimTime::from_secs(10);
+        bs.on_event(
+            t0,
+            AgentEvent::LinkGoingDown {
+                est_down: down,
+                rtt_to_mobile: Some(ms(100)),
+            },
+            &mut out,
+        );
+        // Ten more ACKs come in before the link goes: all held; new data is cached.
+        for k in 0..10u64 {
+            let t = t0 + ms(10 * (k + 1));
+            assert_eq!(
+                bs.on_packet(
+                    t,
+                    Dir::FromMobile,
+                    &mut ack(seq - 10_000 + k * 1000, ts(t), ts(t - ms(100))),
+                    &mut out
+                ),
+                Verdict::Absorb
+            );
+            assert_eq!(
+                bs.on_packet(t, Dir::ToMobile, &mut data(seq, ts(t)), &mut out),
+                Verdict::Absorb
+            );
+            seq += 1000;
+        }
+        assert!(out.is_empty());
+        let gone = t0 + ms(100);
+        bs.on_event(gone, AgentEvent::LinkGone, &mut out);
+        // Release the schedule, replaying the FH's estimator: no gap may exceed its RTO.
+        let mut last = gone;
+        let mut mu = bs.mu.unwrap();
+        let mut sigma = bs.sigma;
+        let est = AckHolderConfig::default().estimator;
+        let mut releases = 0;
+        let mut release_times = vec![];
+        while let Some(t) = bs.poll_timeout() {
+            release_times.push(t);
+            let gap = (t - last).as_secs_f64();
+            assert!(
+                gap <= est.rto(mu, sigma) + 1e-6,
+                "gap {gap} exceeds FH RTO {}",
+                est.rto(mu, sigma)
+            );
+            (mu, sigma) = ack_schedule::jacobson_step(mu, sigma, gap);
+            bs.handle_timeout(t, &mut out);
+            // The FH (5 ms away) answers the released ACK with new data, which the BS caches;
+            // its next sample is therefore the gap between two released ACKs.
+            assert_eq!(
+                bs.on_packet(
+                    t + ms(10),
+                    Dir::ToMobile,
+                    &mut data(seq, ts(t + ms(5))),
+                    &mut out
+                ),
+                Verdict::Absorb
+            );
+            seq += 1000;
+            last = t;
+            releases += 1;
+            if t > gone + down {
+                break;
+            }
+        }
+        assert_eq!(releases as u64, bs.stats.acks_released);
+        assert!(
+            bs.stats.acks_released >= 10,
+            "every held ACK paced (divided if needed)"
+        );
+        assert!(
+            last <= gone + down + ms(1),
+            "the schedule spans the predicted outage"
+        );
+        // Released ACKs echo the FH's latest timestamp.
+        assert_eq!(out[0].tcp().unwrap().ts.unwrap().1, ts(t0 + ms(100)));
+        assert_eq!(
+            out[1].tcp().unwrap().ts.unwrap().1,
+            ts(release_times[0] + ms(5)),
+            "then the FH's answer to the first release"
+        );
+        out.clear();
+        let cached = bs.stats.packets_cached as usize;
+        bs.on_event(gone + down, AgentEvent::LinkUp, &mut out);
+        assert_eq!(
+            out.iter().filter(|p| p.payload > 0).count(),
+            cached,
+            "cached data delivered"
+        );
+        assert!(!bs.is_holding());
+    }
+
+    #[test]
+    fn too_few_acks_are_divided_at_most_twice_each() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        bs.on_event(
+            t0,
+            AgentEvent::LinkGoingDown {
+                est_down: SimTime::from_secs(30),
+                rtt_to_mobile: None,
+            },
+            &mut out,
+        );
+        for k in 0..3u64 {
+            bs.on_packet(
+                t0,
+                Dir::FromMobile,
+                &mut ack(seq - 10_000 + (k + 1) * 3000, ts(t0), ts(t0)),
+                &mut out,
+            );
+        }
+        bs.on_event(t0, AgentEvent::LinkGone, &mut out);
+        assert!(bs.held.len() <= 9 && bs.held.len() > 3);
+        let acks: Vec<u64> = bs.held.iter().map(|a| a.tcp().unwrap().ack).collect();
+        assert!(
+            acks.windows(2).all(|w| w[0] < w[1]),
+            "divided ACKs advance: {acks:?}"
+        );
+    }
+}

@@ -1,0 +1,123 @@
+//! In-network agents that act on the TCP connections crossing a node: the M-TCP supervisor host,
+//! the M-TCP+ intermediate host (seed 000) and the base-station ACK holder (seed 001).
+//!
+//! An agent sits at a router between a fixed host (FH) and a mobile/wireless host (MH/WH). It is
+//! sans-IO like the TCP socket: the world hands it every TCP packet the node forwards (`on_packet`,
+//! which may rewrite the packet or absorb it), the cross-layer events it subscribed to
+//! (`on_event`), and its timer wake-ups; it pushes the packets it originates into `out` (routed
+//! from the agent's node by destination address).
+
+pub mod ack_holder;
+pub mod ack_schedule;
+pub mod mtcp;
+
+use crate::packet::{Addr, Ecn, Ipv4Header, Packet, TcpFlags, TcpHeader, Transport};
+use crate::time::SimTime;
+
+/// Which way a packet crosses the agent's node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    /// From the fixed host towards the mobile (data, in a download).
+    ToMobile,
+    /// From the mobile towards the fixed host (ACKs).
+    FromMobile,
+}
+
+/// What to do with a packet handed to an agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Forward it (possibly rewritten).
+    Forward,
+    /// Drop it silently; the agent has answered or stored it.
+    Absorb,
+}
+
+/// Cross-layer events an agent can subscribe to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentEvent {
+    /// The mobile predicts an outage (its disconnection feedback, or the BS's link layer), with the
+    /// estimated outage duration and the current RTT to the mobile if known.
+    LinkGoingDown {
+        est_down: SimTime,
+        rtt_to_mobile: Option<SimTime>,
+    },
+    /// The link is gone: no more ACKs will come from the mobile.
+    LinkGone,
+    /// The link is back.
+    LinkUp,
+}
+
+/// Identifies one TCP connection through the agent, oriented FH → mobile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ConnKey {
+    pub fh: Addr,
+    pub fh_port: u16,
+    pub mh: Addr,
+    pub mh_port: u16,
+}
+
+impl ConnKey {
+    pub fn of(p: &Packet, dir: Dir) -> Option<ConnKey> {
+        let h = p.tcp()?;
+        Some(match dir {
+            Dir::ToMobile => ConnKey {
+                fh: p.ip.src,
+                fh_port: h.sport,
+                mh: p.ip.dst,
+                mh_port: h.dport,
+            },
+            Dir::FromMobile => ConnKey {
+                fh: p.ip.dst,
+                fh_port: h.dport,
+                mh: p.ip.src,
+                mh_port: h.sport,
+            },
+        })
+    }
+}
+
+/// Sequence space a data segment occupies (payload plus one for a FIN).
+pub fn seg_end(h: &TcpHeader, payload: u32) -> u64 {
+    h.seq + payload as u64 + h.flags.has(TcpFlags::FIN) as u64
+}
+
+/// An ACK from the mobile to the FH built on a template (the mobile's last ACK), with the given
+/// acknowledgement number and window.
+pub fn ack_from_template(tpl: &Packet, ack: u64, window: u32) -> Packet {
+    let mut p = Packet {
+        ip: tpl.ip,
+        l4: tpl.l4.clone(),
+        payload: 0,
+        flow: tpl.flow,
+    };
+    if let Transport::Tcp(h) = &mut p.l4 {
+        h.ack = ack;
+        h.window = window;
+        h.flags = TcpFlags::ACK;
+        h.sack = Default::default();
+        h.dup_count = None;
+    }
+    p.ip.ecn = Ecn::NotEct;
+    p
+}
+
+/// A bare TCP packet (tests and agents that have no template yet).
+pub fn tcp_packet(src: Addr, dst: Addr, h: TcpHeader, payload: u32, flow: u32) -> Packet {
+    Packet {
+        ip: Ipv4Header {
+            src,
+            dst,
+            ttl: 64,
+            ecn: Ecn::NotEct,
+            ident: 0,
+        },
+        l4: Transport::Tcp(h),
+        payload,
+        flow,
+    }
+}
+
+/// Earliest of optional deadlines.
+pub fn earliest(ts: impl IntoIterator<Item = Option<SimTime>>) -> Option<SimTime> {
+    ts.into_iter().flatten().min()
+}

@@ -1,0 +1,622 @@
+//! M-TCP's supervisor host (Brown & Singh 1997, as seed 000 §2.5 models it) and M-TCP+'s
+//! intermediate host (seed 000 §3.2, Algorithm 2).
+//!
+//! **M-TCP SH.** Forwards each ACK from the mobile with its acknowledgement number reduced by one
+//! (it withholds the last byte). On a disconnection it acknowledges that byte with a zero window,
+//! which sends the FH into persist if nothing else is outstanding; on reconnection it repeats the
+//! ACK with the window reopened. It stores nothing and retransmits nothing.
+//!
+//! **M-TCP+ IH.** Forwards ACKs unchanged and keeps a FIFO copy of every new FH segment until the
+//! mobile acknowledges it. On disconnection feedback it sends the mobile's last ACK with rwnd = 0
+//! and, if that ACK is below snd_max, an ACK for snd_max with rwnd = 0 (Algorithm 2): the FH then
+//! has nothing outstanding and enters persist; the IH answers its probes with a zero window. What
+//! happens on reconnection is not in the paper (ALGORITHMS.md §3.2, [RECONSTRUCTED]); here the IH
+//! delivers the buffered segments itself (retransmitting them on its own timer or on three
+//! duplicate ACKs, since the FH believes them delivered), reopens the FH's window with the mobile's
+//! last advertised window, and absorbs the mobile's ACKs below what it has already acknowledged.
+//! `snd_max` is taken as the end of the highest segment seen (the next byte the FH will send), so
+//! that the FH is left with nothing outstanding, which is what the paper's text requires.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::{ack_from_template, earliest, seg_end, AgentEvent, ConnKey, Dir, Verdict};
+use crate::packet::{Packet, TcpFlags, Transport};
+use crate::time::SimTime;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MtcpStats {
+    pub disconnections: u64,
+    pub reconnections: u64,
+    pub zero_window_acks: u64,
+    pub probes_answered: u64,
+    pub window_updates: u64,
+    /// Segments the IH sent to the mobile from its buffer (after reconnection or on loss).
+    pub ih_retransmissions: u64,
+    pub acks_absorbed: u64,
+    /// New FH segments that did not fit in the buffer.
+    pub buffer_overflows: u64,
+}
+
+// ---------------------------------------------------------------------------------- M-TCP SH
+
+#[derive(Debug, Default)]
+struct ShConn {
+    /// The mobile's last ACK (template) and its unreduced acknowledgement number.
+    last_ack: Option<Packet>,
+    w: u64,
+    wnd: u32,
+    fh_iss: Option<u64>,
+    fh_fin_end: Option<u64>,
+}
+
+/// M-TCP supervisor host.
+#[derive(Debug, Default)]
+pub struct MtcpSh {
+    conns: BTreeMap<ConnKey, ShConn>,
+    disconnected: bool,
+    pub stats: MtcpStats,
+}
+
+impl MtcpSh {
+    pub fn on_packet(
+        &mut self,
+        _now: SimTime,
+        dir: Dir,
+        p: &mut Packet,
+        _out: &mut Vec<Packet>,
+    ) -> Verdict {
+        let Some(key) = ConnKey::of(p, dir) else {
+            return Verdict::Forward;
+        };
+        let payload = p.payload;
+        let c = self.conns.entry(key).or_default();
+        let Transport::Tcp(h) = &mut p.l4 else {
+            return Verdict::Forward;
+        };
+        match dir {
+            Dir::ToMobile => {
+                if h.flags.has(TcpFlags::SYN) {
+                    c.fh_iss = Some(h.seq);
+                }
+                if h.flags.has(TcpFlags::FIN) {
+                    c.fh_fin_end = Some(seg_end(h, payload));
+                }
+            }
+            Dir::FromMobile => {
+                if !h.flags.has(TcpFlags::ACK) || h.flags.has(TcpFlags::SYN) {
+                    return Verdict::Forward;
+                }
+                c.w = h.ack;
+                c.wnd = h.window;
+                let tpl = Packet {
+                    ip: p.ip,
+                    l4: Transport::Tcp(h.clone()),
+                    payload: 0,
+                    flow: p.flow,
+                };
+                c.last_ack = Some(tpl);
+                // Withhold the last acknowledged byte — except for the handshake's ACK (nothing to
+                // withhold) and the ACK of the FH's FIN (the transfer is over).
+                let data_acked = c.fh_iss.is_some_and(|iss| h.ack > iss + 1);
+                if data_acked && c.fh_fin_end != Some(h.ack) {
+                    h.ack -= 1;
+                }
+            }
+        }
+        Verdict::Forward
+    }
+
+    pub fn on_event(&mut self, _now: SimTime, ev: AgentEvent, out: &mut Vec<Packet>) {
+        match ev {
+            AgentEvent::LinkGoingDown { .. } if !self.disconnected => {
+                self.disconnected = true;
+                self.stats.disconnections += 1;
+                for c in self.conns.values() {
+                    if let Some(tpl) = &c.last_ack {
+                        // Acknowledge the withheld byte with a zero window (seed 000 §2.5).
+                        out.push(ack_from_template(tpl, c.w, 0));
+                        self.stats.zero_window_acks += 1;
+                    }
+                }
+            }
+            AgentEvent::LinkUp if self.disconnected => {
+                self.disconnected = false;
+                self.stats.reconnections += 1;
+                for c in self.conns.values() {
+                    if let Some(tpl) = &c.last_ack {
+                        // A duplicate ACK that opens the window all the way.
+                        out.push(ack_from_template(tpl, c.w, c.wnd));
+                        self.stats.window_updates += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------- M-TCP+ IH
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MtcpPlusConfig {
+    /// FIFO capacity in payload bytes.
+    pub buffer: u64,
+    /// The IH's retransmission timeout for buffered segments after reconnection (doubles on
+    /// each expiry, reset when the mobile's ACK advances).
+    pub rto: SimTime,
+    pub max_rto: SimTime,
+}
+
+impl Default for MtcpPlusConfig {
+    fn default() -> Self {
+        MtcpPlusConfig {
+            buffer: 1 << 20,
+            rto: SimTime::from_millis(500),
+            max_rto: SimTime::from_secs(8),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum IhState {
+    Connected,
+    Disconnected,
+    /// Reconnected; buffered segments the FH believes delivered are still on their way.
+    Resuming,
+}
+
+#[derive(Debug)]
+struct IhConn {
+    /// End of the highest segment seen from the FH.
+    snd_max: u64,
+    fifo: VecDeque<Packet>,
+    fifo_bytes: u64,
+    /// End of the contiguous sequence range the FIFO holds above the mobile's ACK.
+    covered_end: u64,
+    last_ack: Option<Packet>,
+    w: u64,
+    wnd: u32,
+    /// Highest acknowledgement the IH itself sent to the FH on the mobile's behalf.
+    ih_acked: u64,
+    dupacks: u32,
+    rexmit_at: Option<SimTime>,
+    backoff: u32,
+}
+
+impl IhConn {
+    fn new() -> Self {
+        IhConn {
+            snd_max: 0,
+            fifo: VecDeque::new(),
+            fifo_bytes: 0,
+            covered_end: 0,
+            last_ack: None,
+            w: 0,
+            wnd: 0,
+            ih_acked: 0,
+            dupacks: 0,
+            rexmit_at: None,
+            backoff: 0,
+        }
+    }
+
+    fn purge(&mut self, ack: u64) {
+        while let Some(f) = self.fifo.front() {
+            let h = f.tcp().expect("tcp in fifo");
+            if seg_end(h, f.payload) <= ack {
+                self.fifo_bytes -= f.payload as u64;
+                self.fifo.pop_front();
+            } else {
+                break;
+            }
+        }
+    }
+}
+
+/// M-TCP+ intermediate host.
+#[derive(Debug)]
+pub struct MtcpPlusIh {
+    cfg: MtcpPlusConfig,
+    conns: BTreeMap<ConnKey, IhConn>,
+    state: IhState,
+    pub stats: MtcpStats,
+}
+
+impl MtcpPlusIh {
+    pub fn new(cfg: MtcpPlusConfig) -> Self {
+        MtcpPlusIh {
+            cfg,
+            conns: BTreeMap::new(),
+            state: IhState::Connected,
+            stats: MtcpStats::default(),
+        }
+    }
+
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        earliest(self.conns.values().map(|c| c.rexmit_at))
+    }
+
+    /// Bytes currently buffered.
+    pub fn buffered(&self) -> u64 {
+        self.conns.values().map(|c| c.fifo_bytes).sum()
+    }
+
+    pub fn on_packet(
+        &mut self,
+        now: SimTime,
+        dir: Dir,
+        p: &mut Packet,
+        out: &mut Vec<Packet>,
+    ) -> Verdict {
+        let Some(key) = ConnKey::of(p, dir) else {
+            return Verdict::Forward;
+        };
+        let (cfg, state) = (self.cfg, self.state);
+        let stats = &mut self.stats;
+        let c = self.conns.entry(key).or_insert_with(IhConn::new);
+        let Some(h) = p.tcp() else {
+            return Verdict::Forward;
+        };
+        match dir {
+            Dir::ToMobile => {
+                if h.flags.has(TcpFlags::SYN) {
+                    c.snd_max = h.seq + 1;
+                    c.covered_end = c.snd_max;
+                    return Verdict::Forward;
+                }
+                let end = seg_end(h, p.payload);
+                let is_data = end > h.seq;
+                if state == IhState::Disconnected && p.payload == 1 && h.seq == c.ih_acked {
+                    // A persist probe: answered with the last ACK and rwnd = 0 (§3.2), not stored.
+                    if let Some(tpl) = &c.last_ack {
+                        out.push(ack_from_template(tpl, c.ih_acked, 0));
+                        stats.probes_answered += 1;
+                        return Verdict::Absorb;
+                    }
+                }
+                if is_data && end > c.snd_max {
+                    // A new segment: keep a copy until the mobile acknowledges it (§3.2).
+                    c.snd_max = end;
+                    if c.fifo_bytes + p.payload as u64 <= cfg.buffer {
+                        if h.seq <= c.covered_end {
+                            c.covered_end = c.covered_end.max(end);
+                        }
+                        c.fifo_bytes += p.payload as u64;
+                        c.fifo.push_back(p.clone());
+                    } else {
+                        stats.buffer_overflows += 1;
+                    }
+                }
+                if state == IhState::Disconnected {
+                    // The mobile cannot be reached: keep the data, acknowledge what is covered with
+                    // a zero window, and answer probes the same way (§3.2).
+                    if let Some(tpl) = &c.last_ack {
+                        let ack = c.covered_end.max(c.ih_acked);
+                        out.push(ack_from_template(tpl, ack, 0));
+                        c.ih_acked = ack;
+                        stats.zero_window_acks += 1;
+                        return Verdict::Absorb;
+                    }
+                }
+                if state != IhState::Disconnected
+                    && c.ih_acked > h.seq
+                    && end <= c.ih_acked
+                    && is_data
+                {
+                    // A probe or retransmission of data the IH already acknowledged: the IH owns it.
+                    if let Some(tpl) = &c.last_ack {
+                        out.push(ack_from_template(tpl, c.ih_acked, c.wnd));
+                    }
+                    return Verdict::Absorb;
+                }
+                Verdict::Forward
+            }
+            Dir::FromMobile => {
+                if !h.flags.has(TcpFlags::ACK) || h.flags.has(TcpFlags::SYN) {
+                    return Verdict::Forward;
+                }
+                let ack = h.ack;
+                let advanced = ack > c.w;
+                if ack >= c.w {
+                    c.dupacks = if advanced { 0 } else { c.dupacks + 1 };
+                    c.w = ack;
+                    c.wnd = h.window;
+                    c.last_ack = Some(Packet {
+                        ip: p.ip,
+                        l4: p.l4.clone(),
+                        payload: 0,
+                        flow: p.flow,
+                    });
+                }
+                c.purge(ack);
+                c.covered_end = c.covered_end.max(ack);
+                if advanced {
+                    c.backoff = 0;
+                    c.rexmit_at = if ack < c.ih_acked {
+                        Some(now + cfg.rto)
+                    } else {
+                        None
+                    };
+                }
+                if ack < c.ih_acked {
+                    // Below what the FH already has: the IH recovers it, the FH must not see it.
+                    stats.acks_absorbed += 1;
+                    if c.dupacks == 3 {
+                        if let Some(f) = c.fifo.front() {
+                            out.push(f.clone());
+                            stats.ih_retransmissions += 1;
+                        }
+                    }
+                    return Verdict::Absorb;
+                }
+                Verdict::Forward
+            }
+        }
+    }
+
+    pub fn on_event(&mut self, now: SimTime, ev: AgentEvent, out: &mut Vec<Packet>) {
+        match ev {
+            AgentEvent::LinkGoingDown { .. } if self.state != IhState::Disconnected => {
+                self.state = IhState::Disconnected;
+                self.stats.disconnections += 1;
+                for c in self.conns.values_mut() {
+                    let Some(tpl) = &c.last_ack else { continue };
+                    c.rexmit_at = None;
+                    // Algorithm 2, step 1: the last ACK from the mobile with rwnd = 0.
+                    out.push(ack_from_template(tpl, c.w, 0));
+                    self.stats.zero_window_acks += 1;
+                    // Algorithm 2, step 2: if w < snd_max, acknowledge snd_max with rwnd = 0 (as
+                    // far as the buffer holds the data contiguously).
+                    let target = c.covered_end.max(c.w);
+                    if c.w < target {
+                        out.push(ack_from_template(tpl, target, 0));
+                        self.stats.zero_window_acks += 1;
+                    }
+                    c.ih_acked = c.ih_acked.max(target);
+                }
+            }
+            AgentEvent::LinkUp if self.state == IhState::Disconnected => {
+                self.state = IhState::Resuming;
+                self.stats.reconnections += 1;
+                for c in self.conns.values_mut() {
+                    let Some(tpl) = &c.last_ack else { continue };
+                    // Deliver what the FH believes delivered, then reopen the FH's window.
+                    for f in &c.fifo {
+                        out.push(f.clone());
+                        self.stats.ih_retransmissions += 1;
+                    }
+                    if !c.fifo.is_empty() {
+                        c.rexmit_at = Some(now + self.cfg.rto);
+                    }
+                    out.push(ack_from_template(tpl, c.ih_acked.max(c.w), c.wnd));
+                    self.stats.window_updates += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn handle_timeout(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        for c in self.conns.values_mut() {
+            if c.rexmit_at.is_some_and(|t| t <= now) {
+                if c.w < c.ih_acked && self.state != IhState::Disconnected {
+                    if let Some(f) = c.fifo.front() {
+                        out.push(f.clone());
+                        self.stats.ih_retransmissions += 1;
+                    }
+                    c.backoff += 1;
+                    let rto = self
+                        .cfg
+                        .rto
+                        .mul(1 << c.backoff.min(16))
+                        .min(self.cfg.max_rto);
+                    c.rexmit_at = Some(now + rto);
+                } else {
+                    c.rexmit_at = None;
+                }
+            }
+        }
+        if self.state == IhState::Resuming && self.conns.values().all(|c| c.w >= c.ih_acked) {
+            self.state = IhState::Connected;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::tcp_packet;
+    use crate::packet::TcpHeader;
+
+    const FH: u32 = 0x0a00_0001;
+    const WH: u32 = 0x0a00_0003;
+    const ISS: u64 = 1000;
+    const MSS: u32 = 1460;
+
+    fn data(seq: u64, len: u32) -> Packet {
+        tcp_packet(
+            FH,
+            WH,
+            TcpHeader::new(5001, 49152, seq, 1, TcpFlags::ACK, 65535),
+            len,
+            0,
+        )
+    }
+    fn syn_ack() -> Packet {
+        tcp_packet(
+            FH,
+            WH,
+            TcpHeader::new(5001, 49152, ISS, 1, TcpFlags::SYN | TcpFlags::ACK, 65535),
+            0,
+            0,
+        )
+    }
+    fn ack(a: u64, wnd: u32) -> Packet {
+        tcp_packet(
+            WH,
+            FH,
+            TcpHeader::new(49152, 5001, 1, a, TcpFlags::ACK, wnd),
+            0,
+            0,
+        )
+    }
+    fn ack_no(p: &Packet) -> (u64, u32) {
+        let h = p.tcp().unwrap();
+        (h.ack, h.window)
+    }
+    fn seg(k: u64) -> u64 {
+        ISS + 1 + k * MSS as u64
+    }
+
+    #[test]
+    fn sh_withholds_one_byte_and_zero_windows_it_on_disconnection() {
+        let mut sh = MtcpSh::default();
+        let mut out = vec![];
+        let t = SimTime::ZERO;
+        sh.on_packet(t, Dir::ToMobile, &mut syn_ack(), &mut out);
+        // The handshake ACK passes unchanged.
+        let mut a = ack(ISS + 1, 8760);
+        sh.on_packet(t, Dir::FromMobile, &mut a, &mut out);
+        assert_eq!(ack_no(&a).0, ISS + 1);
+        sh.on_packet(t, Dir::ToMobile, &mut data(seg(0), MSS), &mut out);
+        let mut a = ack(seg(1), 8760);
+        sh.on_packet(t, Dir::FromMobile, &mut a, &mut out);
+        assert_eq!(ack_no(&a).0, seg(1) - 1, "last byte withheld");
+        sh.on_event(
+            t,
+            AgentEvent::LinkGoingDown {
+                est_down: SimTime::from_secs(10),
+                rtt_to_mobile: None,
+            },
+            &mut out,
+        );
+        assert_eq!(out.len(), 1);
+        assert_eq!(
+            ack_no(&out[0]),
+            (seg(1), 0),
+            "withheld byte acknowledged with a zero window"
+        );
+        out.clear();
+        sh.on_event(t, AgentEvent::LinkUp, &mut out);
+        assert_eq!(ack_no(&out[0]), (seg(1), 8760), "window reopened");
+    }
+
+    fn ih_with_flight() -> (MtcpPlusIh, Vec<Packet>) {
+        let mut ih = MtcpPlusIh::new(MtcpPlusConfig::default());
+        let mut out = vec![];
+        let t = SimTime::ZERO;
+        ih.on_packet(t, Dir::ToMobile, &mut syn_ack(), &mut out);
+        for k in 0..4 {
+            assert_eq!(
+                ih.on_packet(t, Dir::ToMobile, &mut data(seg(k), MSS), &mut out),
+                Verdict::Forward
+            );
+        }
+        // The mobile acknowledged two segments (delayed ACK); two are in flight.
+        let mut a = ack(seg(2), 8760);
+        assert_eq!(
+            ih.on_packet(t, Dir::FromMobile, &mut a, &mut out),
+            Verdict::Forward
+        );
+        assert_eq!(ack_no(&a), (seg(2), 8760), "M-TCP+ forwards ACKs unchanged");
+        assert_eq!(
+            ih.buffered(),
+            2 * MSS as u64,
+            "acknowledged segments are purged"
+        );
+        (ih, out)
+    }
+
+    #[test]
+    fn ih_algorithm_2_acknowledges_snd_max_with_zero_window() {
+        let (mut ih, mut out) = ih_with_flight();
+        ih.on_event(
+            SimTime::ZERO,
+            AgentEvent::LinkGoingDown {
+                est_down: SimTime::from_secs(10),
+                rtt_to_mobile: None,
+            },
+            &mut out,
+        );
+        let acks: Vec<_> = out.iter().map(ack_no).collect();
+        assert_eq!(acks, vec![(seg(2), 0), (seg(4), 0)]);
+        out.clear();
+        // A segment still in flight from the FH arrives: kept and acknowledged, not forwarded.
+        assert_eq!(
+            ih.on_packet(
+                SimTime::ZERO,
+                Dir::ToMobile,
+                &mut data(seg(4), MSS),
+                &mut out
+            ),
+            Verdict::Absorb
+        );
+        assert_eq!(ack_no(&out[0]), (seg(5), 0));
+        out.clear();
+        // A persist probe is answered with the last ACK and a zero window.
+        assert_eq!(
+            ih.on_packet(SimTime::ZERO, Dir::ToMobile, &mut data(seg(5), 1), &mut out),
+            Verdict::Absorb
+        );
+        assert_eq!(ack_no(&out[0]), (seg(5), 0));
+        assert_eq!(ih.stats.probes_answered, 1);
+    }
+
+    #[test]
+    fn ih_reconnection_delivers_buffer_reopens_window_and_absorbs_old_acks() {
+        let (mut ih, mut out) = ih_with_flight();
+        let t = SimTime::from_secs(1);
+        ih.on_event(
+            t,
+            AgentEvent::LinkGoingDown {
+                est_down: SimTime::from_secs(10),
+                rtt_to_mobile: None,
+            },
+            &mut out,
+        );
+        out.clear();
+        let t = SimTime::from_secs(11);
+        ih.on_event(t, AgentEvent::LinkUp, &mut out);
+        // Segments 2 and 3 go to the mobile, then the FH's window reopens at snd_max.
+        let seqs: Vec<u64> = out
+            .iter()
+            .filter(|p| p.payload > 0)
+            .map(|p| p.tcp().unwrap().seq)
+            .collect();
+        assert_eq!(seqs, vec![seg(2), seg(3)]);
+        assert_eq!(ack_no(out.last().unwrap()), (seg(4), 8760));
+        out.clear();
+        // The mobile acknowledges segment 2: the FH already has that ACK, so it is absorbed.
+        let mut a = ack(seg(3), 8760);
+        assert_eq!(
+            ih.on_packet(t, Dir::FromMobile, &mut a, &mut out),
+            Verdict::Absorb
+        );
+        // Segment 3 is lost again: the IH retransmits it on its timer.
+        assert_eq!(ih.poll_timeout(), Some(t + SimTime::from_millis(500)));
+        ih.handle_timeout(t + SimTime::from_millis(500), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].tcp().unwrap().seq, seg(3));
+        // Once the mobile catches up, its ACKs flow to the FH again.
+        let mut a = ack(seg(4), 8760);
+        assert_eq!(
+            ih.on_packet(t, Dir::FromMobile, &mut a, &mut out),
+            Verdict::Forward
+        );
+        ih.handle_timeout(t + SimTime::from_secs(2), &mut out);
+        assert_eq!(ih.buffered(), 0);
+    }
+
+    #[test]
+    fn ih_without_feedback_is_plain_forwarding() {
+        let (mut ih, mut out) = ih_with_flight();
+        let mut a = ack(seg(2), 8760);
+        // A duplicate ACK reaches the FH (its own fast retransmit needs it).
+        assert_eq!(
+            ih.on_packet(SimTime::ZERO, Dir::FromMobile, &mut a, &mut out),
+            Verdict::Forward
+        );
+        assert!(out.is_empty());
+        assert_eq!(ih.poll_timeout(), None);
+    }
+}
