@@ -136,7 +136,20 @@ pub struct Summary {
     pub wifi: Vec<WifiSummary>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub link_signals: Vec<LinkSignalSummary>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<AgentSummary>,
     pub cbr: Vec<CbrSummary>,
+}
+
+/// An in-network agent's counters.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AgentSummary {
+    pub kind: String,
+    pub node: String,
+    pub mobile: String,
+    /// Feedback datagrams the mobile sent to this agent (M-TCP, M-TCP+).
+    pub feedback_sent: u64,
+    pub stats: serde_json::Value,
 }
 
 /// Time series in long columnar form.
@@ -340,6 +353,31 @@ pub fn summarize(w: &World) -> RunOutput {
             }
         })
         .collect();
+    let agents = w
+        .agents
+        .iter()
+        .map(|a| {
+            let node = w.nodes[a.node.idx()].name.clone();
+            let mobile = w
+                .nodes
+                .iter()
+                .find(|n| n.addr == a.mobile)
+                .map_or(String::new(), |n| n.name.clone());
+            let feedback_sent = w
+                .feedback
+                .iter()
+                .filter(|f| f.to == a.node && w.nodes[f.mobile.idx()].addr == a.mobile)
+                .map(|f| f.sent)
+                .sum();
+            AgentSummary {
+                kind: a.agent.kind().to_string(),
+                node,
+                mobile,
+                feedback_sent,
+                stats: a.agent.stats_json(),
+            }
+        })
+        .collect();
     RunOutput {
         summary: Summary {
             scenario: w.name.clone(),
@@ -351,6 +389,7 @@ pub fn summarize(w: &World) -> RunOutput {
             links,
             wifi,
             link_signals,
+            agents,
             cbr,
         },
         series,

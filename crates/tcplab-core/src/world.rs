@@ -8,6 +8,10 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
+use crate::agents::{
+    AgentEvent, AnyAgent, Dir, Verdict, FEEDBACK_GOING_DOWN, FEEDBACK_PAYLOAD, FEEDBACK_PORT,
+    FEEDBACK_UP,
+};
 use crate::app::{AppKind, CbrFlow, TcpFlow};
 use crate::ids::{FlowId, IfaceId, LinkId, NodeId, PktId, SockId};
 use crate::link::{Enqueue, LossModel, Outage, Queue};
@@ -18,7 +22,7 @@ use crate::sim::{Event, EventQueue};
 use crate::tcp::{Segment, Socket};
 use crate::time::SimTime;
 use crate::trace::{PcapWriter, SeriesKind, SeriesSet};
-use crate::wifi::{Wifi, BROADCAST};
+use crate::wifi::{LinkSignalKind, Wifi, BROADCAST};
 
 /// Counters of one interface (one direction of a link).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -105,6 +109,13 @@ pub struct World {
     out: Vec<Segment>,
     /// Every WLAN of the run (stations are wireless interfaces of nodes).
     pub wifi: Wifi,
+    /// In-network agents (M-TCP, M-TCP+, ACK holder) and the feedback senders at mobiles.
+    pub agents: Vec<AgentSlot>,
+    pub feedback: Vec<FeedbackSender>,
+    node_has_agent: Vec<bool>,
+    /// How far the link-signal log has been read.
+    signal_cursor: usize,
+    agent_out: Vec<Packet>,
     /// Wireless first hops: `wifi_hop[node][dst]` = (sending station, next-hop station) when the
     /// route to `dst` leaves `node` over a WLAN (`Node::routes` then holds None).
     wifi_hop: Vec<Vec<Option<(u32, u32)>>>,
@@ -143,6 +154,11 @@ impl World {
             stop_when_idle: true,
             out: Vec::with_capacity(64),
             wifi: Wifi::new(),
+            agents: Vec::new(),
+            feedback: Vec::new(),
+            node_has_agent: Vec::new(),
+            signal_cursor: 0,
+            agent_out: Vec::new(),
             wifi_hop: Vec::new(),
             wifi_pcap: Vec::new(),
             started: None,
@@ -383,6 +399,17 @@ impl World {
             Event::WifiLink(s, k) => {
                 self.wifi.on_link_event(self.now, s, k);
                 self.wifi_io();
+                self.deliver_link_signals();
+            }
+            Event::AgentTimer(a, gen) => {
+                let slot = &mut self.agents[a as usize];
+                if slot.wake.1 != gen {
+                    return;
+                }
+                slot.wake.0 = None;
+                let now = self.now;
+                slot.agent.handle_timeout(now, &mut self.agent_out);
+                self.after_agent(a as usize);
             }
         }
     }
@@ -465,6 +492,142 @@ impl World {
     pub fn wifi_broadcast(&mut self, sta: u32, pkt: Packet) {
         let id = self.alloc(pkt);
         self.wifi_enqueue(sta, BROADCAST, id);
+    }
+
+    // ------------------------------------------------------------------ agents
+
+    /// Adds an agent at `node` serving the connections of `mobile`. For agents driven by feedback
+    /// (M-TCP, M-TCP+), a feedback sender is placed at the mobile.
+    pub fn add_agent(&mut self, node: NodeId, mobile: NodeId, agent: AnyAgent) {
+        if self.node_has_agent.len() < self.nodes.len() {
+            self.node_has_agent.resize(self.nodes.len(), false);
+        }
+        self.node_has_agent[node.idx()] = true;
+        if agent.uses_feedback() {
+            self.feedback.push(FeedbackSender {
+                mobile,
+                to: node,
+                sent: 0,
+            });
+        }
+        let mobile = self.nodes[mobile.idx()].addr;
+        self.agents.push(AgentSlot {
+            node,
+            mobile,
+            agent,
+            wake: (None, 0),
+        });
+    }
+
+    /// Hands a packet crossing `node` to its agents; false if one absorbed it.
+    fn agent_filter(&mut self, node: NodeId, id: PktId) -> bool {
+        let now = self.now;
+        for a in 0..self.agents.len() {
+            if self.agents[a].node != node {
+                continue;
+            }
+            let mobile = self.agents[a].mobile;
+            let p = &mut self.packets[id.idx()];
+            if p.tcp().is_none() {
+                continue;
+            }
+            let dir = if p.ip.dst == mobile {
+                Dir::ToMobile
+            } else if p.ip.src == mobile {
+                Dir::FromMobile
+            } else {
+                continue;
+            };
+            let v = self.agents[a]
+                .agent
+                .on_packet(now, dir, p, &mut self.agent_out);
+            self.after_agent(a);
+            if v == Verdict::Absorb {
+                self.free(id);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Sends what an agent produced and re-arms its wake-up.
+    fn after_agent(&mut self, a: usize) {
+        let node = self.agents[a].node;
+        let mut out = std::mem::take(&mut self.agent_out);
+        for mut p in out.drain(..) {
+            let n = &mut self.nodes[node.idx()];
+            n.ip_ident = n.ip_ident.wrapping_add(1);
+            p.ip.ident = n.ip_ident;
+            // Agent packets are routed from the agent's node without passing its own filter.
+            let id = self.alloc(p);
+            self.forward(node, id);
+        }
+        self.agent_out = out;
+        let slot = &mut self.agents[a];
+        if let Some(t) = slot.agent.poll_timeout() {
+            if slot.wake.0.is_none_or(|cur| t < cur) {
+                slot.wake.1 = slot.wake.1.wrapping_add(1);
+                slot.wake.0 = Some(t);
+                self.queue
+                    .schedule(t.max(self.now), Event::AgentTimer(a as u32, slot.wake.1));
+            }
+        }
+    }
+
+    /// Passes new link signals to their consumers: an ACK holder hears its mobile's link
+    /// indications directly (it is that link's base station); a feedback sender at a mobile
+    /// turns its own node's going-down and up into datagrams to its intermediate host.
+    fn deliver_link_signals(&mut self) {
+        let now = self.now;
+        while self.signal_cursor < self.wifi.log.len() {
+            let sig = self.wifi.log[self.signal_cursor];
+            self.signal_cursor += 1;
+            let ev = match sig.kind {
+                LinkSignalKind::GoingDown { expected } => AgentEvent::LinkGoingDown {
+                    est_down: expected,
+                    rtt_to_mobile: None,
+                },
+                LinkSignalKind::Gone => AgentEvent::LinkGone,
+                LinkSignalKind::Up => AgentEvent::LinkUp,
+                _ => continue,
+            };
+            let addr = self.nodes[sig.node.idx()].addr;
+            for a in 0..self.agents.len() {
+                if self.agents[a].mobile == addr && !self.agents[a].agent.uses_feedback() {
+                    self.agents[a].agent.on_event(now, ev, &mut self.agent_out);
+                    self.after_agent(a);
+                }
+            }
+            for k in 0..self.feedback.len() {
+                let f = self.feedback[k];
+                let sport = match ev {
+                    AgentEvent::LinkGoingDown { .. } if f.mobile == sig.node => FEEDBACK_GOING_DOWN,
+                    AgentEvent::LinkUp if f.mobile == sig.node => FEEDBACK_UP,
+                    _ => continue,
+                };
+                self.feedback[k].sent += 1;
+                let src = self.nodes[f.mobile.idx()].addr;
+                let dst = self.nodes[f.to.idx()].addr;
+                let n = &mut self.nodes[f.mobile.idx()];
+                n.ip_ident = n.ip_ident.wrapping_add(1);
+                let pkt = Packet {
+                    ip: Ipv4Header {
+                        src,
+                        dst,
+                        ttl: 64,
+                        ecn: Ecn::NotEct,
+                        ident: n.ip_ident,
+                    },
+                    l4: Transport::Udp(UdpHeader {
+                        sport,
+                        dport: FEEDBACK_PORT,
+                    }),
+                    payload: FEEDBACK_PAYLOAD,
+                    flow: u32::MAX,
+                };
+                self.originate(f.mobile, pkt);
+            }
+        }
     }
 
     // ------------------------------------------------------------------ packets
@@ -580,6 +743,15 @@ impl World {
 
     /// IP input at `node`: deliver locally or forward.
     fn receive_ip(&mut self, node: NodeId, id: PktId) {
+        if self
+            .node_has_agent
+            .get(node.idx())
+            .copied()
+            .unwrap_or(false)
+            && !self.agent_filter(node, id)
+        {
+            return;
+        }
         let p = &mut self.packets[id.idx()];
         if p.ip.dst == self.nodes[node.idx()].addr {
             self.deliver_local(node, id);
@@ -604,6 +776,26 @@ impl World {
                     self.free(id);
                     self.after_socket(s);
                     return;
+                }
+            }
+            Transport::Udp(u) if u.dport == FEEDBACK_PORT => {
+                let ev = match u.sport {
+                    FEEDBACK_GOING_DOWN => Some(AgentEvent::LinkGoingDown {
+                        est_down: SimTime::ZERO,
+                        rtt_to_mobile: None,
+                    }),
+                    FEEDBACK_UP => Some(AgentEvent::LinkUp),
+                    _ => None,
+                };
+                let src = p.ip.src;
+                if let Some(ev) = ev {
+                    for a in 0..self.agents.len() {
+                        let slot = &mut self.agents[a];
+                        if slot.node == node && slot.mobile == src && slot.agent.uses_feedback() {
+                            slot.agent.on_event(now, ev, &mut self.agent_out);
+                            self.after_agent(a);
+                        }
+                    }
                 }
             }
             Transport::Udp(u) => {
@@ -854,4 +1046,24 @@ impl Hasher for FxHasher {
     fn finish(&self) -> u64 {
         self.0
     }
+}
+
+/// An in-network agent placed at a node.
+#[derive(Debug)]
+pub struct AgentSlot {
+    pub node: NodeId,
+    /// Address of the mobile whose connections the agent handles.
+    pub mobile: Addr,
+    pub agent: AnyAgent,
+    wake: (Option<SimTime>, u32),
+}
+
+/// At a mobile: sends disconnection feedback (seed 000) to its intermediate host when its own
+/// link layer predicts an outage, and a reconnection notice when the link is back. The datagram
+/// crosses the wireless link like any packet, so it can be lost or delayed.
+#[derive(Clone, Copy, Debug)]
+pub struct FeedbackSender {
+    pub mobile: NodeId,
+    pub to: NodeId,
+    pub sent: u64,
 }

@@ -121,3 +121,102 @@ pub fn tcp_packet(src: Addr, dst: Addr, h: TcpHeader, payload: u32, flow: u32) -
 pub fn earliest(ts: impl IntoIterator<Item = Option<SimTime>>) -> Option<SimTime> {
     ts.into_iter().flatten().min()
 }
+
+// ---------------------------------------------------------------------------------- wiring
+
+/// UDP port of the disconnection feedback service at an intermediate host.
+pub const FEEDBACK_PORT: u16 = 7000;
+/// Source ports that say what the feedback reports.
+pub const FEEDBACK_GOING_DOWN: u16 = 7001;
+pub const FEEDBACK_UP: u16 = 7002;
+/// Payload of a feedback datagram (a kind and a predicted duration, as a real agent would send).
+pub const FEEDBACK_PAYLOAD: u32 = 8;
+
+/// Any agent, dispatched by `match` (no boxing in the packet path).
+#[derive(Debug)]
+pub enum AnyAgent {
+    Mtcp(mtcp::MtcpSh),
+    MtcpPlus(mtcp::MtcpPlusIh),
+    AckHolder(ack_holder::AckHolder),
+}
+
+impl AnyAgent {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AnyAgent::Mtcp(_) => "mtcp",
+            AnyAgent::MtcpPlus(_) => "mtcp_plus",
+            AnyAgent::AckHolder(_) => "ack_holder",
+        }
+    }
+
+    pub fn on_packet(
+        &mut self,
+        now: SimTime,
+        dir: Dir,
+        p: &mut Packet,
+        out: &mut Vec<Packet>,
+    ) -> Verdict {
+        match self {
+            AnyAgent::Mtcp(a) => a.on_packet(now, dir, p, out),
+            AnyAgent::MtcpPlus(a) => a.on_packet(now, dir, p, out),
+            AnyAgent::AckHolder(a) => a.on_packet(now, dir, p, out),
+        }
+    }
+
+    pub fn on_event(&mut self, now: SimTime, ev: AgentEvent, out: &mut Vec<Packet>) {
+        match self {
+            AnyAgent::Mtcp(a) => a.on_event(now, ev, out),
+            AnyAgent::MtcpPlus(a) => a.on_event(now, ev, out),
+            AnyAgent::AckHolder(a) => a.on_event(now, ev, out),
+        }
+    }
+
+    pub fn handle_timeout(&mut self, now: SimTime, out: &mut Vec<Packet>) {
+        match self {
+            AnyAgent::Mtcp(_) => {}
+            AnyAgent::MtcpPlus(a) => a.handle_timeout(now, out),
+            AnyAgent::AckHolder(a) => a.handle_timeout(now, out),
+        }
+    }
+
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        match self {
+            AnyAgent::Mtcp(_) => None,
+            AnyAgent::MtcpPlus(a) => a.poll_timeout(),
+            AnyAgent::AckHolder(a) => a.poll_timeout(),
+        }
+    }
+
+    /// Whether the agent learns of outages from a feedback datagram sent by the mobile (M-TCP,
+    /// M-TCP+), rather than from its own node's link layer (the ACK holder).
+    pub fn uses_feedback(&self) -> bool {
+        matches!(self, AnyAgent::Mtcp(_) | AnyAgent::MtcpPlus(_))
+    }
+
+    /// Counters for the run summary.
+    pub fn stats_json(&self) -> serde_json::Value {
+        match self {
+            AnyAgent::Mtcp(a) => mtcp_stats_json(&a.stats),
+            AnyAgent::MtcpPlus(a) => mtcp_stats_json(&a.stats),
+            AnyAgent::AckHolder(a) => {
+                let s = &a.stats;
+                serde_json::json!({
+                    "outages": s.outages, "acks_held": s.acks_held, "acks_released": s.acks_released,
+                    "acks_divided": s.acks_divided, "acks_flushed": s.acks_flushed,
+                    "packets_cached": s.packets_cached, "cache_over_reservation": s.cache_over_reservation,
+                    "last_n": s.last_n, "last_final_rto_s": s.last_final_rto,
+                    "infeasible_schedules": s.infeasible_schedules,
+                })
+            }
+        }
+    }
+}
+
+fn mtcp_stats_json(s: &mtcp::MtcpStats) -> serde_json::Value {
+    serde_json::json!({
+        "disconnections": s.disconnections, "reconnections": s.reconnections,
+        "zero_window_acks": s.zero_window_acks, "probes_answered": s.probes_answered,
+        "window_updates": s.window_updates, "ih_retransmissions": s.ih_retransmissions,
+        "acks_absorbed": s.acks_absorbed, "buffer_overflows": s.buffer_overflows,
+    })
+}

@@ -17,6 +17,7 @@ use serde_json::Value;
 
 pub use schema::*;
 
+use crate::agents::AnyAgent;
 use crate::app::{AppKind, CbrFlow, TcpFlow};
 use crate::ids::NodeId;
 use crate::link::{LossModel, Outage, Queue, QueueConfig};
@@ -82,6 +83,7 @@ const TOP_FIELDS: &[&str] = &[
     "nodes",
     "links",
     "wlans",
+    "agents",
     "flows",
     "trace",
 ];
@@ -227,6 +229,7 @@ pub fn parse(
     check_array::<LinkSpec>(obj.get("links"), "links", &mut errs);
     check_array::<WlanSpec>(obj.get("wlans"), "wlans", &mut errs);
     check_array::<FlowSpec>(obj.get("flows"), "flows", &mut errs);
+    check_array::<AgentSpec>(obj.get("agents"), "agents", &mut errs);
     if let Some(t) = obj.get("tcp") {
         de::<TcpSpec>(t, "tcp", &mut errs);
     }
@@ -687,10 +690,163 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
     if s.max_events == Some(0) {
         errs.push(err("max_events", "must be positive"));
     }
+    for (i, a) in s.agents.iter().enumerate() {
+        validate_agent(s, a, &format!("agents[{i}]"), &node_names, &mut errs);
+    }
     if errs.is_empty() {
         Ok(())
     } else {
         Err(errs)
+    }
+}
+
+fn validate_agent(
+    s: &Scenario,
+    a: &AgentSpec,
+    loc: &str,
+    nodes: &BTreeSet<&str>,
+    errs: &mut Vec<FieldError>,
+) {
+    let list: Vec<&str> = nodes.iter().copied().collect();
+    for (f, v) in [("node", &a.node), ("mobile", &a.mobile)] {
+        if !nodes.contains(v.as_str()) {
+            errs.push(err(
+                format!("{loc}.{f}"),
+                format!("unknown node '{v}'; nodes: {}", list.join(", ")),
+            ));
+        }
+    }
+    if a.node == a.mobile {
+        errs.push(err(
+            format!("{loc}.mobile"),
+            "the agent's node and its mobile must differ",
+        ));
+    }
+    // The mobile's station: where its outages and their predictions are configured.
+    let station = s.wlans.iter().enumerate().find_map(|(wi, w)| {
+        w.stations
+            .iter()
+            .find(|st| st.node == a.mobile)
+            .map(|st| (wi, w, st))
+    });
+    match station {
+        None if nodes.contains(a.mobile.as_str()) => errs.push(err(
+            format!("{loc}.mobile"),
+            format!(
+                "'{}' is not a station of any WLAN; agents act on a wireless host's connections",
+                a.mobile
+            ),
+        )),
+        Some((wi, w, st)) => {
+            let lead = w
+                .signals
+                .as_ref()
+                .and_then(|g| g.lead)
+                .map_or(SimTime::ZERO, |d| d.0);
+            if st.outage.is_some() && lead.0 == 0 && a.kind != AgentKindName::AckHolder {
+                errs.push(err(
+                    format!("{loc}.kind"),
+                    format!(
+                        "{} needs outages predicted ahead: set wlans[{wi}].signals.lead > 0",
+                        agent_str(a.kind)
+                    ),
+                ));
+            }
+        }
+        None => {}
+    }
+    let kind = agent_str(a.kind);
+    let forbid = |v: bool, f: &str, errs: &mut Vec<FieldError>| {
+        if v {
+            errs.push(err(
+                format!("{loc}.{f}"),
+                format!("not used by kind = \"{kind}\""),
+            ));
+        }
+    };
+    let holder = a.kind == AgentKindName::AckHolder;
+    let plus = a.kind == AgentKindName::MtcpPlus;
+    forbid(!plus && a.buffer.is_some(), "buffer", errs);
+    forbid(!plus && a.rto.is_some(), "rto", errs);
+    forbid(!plus && a.max_rto.is_some(), "max_rto", errs);
+    for (f, v) in [
+        ("estimator", a.estimator.is_some()),
+        ("fh_rto_min", a.fh_rto_min.is_some()),
+        ("fh_rto_max", a.fh_rto_max.is_some()),
+        ("fh_granularity", a.fh_granularity.is_some()),
+        ("guard", a.guard.is_some()),
+        ("max_dups", a.max_dups.is_some()),
+        ("rewrite_tsecr", a.rewrite_tsecr.is_some()),
+    ] {
+        forbid(!holder && v, f, errs);
+    }
+    if let Some(g) = a.guard {
+        if !(0.0..1.0).contains(&g) {
+            errs.push(err(
+                format!("{loc}.guard"),
+                format!("{g} is out of range; allowed 0 ≤ guard < 1"),
+            ));
+        }
+    }
+    if let (Some(lo), Some(hi)) = (a.fh_rto_min, a.fh_rto_max) {
+        if lo.0 > hi.0 {
+            errs.push(err(
+                format!("{loc}.fh_rto_min"),
+                "must not exceed fh_rto_max",
+            ));
+        }
+    }
+    if a.buffer.is_some_and(|b| b.0 == 0) {
+        errs.push(err(format!("{loc}.buffer"), "must be positive"));
+    }
+}
+
+fn agent_str(k: AgentKindName) -> &'static str {
+    match k {
+        AgentKindName::Mtcp => "mtcp",
+        AgentKindName::MtcpPlus => "mtcp_plus",
+        AgentKindName::AckHolder => "ack_holder",
+    }
+}
+
+/// The agent a validated spec describes.
+fn build_agent(a: &AgentSpec) -> AnyAgent {
+    use crate::agents::{ack_holder, ack_schedule::Estimator, mtcp};
+    match a.kind {
+        AgentKindName::Mtcp => AnyAgent::Mtcp(mtcp::MtcpSh::default()),
+        AgentKindName::MtcpPlus => {
+            let d = mtcp::MtcpPlusConfig::default();
+            AnyAgent::MtcpPlus(mtcp::MtcpPlusIh::new(mtcp::MtcpPlusConfig {
+                buffer: a.buffer.map_or(d.buffer, |b| b.0),
+                rto: a.rto.map_or(d.rto, |x| x.0),
+                max_rto: a.max_rto.map_or(d.max_rto, |x| x.0),
+            }))
+        }
+        AgentKindName::AckHolder => {
+            let d = ack_holder::AckHolderConfig::default();
+            let estimator = match (a.estimator, d.estimator) {
+                (Some(EstimatorName::Pure), _) => Estimator::Pure,
+                (
+                    _,
+                    Estimator::Clamped {
+                        min,
+                        max,
+                        granularity,
+                    },
+                ) => Estimator::Clamped {
+                    min: a.fh_rto_min.map_or(min, |x| x.0.as_secs_f64()),
+                    max: a.fh_rto_max.map_or(max, |x| x.0.as_secs_f64()),
+                    granularity: a.fh_granularity.map_or(granularity, |x| x.0.as_secs_f64()),
+                },
+                (_, e) => e,
+            };
+            AnyAgent::AckHolder(ack_holder::AckHolder::new(ack_holder::AckHolderConfig {
+                estimator,
+                guard: a.guard.unwrap_or(d.guard),
+                max_dups: a.max_dups.unwrap_or(d.max_dups),
+                rewrite_tsecr: a.rewrite_tsecr.unwrap_or(d.rewrite_tsecr),
+            }))
+        }
     }
 }
 
@@ -1376,6 +1532,9 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     }
     w.compute_routes();
     w.start_wifi();
+    for a in &s.agents {
+        w.add_agent(ids[a.node.as_str()], ids[a.mobile.as_str()], build_agent(a));
+    }
 
     let kinds: Vec<SeriesKind> = if s.trace.series.iter().any(|x| x == "all") {
         SeriesKind::ALL.to_vec()

@@ -35,6 +35,9 @@ pub struct Scenario {
     /// IEEE 802.11 WLANs (infrastructure BSSs or ad hoc networks); see docs/models/wifi.md.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wlans: Vec<WlanSpec>,
+    /// In-network agents: M-TCP supervisor host, M-TCP+ intermediate host, ACK holder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<AgentSpec>,
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
     #[serde(default)]
@@ -482,4 +485,63 @@ pub struct WlanSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signals: Option<SignalSpec>,
     pub stations: Vec<StationSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKindName {
+    /// M-TCP supervisor host (seed 000 §2.5): withholds the last byte of each ACK.
+    Mtcp,
+    /// M-TCP+ intermediate host (seed 000 §3.2, Algorithm 2).
+    MtcpPlus,
+    /// Base-station ACK holding and pacing (seed 001).
+    AckHolder,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EstimatorName {
+    /// Eqs. (1)–(4) of seed 001 as written: RTO = μ + 4σ.
+    Pure,
+    /// An RFC 6298 sender: RTO = clamp(μ + max(G, 4σ), rto_min, rto_max).
+    Clamped,
+}
+
+/// An agent at `node` acting on the TCP connections of `mobile`. M-TCP and M-TCP+ learn of
+/// outages from feedback datagrams the mobile sends when its WLAN predicts one
+/// (`wlans.signals.lead`); the ACK holder hears the mobile's link indications directly.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AgentSpec {
+    pub kind: AgentKindName,
+    pub node: String,
+    pub mobile: String,
+    /// M-TCP+: buffer capacity (default 1 MiB).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<Size>,
+    /// M-TCP+: the IH's retransmission timeout for buffered data (default 500 ms) and its cap (8 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rto: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rto: Option<Duration>,
+    /// ACK holder: the FH estimator the schedule replays (default clamped).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimator: Option<EstimatorName>,
+    /// ACK holder, clamped estimator: the FH's RTO bounds and clock granularity (ns-2 defaults
+    /// 0.2 s, 60 s, 10 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fh_rto_min: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fh_rto_max: Option<Duration>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fh_granularity: Option<Duration>,
+    /// ACK holder: phase-1 ACKs leave this fraction of the RTO early (default 0.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<f64>,
+    /// ACK holder: extra ACKs derived from one held ACK when too few are held (default 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_dups: Option<u32>,
+    /// ACK holder: released ACKs echo the FH's latest timestamp (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rewrite_tsecr: Option<bool>,
 }

@@ -31,6 +31,8 @@ pub enum Event {
     WifiRxEnd(u32),
     /// Outage and signal events of wireless station `u32` (kind: see `wifi::LINK_*`).
     WifiLink(u32, u32),
+    /// Wake in-network agent `u32` for its timers, if the generation is still current.
+    AgentTimer(u32, u32),
 }
 
 /// Heap entry. `key` packs (time, insertion sequence) so one integer comparison orders entries.
