@@ -218,6 +218,8 @@ pub struct Socket {
     ts_on: bool,
     ts_recent: u32,
     last_ack_sent: u64,
+    /// Right edge of the window advertised in the last ACK sent (RCV.NXT + RCV.WND).
+    rcv_adv_edge: u64,
     ecn_on: bool,
     ece_pending: bool,
     cwr_pending: bool,
@@ -233,6 +235,8 @@ pub struct Socket {
     pub auto_read: bool,
     delack_pending: u32,
     fin_rcvd: bool,
+    /// Sequence number of a FIN that arrived out of order.
+    fin_pending: Option<u64>,
 
     // ---- towards the application ----
     delivered: u64,
@@ -309,6 +313,7 @@ impl Socket {
             ts_on: false,
             ts_recent: 0,
             last_ack_sent: 0,
+            rcv_adv_edge: 0,
             ecn_on: false,
             ece_pending: false,
             cwr_pending: false,
@@ -321,6 +326,7 @@ impl Socket {
             auto_read: true,
             delack_pending: 0,
             fin_rcvd: false,
+            fin_pending: None,
             delivered: 0,
             connected_at: None,
             aborted: false,
@@ -394,6 +400,17 @@ impl Socket {
     pub fn mss(&self) -> u64 {
         self.mss
     }
+    /// RFC 6675 SetPipe() on the current scoreboard.
+    #[cfg(test)]
+    pub(super) fn pipe(&self) -> u64 {
+        self.sb.pipe(
+            self.snd_una,
+            self.snd_max,
+            self.high_rxt,
+            self.cfg.dupack_threshold,
+            self.mss,
+        )
+    }
 
     /// The earliest armed timer.
     pub fn poll_timeout(&self) -> Option<SimTime> {
@@ -442,12 +459,12 @@ impl Socket {
 
     /// The application reads `n` buffered bytes (only when `auto_read` is off).
     pub fn read(&mut self, now: SimTime, n: u64, out: &mut Vec<Segment>) {
-        let before = self.rcv_wnd();
         self.unread -= n.min(self.unread);
-        // Window update if the window opened from (near) zero: RFC 9293 §3.8.6.2.2 (receiver SWS
-        // avoidance: announce only increases of at least min(RCV.BUFF/2, MSS)).
-        let after = self.rcv_wnd();
-        if after >= before + (self.cfg.rcv_buf / 2).min(self.mss) && self.is_established() {
+        // RFC 9293 §3.8.6.2.2 (receiver SWS avoidance): announce the window once it exceeds the
+        // last advertised one (RCV.WND) by at least min(RCV.BUFF/2, MSS).
+        let advertised = self.rcv_adv_edge.saturating_sub(self.rcv_nxt);
+        let step = (self.cfg.rcv_buf / 2).min(self.mss);
+        if self.rcv_wnd() >= advertised + step && self.is_established() {
             self.send_ack(now, out);
         }
     }
@@ -553,6 +570,7 @@ impl Socket {
     fn emit(&mut self, h: TcpHeader, payload: u32, ect: bool, out: &mut Vec<Segment>) {
         if h.flags.has(TcpFlags::ACK) {
             self.last_ack_sent = self.rcv_nxt;
+            self.rcv_adv_edge = self.rcv_nxt + ((h.window_field() as u64) << h.wscale_applied);
             self.delack_at = None;
             self.delack_pending = 0;
             if payload == 0 {
@@ -643,7 +661,9 @@ impl Socket {
             self.stats.segments_sent += 1;
             self.stats.bytes_sent += payload as u64;
         }
-        if retx {
+        // Retransmission counters count data segments only, like `segments_sent` (seed 000 eq. 7
+        // divides one by the other); a bare FIN resent is not a data retransmission.
+        if retx && payload > 0 {
             self.stats.retransmissions += 1;
             match cause {
                 Some(Cause::Timeout) | None => self.stats.timeout_retransmissions += 1,
@@ -837,8 +857,17 @@ impl Socket {
         if self.snd_wnd > 0 || self.snd_nxt >= self.data_end() {
             return;
         }
-        // RFC 9293 §3.8.6.1: probe with one byte of new data beyond the zero window.
         let seq = self.snd_una;
+        if self.fin_seq() == Some(seq) {
+            // RFC 9293 §3.8.6.1: only the FIN is left, so the FIN is the probe (no data byte
+            // exists to send); from here the retransmission timer covers it.
+            self.send_range(now, seq, 1, None, out);
+            self.snd_nxt = seq + 1;
+            self.stats.window_probes += 1;
+            self.update_persist(now);
+            return;
+        }
+        // RFC 9293 §3.8.6.1: probe with one byte of new data beyond the zero window.
         let h = self.header(now, seq, TcpFlags::ACK);
         self.emit(h, 1, false, out);
         self.stats.window_probes += 1;
@@ -957,6 +986,8 @@ impl Socket {
             State::SynReceived if h.flags.has(TcpFlags::SYN) && !h.flags.has(TcpFlags::ACK) => {
                 // Our SYN-ACK was lost and the peer retransmitted its SYN.
                 self.send_syn(now, out);
+                // Karn (RFC 6298 §3): the SYN-ACK is now retransmitted, its ACK gives no sample.
+                self.rtt_timing = None;
             }
             _ => self.on_synchronized(now, h, payload, ce, out),
         }
@@ -1365,7 +1396,17 @@ impl Socket {
                 immediate = true;
             }
         }
-        if fin && e == self.rcv_nxt && !self.fin_rcvd {
+        if fin && !self.fin_rcvd && e > self.rcv_nxt {
+            // A FIN above a gap: remember where it is, so that filling the gap delivers it
+            // (RFC 9293 §3.10.7.4: the FIN is processed once its sequence number is reached).
+            self.fin_pending = Some(e);
+            // RFC 5681 §4.2: an out-of-order segment (a bare FIN too) is acknowledged at once.
+            immediate = true;
+        }
+        let fin_now = !self.fin_rcvd
+            && ((fin && e == self.rcv_nxt) || self.fin_pending == Some(self.rcv_nxt));
+        if fin_now {
+            self.fin_pending = None;
             self.fin_rcvd = true;
             self.rcv_nxt += 1;
             immediate = true;

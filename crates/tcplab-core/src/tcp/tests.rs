@@ -1,1 +1,1837 @@
+//! Packet-level traces of the sans-IO [`Socket`], in smoltcp's style.
+//!
+//! Segments are written as const header templates with struct-update syntax
+//! (`TcpHeader { seq: S + 3 * M, ..S_TEMPL }`), fed with `send(&mut sock, time, &seg)`, and the
+//! socket's timers are fired with `recv(&mut sock, time)`, which asserts that the earliest timer is
+//! due exactly then. Fixtures build each state by really running the protocol: `established()`
+//! performs the three-way handshake between two sockets over a tiny in-test wire with a 50 ms
+//! one-way delay, so both ends start with one RTT sample of 100 ms (SRTT = 100 ms,
+//! RTTVAR = 50 ms, RTO = 300 ms with the 200 ms floor of `cfg()`).
+//!
+//! Unless a test says otherwise the server is the data sender and the client the receiver; a
+//! hand-written client segment stands for everything the real receiver would send.
 
+use super::config::{CaMode, FullAckCwnd, InitialWindow, TcpConfig, Variant, WindowUnit};
+use super::socket::{Segment, Socket, State};
+use crate::packet::{SackBlocks, TcpFlags, TcpHeader};
+use crate::time::SimTime;
+
+// ---------------------------------------------------------------------------------------------
+// Constants, templates and helpers
+// ---------------------------------------------------------------------------------------------
+
+const CLIENT_PORT: u16 = 49152;
+const SERVER_PORT: u16 = 80;
+const CLIENT_ISS: u64 = 1_000;
+const SERVER_ISS: u64 = 500_000;
+/// First sequence number after each side's SYN.
+const C: u64 = CLIENT_ISS + 1;
+const S: u64 = SERVER_ISS + 1;
+/// The MSS of `cfg()`.
+const M: u64 = 1000;
+/// One-way delay of the fixtures' wire.
+const D: SimTime = SimTime::from_millis(50);
+/// When `established()` returns: SYN at 0, SYN-ACK at 50 ms, ACK at 100 ms, arriving at 150 ms.
+const T0: SimTime = SimTime::from_millis(150);
+
+const NO_SACK: SackBlocks = SackBlocks {
+    n: 0,
+    blocks: [(0, 0); 4],
+};
+const SYN_ACK: TcpFlags = TcpFlags(TcpFlags::SYN.0 | TcpFlags::ACK.0);
+const FIN_ACK: TcpFlags = TcpFlags(TcpFlags::FIN.0 | TcpFlags::ACK.0);
+
+/// A client → server segment of an established connection, no options.
+const C_TEMPL: TcpHeader = TcpHeader {
+    sport: CLIENT_PORT,
+    dport: SERVER_PORT,
+    seq: C,
+    ack: S,
+    flags: TcpFlags::ACK,
+    window: 65535,
+    wscale_applied: 0,
+    mss: None,
+    wscale: None,
+    sack_permitted: false,
+    sack: NO_SACK,
+    ts: None,
+    dup_count: None,
+};
+/// A server → client segment of an established connection, no options.
+const S_TEMPL: TcpHeader = TcpHeader {
+    sport: SERVER_PORT,
+    dport: CLIENT_PORT,
+    seq: S,
+    ack: C,
+    ..C_TEMPL
+};
+/// The SYN a `cfg()` client sends (window scale offered with shift 0: the buffer fits 16 bits).
+const SYN_TEMPL: TcpHeader = TcpHeader {
+    seq: CLIENT_ISS,
+    ack: 0,
+    flags: TcpFlags::SYN,
+    mss: Some(1000),
+    wscale: Some(0),
+    ..C_TEMPL
+};
+/// The SYN-ACK a `cfg()` server answers `SYN_TEMPL` with.
+const SYNACK_TEMPL: TcpHeader = TcpHeader {
+    seq: SERVER_ISS,
+    ack: C,
+    flags: SYN_ACK,
+    mss: Some(1000),
+    wscale: Some(0),
+    ..S_TEMPL
+};
+
+/// 1000-byte MSS and a 200 ms RTO floor (ns-2/Linux) so that the handshake's 100 ms RTT gives
+/// RTO = 300 ms; everything else is the RFC default.
+fn cfg() -> TcpConfig {
+    TcpConfig {
+        mss: 1000,
+        rto_min: ms(200),
+        ..TcpConfig::default()
+    }
+}
+
+fn ms(x: u64) -> SimTime {
+    SimTime::from_millis(x)
+}
+
+fn secs(x: u64) -> SimTime {
+    SimTime::from_secs(x)
+}
+
+fn seg(hdr: TcpHeader, payload: u32) -> Segment {
+    Segment {
+        hdr,
+        payload,
+        ect: false,
+    }
+}
+
+/// The client's pure ACK of everything below `ack`.
+fn c_ack(ack: u64) -> Segment {
+    seg(TcpHeader { ack, ..C_TEMPL }, 0)
+}
+
+/// The client's ACK with SACK blocks (most recent first).
+fn c_sack(ack: u64, blocks: &[(u64, u64)]) -> Segment {
+    let mut sack = NO_SACK;
+    for &(s, e) in blocks {
+        sack.push(s, e);
+    }
+    seg(
+        TcpHeader {
+            ack,
+            sack,
+            ..C_TEMPL
+        },
+        0,
+    )
+}
+
+/// A full-sized server data segment at `seq`.
+fn s_data(seq: u64) -> Segment {
+    seg(TcpHeader { seq, ..S_TEMPL }, M as u32)
+}
+
+/// (seq, payload) of each segment: the compact form of a trace.
+fn segs(out: &[Segment]) -> Vec<(u64, u32)> {
+    out.iter().map(|s| (s.hdr.seq, s.payload)).collect()
+}
+
+/// Feeds `seg` to `sock` at `time` and returns what the socket sends in reply.
+#[track_caller]
+fn send(sock: &mut Socket, time: SimTime, seg: &Segment) -> Vec<Segment> {
+    let mut out = Vec::new();
+    sock.on_segment(time, &seg.hdr, seg.payload, false, &mut out);
+    out
+}
+
+/// Wakes `sock` for its earliest timer, which must be due exactly at `time`, and returns what it
+/// sends.
+#[track_caller]
+fn recv(sock: &mut Socket, time: SimTime) -> Vec<Segment> {
+    assert_eq!(sock.poll_timeout(), Some(time), "next timer");
+    let mut out = Vec::new();
+    sock.handle_timeout(time, &mut out);
+    out
+}
+
+/// Wakes `sock` for its earliest timer, whenever that is.
+#[track_caller]
+fn fire(sock: &mut Socket) -> (SimTime, Vec<Segment>) {
+    let t = sock.poll_timeout().expect("a timer is armed");
+    (t, recv(sock, t))
+}
+
+#[track_caller]
+fn write(sock: &mut Socket, time: SimTime, n: u64) -> Vec<Segment> {
+    let mut out = Vec::new();
+    sock.write(time, n, &mut out);
+    out
+}
+
+#[track_caller]
+fn write_all(sock: &mut Socket, time: SimTime) -> Vec<Segment> {
+    let mut out = Vec::new();
+    sock.write_unlimited(time, &mut out);
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The wire and the fixtures
+// ---------------------------------------------------------------------------------------------
+
+type DropFn = Box<dyn FnMut(bool, &Segment) -> bool>;
+
+/// A tiny wire between a client and a server: a fixed one-way delay, a drop filter, and a log of
+/// everything either side sent. Events run in time order, deliveries before timers.
+struct Wire {
+    now: SimTime,
+    delay: SimTime,
+    /// (arrival, to_server, segment)
+    flight: Vec<(SimTime, bool, Segment)>,
+    /// Returns true for segments to lose; arguments are (from_server, segment).
+    drop: DropFn,
+    /// (time sent, from_server, segment), dropped ones included.
+    log: Vec<(SimTime, bool, Segment)>,
+}
+
+impl Wire {
+    fn new(delay: SimTime) -> Wire {
+        Wire {
+            now: SimTime::ZERO,
+            delay,
+            flight: Vec::new(),
+            drop: Box::new(|_, _| false),
+            log: Vec::new(),
+        }
+    }
+
+    fn put(&mut self, from_server: bool, out: Vec<Segment>) {
+        for sg in out {
+            self.log.push((self.now, from_server, sg.clone()));
+            if !(self.drop)(from_server, &sg) {
+                self.flight.push((self.now + self.delay, !from_server, sg));
+            }
+        }
+    }
+
+    /// Runs the next event due at or before `until`; false when there is none.
+    fn step(&mut self, c: &mut Socket, s: &mut Socket, until: SimTime) -> bool {
+        let arrival = (0..self.flight.len()).min_by_key(|&i| (self.flight[i].0, i));
+        let (tc, ts) = (c.poll_timeout(), s.poll_timeout());
+        let next = [arrival.map(|i| self.flight[i].0), tc, ts]
+            .into_iter()
+            .flatten()
+            .min();
+        let Some(t) = next.filter(|&t| t <= until) else {
+            return false;
+        };
+        self.now = t;
+        let mut out = Vec::new();
+        match arrival.filter(|&i| self.flight[i].0 == t) {
+            Some(i) => {
+                let (_, to_server, sg) = self.flight.remove(i);
+                let sock = if to_server { &mut *s } else { &mut *c };
+                sock.on_segment(t, &sg.hdr, sg.payload, false, &mut out);
+                self.put(to_server, out);
+            }
+            None if tc == Some(t) => {
+                c.handle_timeout(t, &mut out);
+                self.put(false, out);
+            }
+            None => {
+                s.handle_timeout(t, &mut out);
+                self.put(true, out);
+            }
+        }
+        true
+    }
+
+    fn run(&mut self, c: &mut Socket, s: &mut Socket, until: SimTime) {
+        while self.step(c, s, until) {}
+    }
+
+    /// What one side sent, in order.
+    fn sent_by(&self, server: bool) -> Vec<(SimTime, Segment)> {
+        self.log
+            .iter()
+            .filter(|l| l.1 == server)
+            .map(|l| (l.0, l.2.clone()))
+            .collect()
+    }
+}
+
+/// A client that has just sent its SYN at t = 0.
+fn syn_sent(conf: TcpConfig) -> (Socket, Vec<Segment>) {
+    let mut c = Socket::new(conf, CLIENT_PORT, SERVER_PORT, CLIENT_ISS);
+    let mut out = Vec::new();
+    c.connect(SimTime::ZERO, &mut out);
+    assert_eq!(c.state(), State::SynSent);
+    (c, out)
+}
+
+/// A server that has answered `SYN_TEMPL` at t = 0 with its SYN-ACK.
+fn syn_received(conf: TcpConfig) -> (Socket, Vec<Segment>) {
+    let mut s = Socket::new(conf, SERVER_PORT, CLIENT_PORT, SERVER_ISS);
+    s.listen();
+    let out = send(&mut s, SimTime::ZERO, &seg(SYN_TEMPL, 0));
+    assert_eq!(s.state(), State::SynReceived);
+    (s, out)
+}
+
+/// Client and server after a real handshake over the wire; the wire's clock stands at `T0`.
+fn established_wire(ccfg: TcpConfig, scfg: TcpConfig) -> (Socket, Socket, Wire) {
+    let (mut c, syn) = syn_sent(ccfg);
+    let mut s = Socket::new(scfg, SERVER_PORT, CLIENT_PORT, SERVER_ISS);
+    s.listen();
+    let mut w = Wire::new(D);
+    w.put(false, syn);
+    w.run(&mut c, &mut s, T0);
+    assert_eq!(w.now, T0);
+    assert_eq!(c.state(), State::Established);
+    assert_eq!(s.state(), State::Established);
+    assert_eq!(w.log.len(), 3, "SYN, SYN-ACK, ACK");
+    (c, s, w)
+}
+
+fn established_with(ccfg: TcpConfig, scfg: TcpConfig) -> (Socket, Socket) {
+    let (c, s, _) = established_wire(ccfg, scfg);
+    (c, s)
+}
+
+fn established(conf: TcpConfig) -> (Socket, Socket) {
+    established_with(conf.clone(), conf)
+}
+
+/// An established server that sent its first flight of unlimited data at `T0`.
+fn sending(conf: TcpConfig) -> (Socket, Vec<Segment>) {
+    let (_, mut s) = established(conf);
+    let out = write_all(&mut s, T0);
+    (s, out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for the three-way handshake (RFC 9293 §3.5, options of RFC 9293 §3.7.1, RFC 7323, RFC 2018)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn handshake_negotiates_offered_options() {
+    let conf = TcpConfig {
+        sack: true,
+        timestamps: true,
+        rcv_buf: 1 << 20,
+        ..cfg()
+    };
+    let mut c = Socket::new(conf.clone(), CLIENT_PORT, SERVER_PORT, CLIENT_ISS);
+    let mut s = Socket::new(conf, SERVER_PORT, CLIENT_PORT, SERVER_ISS);
+    s.listen();
+    let mut syn = Vec::new();
+    c.connect(SimTime::ZERO, &mut syn);
+    // 1 MiB needs shift 5 (2^20 >> 5 = 32768); TSval = 1 ms clock + 1.
+    assert_eq!(
+        syn,
+        [seg(
+            TcpHeader {
+                window: 1 << 20,
+                wscale: Some(5),
+                sack_permitted: true,
+                ts: Some((1, 0)),
+                ..SYN_TEMPL
+            },
+            0
+        )]
+    );
+    // RFC 7323 §2.2: the window of a SYN is never scaled.
+    assert_eq!(syn[0].hdr.window_field(), 65535);
+
+    let synack = send(&mut s, ms(50), &syn[0]);
+    assert_eq!(
+        synack,
+        [seg(
+            TcpHeader {
+                window: 1 << 20,
+                wscale: Some(5),
+                sack_permitted: true,
+                ts: Some((51, 1)),
+                ..SYNACK_TEMPL
+            },
+            0
+        )]
+    );
+    assert_eq!(synack[0].hdr.window_field(), 65535);
+
+    let ack = send(&mut c, ms(100), &synack[0]);
+    assert_eq!(c.state(), State::Established);
+    assert_eq!(
+        ack,
+        [seg(
+            TcpHeader {
+                window: 1 << 20,
+                wscale_applied: 5,
+                ts: Some((101, 51)),
+                ..C_TEMPL
+            },
+            0
+        )]
+    );
+    assert_eq!(ack[0].hdr.window_field(), 32768);
+    assert!(send(&mut s, ms(150), &ack[0]).is_empty());
+    assert_eq!(s.state(), State::Established);
+    // The SYN-ACK's window was unscaled, the ACK's is scaled.
+    assert_eq!(c.snd_wnd(), 65535);
+    assert_eq!(s.snd_wnd(), 1 << 20);
+    // RFC 7323 §4: the handshake gives an RTT sample from TSecr on both ends.
+    assert_eq!(c.srtt(), Some(ms(100)));
+    assert_eq!(s.srtt(), Some(ms(100)));
+}
+
+#[test]
+fn window_scale_only_when_both_sides_offer() {
+    let big = TcpConfig {
+        rcv_buf: 1 << 20,
+        ..cfg()
+    };
+    let no_ws = TcpConfig {
+        window_scaling: false,
+        ..big.clone()
+    };
+
+    // The client offers shift 5; the server does not scale: RFC 7323 §2.2, the SYN-ACK carries no
+    // option and neither side scales.
+    let (c, s, w) = established_wire(big.clone(), no_ws.clone());
+    let [syn, synack, ack] = [&w.log[0].2, &w.log[1].2, &w.log[2].2];
+    assert_eq!(syn.hdr.wscale, Some(5));
+    assert_eq!(synack.hdr.wscale, None);
+    assert_eq!(ack.hdr.wscale_applied, 0);
+    assert_eq!(ack.hdr.window_field(), 65535);
+    assert_eq!(s.snd_wnd(), 65535);
+    assert_eq!(c.snd_wnd(), 65535);
+
+    // The server would scale but the client did not offer: no option on the SYN-ACK either.
+    let (_c, mut s, w) = established_wire(no_ws, big);
+    assert_eq!(w.log[0].2.hdr.wscale, None);
+    assert_eq!(w.log[1].2.hdr.wscale, None);
+    let data = write(&mut s, T0, 1000);
+    assert_eq!(data[0].hdr.wscale_applied, 0);
+    assert_eq!(data[0].hdr.window_field(), 65535);
+}
+
+#[test]
+fn sack_and_timestamps_only_when_both_sides_offer() {
+    let ccfg = TcpConfig {
+        sack: true,
+        timestamps: true,
+        ..cfg()
+    };
+    let (mut c, _s, w) = established_wire(ccfg, cfg());
+    assert!(w.log[0].2.hdr.sack_permitted);
+    assert!(w.log[0].2.hdr.ts.is_some());
+    assert_eq!(w.log[1].2, seg(SYNACK_TEMPL, 0));
+    assert_eq!(w.log[2].2, c_ack(S));
+    // No SACK blocks for out-of-order data when SACK was not negotiated.
+    let out = send(&mut c, T0, &s_data(S + M));
+    assert_eq!(out, [c_ack(S)]);
+}
+
+#[test]
+fn mss_option_bounds_segment_size() {
+    // RFC 9293 §3.7.1: send no segment larger than the peer's MSS.
+    let ccfg = TcpConfig { mss: 536, ..cfg() };
+    let scfg = TcpConfig { mss: 1460, ..cfg() };
+    let (_c, mut s) = established_with(ccfg, scfg);
+    assert_eq!(s.mss(), 536);
+    // IW = min(4·536, max(2·536, 4380)) = 2144 = 4 segments (RFC 3390).
+    let out = write_all(&mut s, T0);
+    assert_eq!(
+        segs(&out),
+        [(S, 536), (S + 536, 536), (S + 1072, 536), (S + 1608, 536)]
+    );
+
+    // Without the option the default is 536 (RFC 9293 §3.7.1).
+    let mut s = Socket::new(cfg(), SERVER_PORT, CLIENT_PORT, SERVER_ISS);
+    s.listen();
+    send(
+        &mut s,
+        SimTime::ZERO,
+        &seg(
+            TcpHeader {
+                mss: None,
+                ..SYN_TEMPL
+            },
+            0,
+        ),
+    );
+    assert_eq!(s.mss(), 536);
+}
+
+#[test]
+fn syn_retransmitted_with_exponential_backoff() {
+    let (mut c, syn) = syn_sent(cfg());
+    assert_eq!(syn, [seg(SYN_TEMPL, 0)]);
+    // RFC 6298 (2.1): RTO = 1 s before any sample; (5.5) doubled on every expiry.
+    assert_eq!(c.rto(), secs(1));
+    assert_eq!(recv(&mut c, secs(1)), syn);
+    assert_eq!(recv(&mut c, secs(3)), syn);
+    assert_eq!(recv(&mut c, secs(7)), syn);
+    assert_eq!(recv(&mut c, secs(15)), syn);
+    assert_eq!(c.poll_timeout(), Some(secs(31)));
+    assert_eq!(c.state(), State::SynSent);
+}
+
+#[test]
+fn synack_retransmitted_on_timeout() {
+    let (mut s, synack) = syn_received(cfg());
+    assert_eq!(synack, [seg(SYNACK_TEMPL, 0)]);
+    assert_eq!(recv(&mut s, secs(1)), synack);
+    assert_eq!(recv(&mut s, secs(3)), synack);
+    // The ACK completes the handshake; RFC 6298 (5.7): no sample, so RTO = 3 s once data flows.
+    assert!(send(&mut s, ms(3100), &c_ack(S)).is_empty());
+    assert_eq!(s.state(), State::Established);
+    assert_eq!(s.srtt(), None);
+    assert_eq!(s.rto(), secs(3));
+}
+
+#[test]
+fn synack_answering_a_duplicate_syn_is_not_timed() {
+    let (mut s, synack) = syn_received(cfg());
+    // The SYN-ACK is lost; the client's retransmitted SYN is answered with a second SYN-ACK.
+    assert_eq!(send(&mut s, ms(300), &seg(SYN_TEMPL, 0)), synack);
+    // The ACK may answer either copy: Karn (RFC 6298 §3), no sample.
+    assert!(send(&mut s, ms(400), &c_ack(S)).is_empty());
+    assert_eq!(s.state(), State::Established);
+    assert_eq!(s.srtt(), None);
+    assert_eq!(s.rto(), secs(1));
+}
+
+#[test]
+fn rto_is_three_seconds_after_a_syn_timeout() {
+    // Baseline: a handshake without loss leaves the sampled RTO (100 ms RTT → 300 ms).
+    let (mut c, _) = syn_sent(cfg());
+    send(&mut c, ms(100), &seg(SYNACK_TEMPL, 0));
+    assert_eq!(c.rto(), ms(300));
+
+    let (mut c, syn) = syn_sent(cfg());
+    assert_eq!(recv(&mut c, secs(1)), syn);
+    let t = ms(1100);
+    assert_eq!(send(&mut c, t, &seg(SYNACK_TEMPL, 0)), [c_ack(S)]);
+    assert_eq!(c.state(), State::Established);
+    // Karn: the SYN was retransmitted, so no sample; RFC 6298 (5.7): RTO = 3 s.
+    assert_eq!(c.srtt(), None);
+    assert_eq!(c.rto(), secs(3));
+    let data = write(&mut c, t, 1000);
+    assert_eq!(segs(&data), [(C, 1000)]);
+    assert_eq!(c.poll_timeout(), Some(t + secs(3)));
+    // The first valid sample replaces it (R = 100 ms → 300 ms).
+    send(
+        &mut c,
+        t + ms(100),
+        &seg(
+            TcpHeader {
+                ack: C + M,
+                ..S_TEMPL
+            },
+            0,
+        ),
+    );
+    assert_eq!(c.srtt(), Some(ms(100)));
+    assert_eq!(c.rto(), ms(300));
+}
+
+#[test]
+fn syn_gives_up_after_max_retransmissions() {
+    let conf = TcpConfig {
+        max_retransmissions: 3,
+        ..cfg()
+    };
+    let (mut c, syn) = syn_sent(conf);
+    for t in [1, 3, 7] {
+        assert_eq!(recv(&mut c, secs(t)), syn);
+        assert!(!c.aborted());
+    }
+    assert!(recv(&mut c, secs(15)).is_empty());
+    assert!(c.aborted());
+    assert_eq!(c.state(), State::Closed);
+    assert_eq!(c.poll_timeout(), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for the retransmission timer (RFC 6298)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn rto_follows_rfc6298_samples() {
+    let conf = TcpConfig {
+        rto_min: ms(100),
+        ..cfg()
+    };
+    let (_c, mut s) = established(conf);
+    // (2.2) first sample R = 100 ms: SRTT = R, RTTVAR = R/2, RTO = SRTT + 4·RTTVAR = 300 ms.
+    assert_eq!(s.srtt(), Some(ms(100)));
+    assert_eq!(s.rto(), ms(300));
+    write(&mut s, T0, 1000);
+    // (5.1) the timer starts with the segment.
+    assert_eq!(s.poll_timeout(), Some(T0 + ms(300)));
+    // (2.3) R' = 200 ms: RTTVAR = 3/4·50 + 1/4·|100 − 200| = 62.5, SRTT = 7/8·100 + 1/8·200 = 112.5.
+    let t = T0 + ms(200);
+    send(&mut s, t, &c_ack(S + M));
+    assert_eq!(s.srtt(), Some(SimTime(112_500_000)));
+    assert_eq!(s.rto(), SimTime(362_500_000));
+    // (5.2) all data acknowledged: the timer stops.
+    assert_eq!(s.poll_timeout(), None);
+    write(&mut s, t, 1000);
+    assert_eq!(s.poll_timeout(), Some(t + SimTime(362_500_000)));
+}
+
+#[test]
+fn rto_is_clamped_and_includes_granularity() {
+    // (2.4): RTO below the minimum is rounded up to it.
+    let (_c, s) = established(TcpConfig {
+        rto_min: secs(1),
+        ..cfg()
+    });
+    assert_eq!(s.rto(), secs(1));
+    // (2.2): RTO = SRTT + max(G, 4·RTTVAR) = 100 + max(500, 200) = 600 ms.
+    let (_c, s) = established(TcpConfig {
+        rto_min: ms(100),
+        clock_granularity: ms(500),
+        ..cfg()
+    });
+    assert_eq!(s.rto(), ms(600));
+}
+
+#[test]
+fn rto_backs_off_up_to_rto_max() {
+    let conf = TcpConfig {
+        rto_min: secs(1),
+        rto_max: secs(5),
+        ..cfg()
+    };
+    let (_c, mut s) = established(conf);
+    let first = write(&mut s, T0, 1000);
+    // (5.5) 1, 2, 4 s, then the 5 s maximum (2.5).
+    let mut t = T0;
+    for rto in [1, 2, 4, 5, 5, 5] {
+        t += secs(rto);
+        assert_eq!(recv(&mut s, t), first);
+    }
+    assert_eq!(s.rto(), secs(5));
+}
+
+#[test]
+fn karn_no_sample_from_retransmission_backoff_kept_until_valid_sample() {
+    let (_c, mut s) = established(cfg());
+    let first = write(&mut s, T0, 1000);
+    assert_eq!(recv(&mut s, T0 + ms(300)), first);
+    assert_eq!(s.rto(), ms(600));
+    // The ACK is ambiguous (original or retransmission): no sample, the backed-off RTO stays.
+    send(&mut s, T0 + ms(350), &c_ack(S + M));
+    assert_eq!(s.srtt(), Some(ms(100)));
+    assert_eq!(s.rto(), ms(600));
+    assert_eq!(s.poll_timeout(), None);
+    let t = T0 + ms(400);
+    write(&mut s, t, 1000);
+    assert_eq!(s.poll_timeout(), Some(t + ms(600)));
+    // A segment sent once gives a valid sample: SRTT 100, RTTVAR 37.5, RTO 250 ms, backoff gone.
+    send(&mut s, t + ms(100), &c_ack(S + 2 * M));
+    assert_eq!(s.srtt(), Some(ms(100)));
+    assert_eq!(s.rto(), ms(250));
+}
+
+#[test]
+fn karn_fast_retransmission_stops_the_timing() {
+    let (mut s, _) = ten_segments(Variant::Reno);
+    // The first segment is timed; it is lost and fast-retransmitted.
+    for _ in 0..3 {
+        send(&mut s, T0 + ms(100), &c_ack(S));
+    }
+    assert!(s.in_recovery());
+    // The ACK covers the timed segment but may answer the retransmission: no sample.
+    send(&mut s, T0 + ms(400), &c_ack(S + 10 * M));
+    assert_eq!(s.srtt(), Some(ms(100)));
+}
+
+#[test]
+fn timers_fire_on_tick_multiples() {
+    let conf = TcpConfig {
+        timer_tick: ms(500),
+        ..cfg()
+    };
+    let (mut c, mut s) = established(conf);
+    let first = write(&mut s, T0, 1000);
+    // 150 ms + 300 ms = 450 ms → the next 500 ms tick.
+    assert_eq!(s.poll_timeout(), Some(ms(500)));
+    assert_eq!(recv(&mut s, ms(500)), first);
+    // 500 + 600 = 1100 ms → 1500 ms.
+    assert_eq!(s.poll_timeout(), Some(ms(1500)));
+    // The delayed-ACK timer too: 200 + 200 ms → 500 ms.
+    assert!(send(&mut c, ms(200), &first[0]).is_empty());
+    assert_eq!(recv(&mut c, ms(500)), [c_ack(S + M)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for giving up (RFC 1122 §4.2.3.5, R2 as a count of timeouts)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn aborts_after_max_retransmissions_timeouts() {
+    let conf = TcpConfig {
+        max_retransmissions: 3,
+        ..cfg()
+    };
+    let (_c, mut s) = established(conf);
+    let first = write(&mut s, T0, 1000);
+    let mut t = T0;
+    for rto in [300, 600, 1200] {
+        t += ms(rto);
+        assert_eq!(recv(&mut s, t), first);
+        assert!(!s.aborted());
+        assert_eq!(s.state(), State::Established);
+    }
+    t += ms(2400);
+    assert!(recv(&mut s, t).is_empty());
+    assert!(s.aborted());
+    assert_eq!(s.state(), State::Closed);
+    assert_eq!(s.poll_timeout(), None);
+}
+
+#[test]
+fn ack_of_new_data_resets_the_timeout_count() {
+    let conf = TcpConfig {
+        max_retransmissions: 3,
+        ..cfg()
+    };
+    let (_c, mut s) = established(conf);
+    assert_eq!(segs(&write(&mut s, T0, 2000)), [(S, 1000), (S + M, 1000)]);
+    for _ in 0..2 {
+        assert_eq!(segs(&fire(&mut s).1), [(S, 1000)]);
+    }
+    // The retransmission is acknowledged: go-back-N resends the second segment.
+    let out = send(&mut s, T0 + ms(1000), &c_ack(S + M));
+    assert_eq!(segs(&out), [(S + M, 1000)]);
+    // Three more timeouts of the new head are allowed, the fourth aborts.
+    for _ in 0..3 {
+        assert_eq!(segs(&fire(&mut s).1), [(S + M, 1000)]);
+        assert!(!s.aborted());
+    }
+    assert!(fire(&mut s).1.is_empty());
+    assert!(s.aborted());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for slow start and congestion avoidance (RFC 5681 §3.1, RFC 3390, RFC 3465)
+// ---------------------------------------------------------------------------------------------
+
+/// The first flight of a server with `scfg` talking to a client with `ccfg`.
+fn first_flight(ccfg: TcpConfig, scfg: TcpConfig) -> Vec<(u64, u32)> {
+    let (_c, mut s) = established_with(ccfg, scfg);
+    segs(&write_all(&mut s, T0))
+}
+
+#[test]
+fn initial_window_rfc3390_and_fixed() {
+    let with_mss = |mss| TcpConfig { mss, ..cfg() };
+    // min(4·SMSS, max(2·SMSS, 4380)): 1460 → 4380 = 3 segments.
+    let f = first_flight(with_mss(1460), with_mss(1460));
+    assert_eq!(f, [(S, 1460), (S + 1460, 1460), (S + 2920, 1460)]);
+    // 1000 → 4000 = 4 segments.
+    assert_eq!(first_flight(cfg(), cfg()).len(), 4);
+    // 2190 → 4380 = 2 segments.
+    let f = first_flight(with_mss(2190), with_mss(2190));
+    assert_eq!(f, [(S, 2190), (S + 2190, 2190)]);
+    // A fixed number of segments.
+    let fixed = TcpConfig {
+        initial_window: InitialWindow::Segments(3),
+        ..cfg()
+    };
+    assert_eq!(first_flight(cfg(), fixed.clone()).len(), 3);
+    // …counted in the negotiated MSS.
+    let f = first_flight(with_mss(500), fixed);
+    assert_eq!(f, [(S, 500), (S + 500, 500), (S + 1000, 500)]);
+}
+
+#[test]
+fn slow_start_adds_min_of_acked_and_l_smss() {
+    let (mut s, out) = sending(cfg());
+    assert_eq!(
+        segs(&out),
+        [
+            (S, 1000),
+            (S + M, 1000),
+            (S + 2 * M, 1000),
+            (S + 3 * M, 1000)
+        ]
+    );
+    assert_eq!(s.cwnd(), 4000);
+    // One segment acknowledged: cwnd += 1000, two segments leave.
+    let out = send(&mut s, T0 + ms(100), &c_ack(S + M));
+    assert_eq!(s.cwnd(), 5000);
+    assert_eq!(segs(&out), [(S + 4 * M, 1000), (S + 5 * M, 1000)]);
+    // A stretch ACK of two segments adds min(N, L·SMSS) = 1000 with L = 1 (RFC 5681 eq. 2).
+    let out = send(&mut s, T0 + ms(101), &c_ack(S + 3 * M));
+    assert_eq!(s.cwnd(), 6000);
+    assert_eq!(out.len(), 3);
+
+    // With L = 2 (RFC 3465 §2.3) the same stretch ACK adds 2000.
+    let (mut s, _) = sending(TcpConfig {
+        abc_limit: 2,
+        ..cfg()
+    });
+    send(&mut s, T0 + ms(100), &c_ack(S + 2 * M));
+    assert_eq!(s.cwnd(), 6000);
+    // …but never more than the bytes acknowledged.
+    send(&mut s, T0 + ms(101), &c_ack(S + 2 * M + 500));
+    assert_eq!(s.cwnd(), 6500);
+}
+
+#[test]
+fn congestion_avoidance_counts_bytes() {
+    let conf = TcpConfig {
+        initial_ssthresh: Some(4000),
+        ..cfg()
+    };
+    let (mut s, _) = sending(conf);
+    assert_eq!(s.cwnd(), 4000);
+    // cwnd = ssthresh: congestion avoidance, +1 SMSS once a cwnd of bytes is acknowledged.
+    for k in 1..=3 {
+        let out = send(&mut s, T0 + ms(100), &c_ack(S + k * M));
+        assert_eq!(s.cwnd(), 4000);
+        assert_eq!(segs(&out), [(S + (3 + k) * M, 1000)]);
+    }
+    let out = send(&mut s, T0 + ms(100), &c_ack(S + 4 * M));
+    assert_eq!(s.cwnd(), 5000);
+    assert_eq!(out.len(), 2);
+}
+
+#[test]
+fn congestion_avoidance_per_ack() {
+    let conf = TcpConfig {
+        initial_ssthresh: Some(4000),
+        ca_mode: CaMode::PerAck,
+        ..cfg()
+    };
+    let (mut s, _) = sending(conf);
+    // RFC 5681 eq. 3: cwnd += SMSS·SMSS/cwnd.
+    send(&mut s, T0 + ms(100), &c_ack(S + M));
+    assert_eq!(s.cwnd(), 4250);
+    send(&mut s, T0 + ms(100), &c_ack(S + 2 * M));
+    assert_eq!(s.cwnd(), 4250 + 235);
+}
+
+#[test]
+fn ns2_segment_mode() {
+    let conf = TcpConfig {
+        window_unit: WindowUnit::Segments,
+        initial_window: InitialWindow::Segments(2),
+        initial_ssthresh: Some(4000),
+        ..cfg()
+    };
+    let (mut s, out) = sending(conf);
+    assert_eq!(out.len(), 2);
+    // Slow start: +1 segment per ACK.
+    send(&mut s, T0 + ms(100), &c_ack(S + M));
+    assert_eq!(s.cwnd(), 3000);
+    send(&mut s, T0 + ms(100), &c_ack(S + 2 * M));
+    assert_eq!(s.cwnd(), 4000);
+    // Congestion avoidance: +1/cwnd per ACK; the window is int(cwnd) segments: 4, 4.25, 4.49,
+    // 4.71, 4.92, 5.12.
+    let mut wins = Vec::new();
+    for k in 3..=7 {
+        send(&mut s, T0 + ms(100), &c_ack(S + k * M));
+        wins.push(s.cwnd());
+    }
+    assert_eq!(wins, [4000, 4000, 4000, 4000, 5000]);
+    // Timeout: ssthresh = max(⌊min(cwnd, rwnd)/2⌋, 2) segments = 2, cwnd = 1.
+    fire(&mut s);
+    assert_eq!(s.ssthresh(), 2000);
+    assert_eq!(s.cwnd(), 1000);
+}
+
+#[test]
+fn timeout_sets_ssthresh_from_flight_size_once() {
+    let conf = TcpConfig {
+        initial_window: InitialWindow::Segments(7),
+        ..cfg()
+    };
+    let (mut s, out) = sending(conf);
+    assert_eq!(out.len(), 7);
+    // RFC 5681 eq. 4: ssthresh = max(FlightSize/2, 2·SMSS) = 3500; cwnd = 1 SMSS.
+    assert_eq!(segs(&fire(&mut s).1), [(S, 1000)]);
+    assert_eq!(s.ssthresh(), 3500);
+    assert_eq!(s.cwnd(), 1000);
+    // RFC 5681 §3.1: a second timeout of the same segment holds ssthresh.
+    assert_eq!(segs(&fire(&mut s).1), [(S, 1000)]);
+    assert_eq!(s.ssthresh(), 3500);
+    assert_eq!(s.cwnd(), 1000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for Reno fast retransmit / fast recovery (RFC 5681 §3.2)
+// ---------------------------------------------------------------------------------------------
+
+fn ten_segments(variant: Variant) -> (Socket, Vec<Segment>) {
+    sending(TcpConfig {
+        variant,
+        initial_window: InitialWindow::Segments(10),
+        ..cfg()
+    })
+}
+
+#[test]
+fn reno_fast_retransmit_inflation_and_deflation() {
+    let (mut s, out) = ten_segments(Variant::Reno);
+    assert_eq!(out.len(), 10);
+    let t = T0 + ms(100);
+    // Segment 0 is lost; segments 1..9 each elicit a duplicate ACK.
+    assert!(send(&mut s, t, &c_ack(S)).is_empty());
+    assert!(send(&mut s, t, &c_ack(S)).is_empty());
+    assert!(!s.in_recovery());
+    // Third duplicate: retransmit, ssthresh = max(FlightSize/2, 2·SMSS), cwnd = ssthresh + 3·SMSS.
+    assert_eq!(send(&mut s, t, &c_ack(S)), [s_data(S)]);
+    assert!(s.in_recovery());
+    assert_eq!(s.ssthresh(), 5000);
+    assert_eq!(s.cwnd(), 8000);
+    // Each further duplicate inflates by one SMSS; new data once cwnd exceeds the flight.
+    assert!(send(&mut s, t, &c_ack(S)).is_empty());
+    assert!(send(&mut s, t, &c_ack(S)).is_empty());
+    assert_eq!(s.cwnd(), 10_000);
+    for k in 10..14 {
+        assert_eq!(send(&mut s, t, &c_ack(S)), [s_data(S + k * M)]);
+    }
+    assert_eq!(s.cwnd(), 14_000);
+    // The ACK of new data deflates to ssthresh and ends recovery.
+    let out = send(&mut s, T0 + ms(200), &c_ack(S + 10 * M));
+    assert!(!s.in_recovery());
+    assert_eq!(s.cwnd(), 5000);
+    assert_eq!(out, [s_data(S + 14 * M)]);
+}
+
+#[test]
+fn reno_halves_twice_for_two_losses_newreno_once() {
+    // Segments 1 and 6 are lost: four duplicates, the retransmission's ACK (a partial ACK),
+    // four more duplicates.
+    let trace = |variant| {
+        let mut s = second_segment_lost(variant);
+        for _ in 0..4 {
+            send(&mut s, T0 + ms(150), &c_ack(S + M));
+        }
+        send(&mut s, T0 + ms(200), &c_ack(S + 6 * M));
+        for _ in 0..4 {
+            send(&mut s, T0 + ms(200), &c_ack(S + 6 * M));
+        }
+        (s.ssthresh(), s.stats.fast_recoveries)
+    };
+    // Reno leaves recovery on the partial ACK and halves again (FlightSize 5000 → 2500).
+    assert_eq!(trace(Variant::Reno), (2500, 2));
+    // NewReno stays in recovery.
+    assert_eq!(trace(Variant::NewReno), (5000, 1));
+}
+
+#[test]
+fn limited_transmit_on_the_first_two_duplicates() {
+    let (mut s, out) = sending(TcpConfig {
+        variant: Variant::Reno,
+        limited_transmit: true,
+        ..cfg()
+    });
+    assert_eq!(out.len(), 4);
+    let t = T0 + ms(100);
+    // RFC 3042: one new segment on each of the first two duplicate ACKs, cwnd unchanged.
+    assert_eq!(send(&mut s, t, &c_ack(S)), [s_data(S + 4 * M)]);
+    assert_eq!(send(&mut s, t, &c_ack(S)), [s_data(S + 5 * M)]);
+    assert_eq!(s.cwnd(), 4000);
+    // The third: fast retransmit with FlightSize = 6000 → ssthresh 3000, cwnd 6000.
+    assert_eq!(send(&mut s, t, &c_ack(S)), [s_data(S)]);
+    assert_eq!((s.ssthresh(), s.cwnd()), (3000, 6000));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for NewReno (RFC 6582)
+// ---------------------------------------------------------------------------------------------
+
+/// A sender in congestion avoidance (cwnd = ssthresh = 10 segments) whose first segment has been
+/// acknowledged at T0 + 100 ms: segments 1..10 are outstanding (FlightSize 10000) and the one RTT
+/// sample (100 ms) gives RTO = 250 ms.
+fn second_segment_lost(variant: Variant) -> Socket {
+    second_segment_lost_with(TcpConfig { variant, ..cfg() })
+}
+
+fn second_segment_lost_with(conf: TcpConfig) -> Socket {
+    let (mut s, out) = sending(TcpConfig {
+        initial_window: InitialWindow::Segments(10),
+        initial_ssthresh: Some(10 * M),
+        ..conf
+    });
+    assert_eq!(out.len(), 10);
+    assert_eq!(
+        send(&mut s, T0 + ms(100), &c_ack(S + M)),
+        [s_data(S + 10 * M)]
+    );
+    assert_eq!(s.cwnd(), 10_000);
+    assert_eq!(s.rto(), ms(250));
+    s
+}
+
+#[test]
+fn newreno_cannot_fast_retransmit_the_first_segment() {
+    // RFC 6582 §3.2: recover starts at the ISN and fast retransmit needs ACK − 1 > recover, so
+    // duplicates of ACK = ISN + 1 never qualify (ns-2 special-cases this; the RFC does not).
+    let (mut s, _) = ten_segments(Variant::NewReno);
+    for _ in 0..9 {
+        assert!(send(&mut s, T0 + ms(100), &c_ack(S)).is_empty());
+    }
+    assert!(!s.in_recovery());
+    assert_eq!(recv(&mut s, T0 + ms(300)), [s_data(S)]);
+}
+
+#[test]
+fn newreno_partial_ack_retransmits_next_hole_and_deflates() {
+    let mut s = second_segment_lost(Variant::NewReno);
+    let t = T0 + ms(150);
+    // Segments 1 and 4 lost: eight duplicates (from 2, 3, 5..10).
+    send(&mut s, t, &c_ack(S + M));
+    send(&mut s, t, &c_ack(S + M));
+    assert_eq!(send(&mut s, t, &c_ack(S + M)), [s_data(S + M)]);
+    assert_eq!(s.ssthresh(), 5000);
+    assert_eq!(s.cwnd(), 8000);
+    for _ in 0..5 {
+        send(&mut s, t, &c_ack(S + M));
+    }
+    // Inflated to 13000: three new segments (11, 12, 13) went out.
+    assert_eq!(s.cwnd(), 13_000);
+    // Partial ACK of 3000 bytes: retransmit segment 4, cwnd = 13000 − 3000 + 1000 = 11000, which
+    // lets one new segment out.
+    let out = send(&mut s, T0 + ms(250), &c_ack(S + 4 * M));
+    assert_eq!(out, [s_data(S + 4 * M), s_data(S + 14 * M)]);
+    assert_eq!(s.cwnd(), 11_000);
+    assert!(s.in_recovery());
+    assert_eq!(s.ssthresh(), 5000);
+    // Further duplicates keep inflating; they never start a second recovery.
+    assert_eq!(
+        send(&mut s, T0 + ms(250), &c_ack(S + 4 * M)),
+        [s_data(S + 15 * M)]
+    );
+    for _ in 0..3 {
+        send(&mut s, T0 + ms(250), &c_ack(S + 4 * M));
+    }
+    assert_eq!(s.ssthresh(), 5000);
+    assert_eq!(s.stats.fast_recoveries, 1);
+    // A partial ACK of less than one SMSS: deflate by it, add nothing back.
+    let before = s.cwnd();
+    let out = send(&mut s, T0 + ms(350), &c_ack(S + 4 * M + 500));
+    assert_eq!(segs(&out)[0], (S + 4 * M + 500, 1000));
+    assert_eq!(s.cwnd(), before - 500);
+}
+
+#[test]
+fn newreno_timer_reset_on_first_partial_ack_only() {
+    let mut s = second_segment_lost(Variant::NewReno);
+    // Segments 1, 4 and 7 lost: seven duplicates. The timer runs from the ACK at T0 + 100 ms.
+    for _ in 0..7 {
+        send(&mut s, T0 + ms(150), &c_ack(S + M));
+    }
+    assert!(s.in_recovery());
+    assert_eq!(s.poll_timeout(), Some(T0 + ms(350)));
+    // First partial ACK: the timer restarts.
+    let out = send(&mut s, T0 + ms(200), &c_ack(S + 4 * M));
+    assert_eq!(out[0], s_data(S + 4 * M));
+    assert_eq!(s.poll_timeout(), Some(T0 + ms(450)));
+    // Second partial ACK: it does not.
+    let out = send(&mut s, T0 + ms(300), &c_ack(S + 7 * M));
+    assert_eq!(out[0], s_data(S + 7 * M));
+    assert_eq!(s.poll_timeout(), Some(T0 + ms(450)));
+    // The full ACK restarts it for the new data sent during recovery.
+    send(&mut s, T0 + ms(400), &c_ack(S + 11 * M));
+    assert!(!s.in_recovery());
+    assert_eq!(s.poll_timeout(), Some(T0 + ms(650)));
+}
+
+#[test]
+fn newreno_full_ack_cwnd_options() {
+    // Segment 1 lost, five duplicates arrive (the others are lost): cwnd = 10000 = FlightSize, no
+    // new data went out; the full ACK leaves FlightSize = 0.
+    let exit = |full_ack| {
+        let mut s = second_segment_lost_with(TcpConfig { full_ack, ..cfg() });
+        for k in 1..=5 {
+            // Only the third duplicate sends (the retransmission).
+            let out = send(&mut s, T0 + ms(150), &c_ack(S + M));
+            assert_eq!(out.len(), usize::from(k == 3));
+        }
+        assert_eq!(s.cwnd(), 10_000);
+        let out = send(&mut s, T0 + ms(250), &c_ack(S + 11 * M));
+        assert!(!s.in_recovery());
+        (s.cwnd(), out.len())
+    };
+    // (1) min(ssthresh, max(FlightSize, SMSS) + SMSS) = min(5000, 2000).
+    assert_eq!(exit(FullAckCwnd::FlightSize), (2000, 2));
+    // (2) ssthresh.
+    assert_eq!(exit(FullAckCwnd::Ssthresh), (5000, 5));
+}
+
+#[test]
+fn newreno_no_fast_retransmit_after_rto_until_recover_is_passed() {
+    let (mut s, _) = ten_segments(Variant::NewReno);
+    // No ACK at all: timeout. recover = highest sequence number sent (S + 10M − 1).
+    assert_eq!(recv(&mut s, T0 + ms(300)), [s_data(S)]);
+    assert_eq!(s.ssthresh(), 5000);
+    // Segment 1 had arrived: slow start to 2000, go-back-N resends 2 and 3.
+    let out = send(&mut s, T0 + ms(400), &c_ack(S + 2 * M));
+    assert_eq!(out, [s_data(S + 2 * M), s_data(S + 3 * M)]);
+    // Everything else had arrived: three new segments.
+    let out = send(&mut s, T0 + ms(500), &c_ack(S + 10 * M));
+    assert_eq!(
+        segs(&out),
+        [(S + 10 * M, 1000), (S + 11 * M, 1000), (S + 12 * M, 1000)]
+    );
+    // The duplicate of segment 3 produces duplicate ACKs for S + 10M = recover + 1: RFC 6582 §4,
+    // they do not cover more than recover — no fast retransmit.
+    for _ in 0..3 {
+        assert!(send(&mut s, T0 + ms(500), &c_ack(S + 10 * M)).is_empty());
+    }
+    assert!(!s.in_recovery());
+    assert_eq!(s.ssthresh(), 5000);
+    // Once the cumulative ACK passes recover + 1, three duplicates do trigger it.
+    let out = send(&mut s, T0 + ms(600), &c_ack(S + 11 * M));
+    assert_eq!(segs(&out), [(S + 13 * M, 1000), (S + 14 * M, 1000)]);
+    send(&mut s, T0 + ms(600), &c_ack(S + 11 * M));
+    send(&mut s, T0 + ms(600), &c_ack(S + 11 * M));
+    // FlightSize 4000: ssthresh 2000, cwnd 5000, room for one new segment after the retransmission.
+    assert_eq!(
+        send(&mut s, T0 + ms(600), &c_ack(S + 11 * M)),
+        [s_data(S + 11 * M), s_data(S + 15 * M)]
+    );
+    assert!(s.in_recovery());
+    assert_eq!(s.ssthresh(), 2000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for SACK (RFC 2018 receiver, RFC 6675 sender)
+// ---------------------------------------------------------------------------------------------
+
+fn sack_cfg() -> TcpConfig {
+    TcpConfig {
+        variant: Variant::Sack,
+        initial_window: InitialWindow::Segments(10),
+        ..cfg()
+    }
+}
+
+#[test]
+fn receiver_sack_blocks_most_recent_first() {
+    let blocks_after = |timestamps: bool| {
+        let conf = TcpConfig {
+            timestamps,
+            ..sack_cfg()
+        };
+        let (mut c, _s) = established(conf);
+        let mut got = Vec::new();
+        for k in [1, 3, 5, 7, 2, 0] {
+            let out = send(&mut c, T0 + ms(10 * k), &s_data(S + k * M));
+            assert_eq!(
+                out.len(),
+                1,
+                "out-of-order and gap-filling segments are ACKed at once"
+            );
+            let rel: Vec<_> = out[0]
+                .hdr
+                .sack
+                .as_slice()
+                .iter()
+                .map(|&(a, b)| ((a - S) / M, (b - S) / M))
+                .collect();
+            got.push(((out[0].hdr.ack - S) / M, rel));
+        }
+        got
+    };
+    // RFC 2018 §4: the first block holds the segment that triggered the ACK, the others repeat
+    // the most recently reported ones; RFC 2018 §3: three blocks at most with timestamps.
+    assert_eq!(
+        blocks_after(true),
+        [
+            (0, vec![(1, 2)]),
+            (0, vec![(3, 4), (1, 2)]),
+            (0, vec![(5, 6), (3, 4), (1, 2)]),
+            (0, vec![(7, 8), (5, 6), (3, 4)]),
+            (0, vec![(1, 4), (7, 8), (5, 6)]),
+            (4, vec![(7, 8), (5, 6)]),
+        ]
+    );
+    // Four without.
+    assert_eq!(
+        blocks_after(false)[3],
+        (0, vec![(7, 8), (5, 6), (3, 4), (1, 2)])
+    );
+}
+
+#[test]
+fn sack_dupack_needs_new_sack_information() {
+    let (mut s, _) = sending(sack_cfg());
+    // RFC 6675 §2: an ACK that SACKs nothing new is not a duplicate ACK.
+    for _ in 0..4 {
+        assert!(send(&mut s, T0 + ms(100), &c_sack(S, &[(S + M, S + 2 * M)])).is_empty());
+    }
+    assert_eq!(s.stats.dupacks_received, 1);
+    assert!(!s.in_recovery());
+}
+
+#[test]
+fn sack_enters_recovery_by_islost_before_three_dupacks() {
+    let (mut s, _) = sending(sack_cfg());
+    let t = T0 + ms(100);
+    // Two segments SACKed above the hole: not yet lost (needs > 2·SMSS or 3 ranges).
+    assert!(send(&mut s, t, &c_sack(S, &[(S + M, S + 3 * M)])).is_empty());
+    // Three segments SACKed (one ACK lost): IsLost(HighACK + 1) on the second duplicate.
+    let out = send(&mut s, t, &c_sack(S, &[(S + M, S + 4 * M)]));
+    assert_eq!(out, [s_data(S)]);
+    assert!(s.in_recovery());
+    assert_eq!(s.stats.dupacks_received, 2);
+    // RFC 6675 (4.2): ssthresh = cwnd = FlightSize/2, no inflation.
+    assert_eq!(s.ssthresh(), 5000);
+    assert_eq!(s.cwnd(), 5000);
+
+    // Without SACK, two duplicates are not enough.
+    let (mut s, _) = ten_segments(Variant::NewReno);
+    send(&mut s, t, &c_ack(S));
+    assert!(send(&mut s, t, &c_ack(S)).is_empty());
+    assert!(!s.in_recovery());
+}
+
+#[test]
+fn sack_recovery_lost_holes_first_then_new_data_exit_at_recovery_point() {
+    let (mut s, _) = sending(sack_cfg());
+    let t = T0 + ms(100);
+    // Segments 0 and 2 lost.
+    assert!(send(&mut s, t, &c_sack(S, &[(S + M, S + 2 * M)])).is_empty());
+    assert!(send(
+        &mut s,
+        t,
+        &c_sack(S, &[(S + 3 * M, S + 4 * M), (S + M, S + 2 * M)])
+    )
+    .is_empty());
+    // Third duplicate: retransmit segment 0, cwnd = ssthresh = 5000.
+    let out = send(
+        &mut s,
+        t,
+        &c_sack(S, &[(S + 3 * M, S + 5 * M), (S + M, S + 2 * M)]),
+    );
+    assert_eq!(out, [s_data(S)]);
+    // pipe: segment 0 lost but retransmitted (1), segment 2 not yet lost (1), 5..9 (5) = 7000.
+    assert_eq!(s.pipe(), 7000);
+    // Segment 5 SACKed: segment 2 is now lost (3 SMSS SACKed above) — pipe 1000 + 0 + 4000.
+    let out = send(
+        &mut s,
+        t,
+        &c_sack(S, &[(S + 3 * M, S + 6 * M), (S + M, S + 2 * M)]),
+    );
+    assert!(out.is_empty());
+    assert_eq!(s.pipe(), 5000);
+    // Segment 6 SACKed: pipe 4000 → NextSeg rule (1), the lost hole.
+    let out = send(
+        &mut s,
+        t,
+        &c_sack(S, &[(S + 3 * M, S + 7 * M), (S + M, S + 2 * M)]),
+    );
+    assert_eq!(out, [s_data(S + 2 * M)]);
+    assert_eq!(s.pipe(), 5000);
+    // Segment 7 SACKed: no lost hole left above HighRxt → rule (2), new data.
+    let out = send(
+        &mut s,
+        t,
+        &c_sack(S, &[(S + 3 * M, S + 8 * M), (S + M, S + 2 * M)]),
+    );
+    assert_eq!(out, [s_data(S + 10 * M)]);
+    // Partial ACK (segment 0's retransmission arrived): still in recovery, more new data.
+    let out = send(
+        &mut s,
+        T0 + ms(200),
+        &c_sack(S + 2 * M, &[(S + 3 * M, S + 8 * M)]),
+    );
+    assert!(s.in_recovery());
+    assert_eq!(out, [s_data(S + 11 * M)]);
+    assert_eq!(s.stats.fast_recoveries, 1);
+    // The cumulative ACK passes RecoveryPoint (S + 10M − 1): recovery ends with cwnd = ssthresh.
+    let out = send(&mut s, T0 + ms(200), &c_ack(S + 10 * M));
+    assert!(!s.in_recovery());
+    assert_eq!(s.cwnd(), 5000);
+    assert_eq!(
+        segs(&out),
+        [(S + 12 * M, 1000), (S + 13 * M, 1000), (S + 14 * M, 1000)]
+    );
+}
+
+#[test]
+fn sack_recovery_rule3_then_a_single_rescue() {
+    let (_c, mut s) = established(sack_cfg());
+    // Only 10 segments to send, so NextSeg rule (2) never applies.
+    let out = write(&mut s, T0, 10 * M);
+    assert_eq!(out.len(), 10);
+    let last = out[9].clone();
+    assert!(last.hdr.flags.has(TcpFlags::PSH));
+    let t = T0 + ms(100);
+    // Segments 0 and 6 lost, 8 and 9 still in flight.
+    send(&mut s, t, &c_sack(S, &[(S + M, S + 2 * M)]));
+    send(&mut s, t, &c_sack(S, &[(S + M, S + 3 * M)]));
+    let out = send(&mut s, t, &c_sack(S, &[(S + M, S + 4 * M)]));
+    assert_eq!(out, [s_data(S)]);
+    assert!(send(&mut s, t, &c_sack(S, &[(S + M, S + 5 * M)])).is_empty());
+    assert!(send(&mut s, t, &c_sack(S, &[(S + M, S + 6 * M)])).is_empty());
+    // Segment 7 SACKed: the hole at 6 is not lost (one SMSS above it), nothing lost is left and
+    // no new data exists → rule (3) retransmits it.
+    let out = send(
+        &mut s,
+        t,
+        &c_sack(S, &[(S + 7 * M, S + 8 * M), (S + M, S + 6 * M)]),
+    );
+    assert_eq!(out, [s_data(S + 6 * M)]);
+    // Partial ACK: HighACK > RescueRxt, rules (1)–(3) fail → rule (4), one rescue retransmission
+    // of the highest outstanding segment; only one per recovery.
+    let out = send(
+        &mut s,
+        T0 + ms(200),
+        &c_sack(S + 6 * M, &[(S + 7 * M, S + 8 * M)]),
+    );
+    assert_eq!(out, [last]);
+    assert!(send(
+        &mut s,
+        T0 + ms(201),
+        &c_sack(S + 6 * M, &[(S + 7 * M, S + 9 * M)])
+    )
+    .is_empty());
+    // Everything acknowledged: out of recovery, timer stopped.
+    assert!(send(&mut s, T0 + ms(300), &c_ack(S + 10 * M)).is_empty());
+    assert!(!s.in_recovery());
+    assert_eq!(s.poll_timeout(), None);
+}
+
+#[test]
+fn sack_rto_go_back_n_skips_sacked_data() {
+    let (mut s, _) = sending(sack_cfg());
+    let t = T0 + ms(100);
+    // Segments 0 and 2 lost; only two duplicates get through, not enough for recovery.
+    send(&mut s, t, &c_sack(S, &[(S + M, S + 2 * M)]));
+    send(
+        &mut s,
+        t,
+        &c_sack(S, &[(S + 3 * M, S + 4 * M), (S + M, S + 2 * M)]),
+    );
+    assert!(!s.in_recovery());
+    assert_eq!(recv(&mut s, T0 + ms(300)), [s_data(S)]);
+    assert_eq!(s.cwnd(), 1000);
+    // Go-back-N (RFC 6675 §5.1) resends segment 2 but not the SACKed 3..9.
+    let out = send(
+        &mut s,
+        T0 + ms(400),
+        &c_sack(S + 2 * M, &[(S + 3 * M, S + 10 * M)]),
+    );
+    assert_eq!(out, [s_data(S + 2 * M)]);
+    // The hole filled, new data follows.
+    let out = send(&mut s, T0 + ms(500), &c_ack(S + 10 * M));
+    assert_eq!(
+        segs(&out),
+        [(S + 10 * M, 1000), (S + 11 * M, 1000), (S + 12 * M, 1000)]
+    );
+    assert_eq!(s.stats.fast_recoveries, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for delayed ACK (RFC 1122 §4.2.3.2, RFC 5681 §4.2)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn delayed_ack_every_second_segment_or_after_the_delay() {
+    let (mut c, _s) = established(cfg());
+    assert!(send(&mut c, ms(200), &s_data(S)).is_empty());
+    assert_eq!(c.poll_timeout(), Some(ms(400)));
+    assert_eq!(send(&mut c, ms(210), &s_data(S + M)), [c_ack(S + 2 * M)]);
+    assert_eq!(c.poll_timeout(), None);
+    assert!(send(&mut c, ms(300), &s_data(S + 2 * M)).is_empty());
+    assert_eq!(recv(&mut c, ms(500)), [c_ack(S + 3 * M)]);
+    assert_eq!(c.poll_timeout(), None);
+}
+
+#[test]
+fn delayed_ack_every_nth_segment() {
+    let conf = TcpConfig {
+        ack_every: 3,
+        ..cfg()
+    };
+    let (mut c, _s) = established(conf);
+    assert!(send(&mut c, ms(200), &s_data(S)).is_empty());
+    assert!(send(&mut c, ms(201), &s_data(S + M)).is_empty());
+    assert_eq!(
+        send(&mut c, ms(202), &s_data(S + 2 * M)),
+        [c_ack(S + 3 * M)]
+    );
+    // Without delayed ACK every segment is acknowledged.
+    let (mut c, _s) = established(TcpConfig {
+        delayed_ack: false,
+        ..cfg()
+    });
+    assert_eq!(send(&mut c, ms(200), &s_data(S)), [c_ack(S + M)]);
+}
+
+#[test]
+fn out_of_order_and_gap_fill_acked_immediately() {
+    let (mut c, _s) = established(cfg());
+    assert!(send(&mut c, ms(200), &s_data(S)).is_empty());
+    // Out of order: an immediate duplicate ACK (which also acknowledges the held segment).
+    assert_eq!(send(&mut c, ms(201), &s_data(S + 2 * M)), [c_ack(S + M)]);
+    assert_eq!(c.poll_timeout(), None);
+    assert_eq!(send(&mut c, ms(202), &s_data(S + 4 * M)), [c_ack(S + M)]);
+    // Filling part of the gap: immediate ACK.
+    assert_eq!(send(&mut c, ms(203), &s_data(S + M)), [c_ack(S + 3 * M)]);
+    // Filling the rest.
+    assert_eq!(
+        send(&mut c, ms(204), &s_data(S + 3 * M)),
+        [c_ack(S + 5 * M)]
+    );
+    // In order again: back to delaying.
+    assert!(send(&mut c, ms(205), &s_data(S + 5 * M)).is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for the persist timer (RFC 1122 §4.2.2.17, RFC 9293 §3.8.6.1)
+// ---------------------------------------------------------------------------------------------
+
+fn zero_window(ack: u64) -> Segment {
+    seg(
+        TcpHeader {
+            ack,
+            window: 0,
+            ..C_TEMPL
+        },
+        0,
+    )
+}
+
+#[test]
+fn zero_window_probes_back_off_and_the_connection_stays_open() {
+    let conf = TcpConfig {
+        persist_min: ms(400),
+        persist_max: secs(3),
+        max_retransmissions: 3,
+        ..cfg()
+    };
+    let (mut s, out) = sending(conf);
+    assert_eq!(out.len(), 4);
+    // Everything acknowledged with a zero window at T1 (R = 100 ms → RTO 250 ms).
+    let t1 = T0 + ms(100);
+    assert!(send(&mut s, t1, &zero_window(S + 4 * M)).is_empty());
+    assert_eq!(s.rto(), ms(250));
+    assert_eq!(s.cwnd(), 5000);
+    assert!(s.in_persist());
+    // Probes of one new byte at RTO·2^k clamped to [400 ms, 3 s]: 400, 500, 1000, 2000, 3000, 3000.
+    let probe = seg(
+        TcpHeader {
+            seq: S + 4 * M,
+            ..S_TEMPL
+        },
+        1,
+    );
+    let mut t = t1;
+    for iv in [400, 500, 1000, 2000, 3000, 3000] {
+        t += ms(iv);
+        assert_eq!(recv(&mut s, t), std::slice::from_ref(&probe));
+        // The receiver still has no room and says so.
+        assert!(send(&mut s, t + ms(100), &zero_window(S + 4 * M)).is_empty());
+    }
+    assert!(!s.aborted());
+    assert_eq!(s.state(), State::Established);
+    assert_eq!(s.stats.window_probes, 6);
+    // Probes are not retransmissions: the RTO was never backed off.
+    assert_eq!(s.rto(), ms(250));
+    // The window opens: sending resumes with the old cwnd, not from one segment.
+    let t = t + ms(500);
+    let out = send(
+        &mut s,
+        t,
+        &seg(
+            TcpHeader {
+                ack: S + 4 * M,
+                window: 8000,
+                ..C_TEMPL
+            },
+            0,
+        ),
+    );
+    assert_eq!(s.cwnd(), 5000);
+    assert_eq!(
+        segs(&out),
+        (4..9).map(|k| (S + k * M, 1000)).collect::<Vec<_>>()
+    );
+    assert!(!s.in_persist());
+    assert_eq!(s.poll_timeout(), Some(t + ms(250)));
+}
+
+#[test]
+fn accepted_probe_byte_is_acknowledged() {
+    let (mut s, _) = sending(TcpConfig {
+        persist_min: ms(400),
+        ..cfg()
+    });
+    send(&mut s, T0 + ms(100), &zero_window(S + 4 * M));
+    let (_, probe) = fire(&mut s);
+    assert_eq!(segs(&probe), [(S + 4 * M, 1)]);
+    // The window had just opened: the receiver keeps the byte.
+    let out = send(
+        &mut s,
+        T0 + ms(600),
+        &seg(
+            TcpHeader {
+                ack: S + 4 * M + 1,
+                window: 8000,
+                ..C_TEMPL
+            },
+            0,
+        ),
+    );
+    assert_eq!(out[0].hdr.seq, S + 4 * M + 1);
+    assert!(!s.in_persist());
+}
+
+#[test]
+fn a_lone_fin_is_the_probe_not_a_phantom_byte() {
+    let ccfg = TcpConfig {
+        rcv_buf: 4000,
+        ..cfg()
+    };
+    let (_c, mut s) = established_with(ccfg, cfg());
+    let mut out = Vec::new();
+    s.write(T0, 4000, &mut out);
+    s.shutdown(T0, &mut out);
+    // The window holds the data; the FIN waits.
+    assert_eq!(out.len(), 4);
+    assert!(out.iter().all(|sg| !sg.hdr.flags.has(TcpFlags::FIN)));
+    send(&mut s, T0 + ms(100), &zero_window(S + 4 * M));
+    assert!(s.in_persist());
+    // Only the FIN is left to send: it is the probe (no data byte exists beyond it).
+    let (_, probe) = fire(&mut s);
+    assert_eq!(
+        probe,
+        [seg(
+            TcpHeader {
+                seq: S + 4 * M,
+                flags: FIN_ACK,
+                ..S_TEMPL
+            },
+            0
+        )]
+    );
+    assert_eq!(s.state(), State::FinWait1);
+    send(&mut s, T0 + ms(700), &zero_window(S + 4 * M + 1));
+    assert_eq!(s.state(), State::FinWait2);
+}
+
+#[test]
+fn reading_reopens_the_window() {
+    let ccfg = TcpConfig {
+        rcv_buf: 8000,
+        ..cfg()
+    };
+    let (mut c, mut s, mut w) = established_wire(ccfg, cfg());
+    c.auto_read = false;
+    w.put(true, write_all(&mut s, T0));
+    w.run(&mut c, &mut s, secs(3));
+    // The receiver's buffer is full, the sender probes.
+    assert_eq!(c.delivered(), 8000);
+    assert!(s.in_persist());
+    assert!(s.stats.window_probes >= 1);
+    let cwnd = s.cwnd();
+    assert!(cwnd > 4000);
+    // RFC 9293 §3.8.6.2.2: no update for less than min(RCV.BUFF/2, MSS)…
+    let mut out = Vec::new();
+    c.read(w.now, 500, &mut out);
+    assert!(out.is_empty());
+    // …but one as soon as the window has opened by that much.
+    c.read(w.now, 500, &mut out);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].hdr.window, 1000);
+    c.read(w.now, 7000, &mut out);
+    assert_eq!(out.len(), 2);
+    assert_eq!(out[1].hdr.window, 8000);
+    let t_update = w.now + D;
+    w.put(false, out);
+    w.run(&mut c, &mut s, t_update);
+    // The update arrives: the old cwnd is used at once.
+    assert_eq!(s.cwnd(), cwnd);
+    let burst = w
+        .sent_by(true)
+        .into_iter()
+        .filter(|(t, sg)| *t == t_update && sg.payload > 0)
+        .count() as u64;
+    assert_eq!(burst, cwnd.min(8000) / M);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for timestamps (RFC 7323 §3, §4)
+// ---------------------------------------------------------------------------------------------
+
+fn s_data_ts(seq: u64, tsval: u32) -> Segment {
+    seg(
+        TcpHeader {
+            seq,
+            ts: Some((tsval, 0)),
+            ..S_TEMPL
+        },
+        M as u32,
+    )
+}
+
+#[test]
+fn tsecr_echoes_ts_recent() {
+    let conf = TcpConfig {
+        timestamps: true,
+        ..cfg()
+    };
+    let (mut c, _s) = established(conf);
+    let echo = |out: &[Segment]| {
+        assert_eq!(out.len(), 1);
+        out[0].hdr.ts.unwrap().1
+    };
+    // With delayed ACK the ACK echoes the earliest unacknowledged segment (RFC 7323 §4.3 (A)).
+    assert!(send(&mut c, ms(200), &s_data_ts(S, 1000)).is_empty());
+    assert_eq!(echo(&send(&mut c, ms(210), &s_data_ts(S + M, 1010))), 1000);
+    assert!(send(&mut c, ms(220), &s_data_ts(S + 2 * M, 1020)).is_empty());
+    assert_eq!(echo(&recv(&mut c, ms(420))), 1020);
+    // Out of order: the last in-order segment's TSval (§4.3 (B)).
+    assert_eq!(
+        echo(&send(&mut c, ms(500), &s_data_ts(S + 4 * M, 1040))),
+        1020
+    );
+    // The segment that fills the hole advances the window: its TSval.
+    assert_eq!(
+        echo(&send(&mut c, ms(510), &s_data_ts(S + 3 * M, 1050))),
+        1050
+    );
+    // An older TSval never moves TS.Recent back.
+    assert!(send(&mut c, ms(520), &s_data_ts(S + 5 * M, 1045)).is_empty());
+    assert_eq!(echo(&recv(&mut c, ms(720))), 1050);
+}
+
+#[test]
+fn rtt_samples_from_tsecr() {
+    let conf = TcpConfig {
+        timestamps: true,
+        ..cfg()
+    };
+    let (mut s, out) = sending(conf);
+    // TSval = 150 ms + 1.
+    assert_eq!(out[0].hdr.ts, Some((151, 101)));
+    let ack_ts = |ack, ecr| {
+        seg(
+            TcpHeader {
+                ack,
+                ts: Some((5000, ecr)),
+                ..C_TEMPL
+            },
+            0,
+        )
+    };
+    // An ACK that advances snd_una: R = 401 − 151 = 250 ms.
+    send(&mut s, ms(400), &ack_ts(S + M, 151));
+    assert_eq!(s.srtt(), Some(SimTime(118_750_000)));
+    // A duplicate ACK gives no sample.
+    send(&mut s, ms(500), &ack_ts(S + M, 151));
+    assert_eq!(s.srtt(), Some(SimTime(118_750_000)));
+
+    // With timestamps, the ACK of a retransmission is a valid sample (no Karn ambiguity).
+    let (_c, mut s) = established(TcpConfig {
+        timestamps: true,
+        ..cfg()
+    });
+    write(&mut s, T0, 1000);
+    let rx = recv(&mut s, T0 + ms(300));
+    assert_eq!(rx[0].hdr.ts, Some((451, 101)));
+    send(&mut s, T0 + ms(380), &ack_ts(S + M, 451));
+    // SRTT = 7/8·100 + 1/8·80 = 97.5 ms.
+    assert_eq!(s.srtt(), Some(SimTime(97_500_000)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for closing (RFC 9293 §3.6)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn bulk_close_walks_the_fin_states() {
+    let (mut c, mut s, mut w) = established_wire(cfg(), cfg());
+    let mut out = Vec::new();
+    s.write(T0, 5000, &mut out);
+    s.shutdown(T0, &mut out);
+    w.put(true, out);
+    // The FIN waits behind the fifth segment (IW = 4 segments).
+    assert_eq!(s.state(), State::Established);
+    let (mut cs, mut ss) = (vec![c.state()], vec![s.state()]);
+    let mut client_shut = false;
+    loop {
+        let more = w.step(&mut c, &mut s, secs(10));
+        for (v, st) in [(&mut cs, c.state()), (&mut ss, s.state())] {
+            if v.last() != Some(&st) {
+                v.push(st);
+            }
+        }
+        // The bulk client closes once the server has.
+        if c.peer_closed() && !client_shut {
+            client_shut = true;
+            let mut out = Vec::new();
+            c.shutdown(w.now, &mut out);
+            w.put(false, out);
+            cs.push(c.state());
+        }
+        if !more {
+            break;
+        }
+    }
+    assert_eq!(
+        cs,
+        [
+            State::Established,
+            State::CloseWait,
+            State::LastAck,
+            State::Closed
+        ]
+    );
+    assert_eq!(
+        ss,
+        [
+            State::Established,
+            State::FinWait1,
+            State::FinWait2,
+            State::TimeWait
+        ]
+    );
+    assert_eq!(c.delivered(), 5000);
+    assert!(c.is_closed() && s.is_closed());
+    // The FIN rode on the last data segment; the client's FIN was a bare one; the last ACK
+    // covers it.
+    let server: Vec<_> = w.sent_by(true).into_iter().map(|x| x.1).collect();
+    let fin = server
+        .iter()
+        .find(|sg| sg.hdr.flags.has(TcpFlags::FIN))
+        .unwrap();
+    assert_eq!((fin.hdr.seq, fin.payload), (S + 4 * M, 1000));
+    assert_eq!(server.last().unwrap().hdr.ack, C + 1);
+    let client: Vec<_> = w.sent_by(false).into_iter().map(|x| x.1).collect();
+    let cfin = client
+        .iter()
+        .find(|sg| sg.hdr.flags.has(TcpFlags::FIN))
+        .unwrap();
+    assert_eq!(
+        *cfin,
+        seg(
+            TcpHeader {
+                flags: FIN_ACK,
+                ack: S + 5 * M + 1,
+                ..C_TEMPL
+            },
+            0
+        )
+    );
+}
+
+#[test]
+fn fin_above_a_gap_is_processed_when_the_gap_fills() {
+    let (mut c, _s) = established(cfg());
+    let fin_data = seg(
+        TcpHeader {
+            seq: S + M,
+            flags: FIN_ACK,
+            ..S_TEMPL
+        },
+        1000,
+    );
+    // Out of order: an immediate duplicate ACK; the FIN is not processed yet.
+    assert_eq!(send(&mut c, ms(200), &fin_data), [c_ack(S)]);
+    assert_eq!(c.state(), State::Established);
+    assert!(!c.peer_closed());
+    // The gap fills: data and FIN are acknowledged at once.
+    assert_eq!(send(&mut c, ms(210), &s_data(S)), [c_ack(S + 2 * M + 1)]);
+    assert_eq!(c.state(), State::CloseWait);
+    assert_eq!(c.delivered(), 2000);
+
+    // A bare FIN above a gap is an out-of-order segment too (RFC 5681 §4.2: ACK at once).
+    let (mut c, _s) = established(cfg());
+    let fin = seg(
+        TcpHeader {
+            seq: S + M,
+            flags: FIN_ACK,
+            ..S_TEMPL
+        },
+        0,
+    );
+    assert_eq!(send(&mut c, ms(200), &fin), [c_ack(S)]);
+    assert_eq!(send(&mut c, ms(210), &s_data(S)), [c_ack(S + M + 1)]);
+    assert_eq!(c.state(), State::CloseWait);
+}
+
+#[test]
+fn lost_fin_is_retransmitted() {
+    let (mut c, mut s, mut w) = established_wire(cfg(), cfg());
+    let mut lost = false;
+    w.drop = Box::new(move |from_server, sg| {
+        let hit = from_server && sg.hdr.flags.has(TcpFlags::FIN) && !lost;
+        lost |= hit;
+        hit
+    });
+    let mut out = Vec::new();
+    s.write(T0, 5000, &mut out);
+    s.shutdown(T0, &mut out);
+    w.put(true, out);
+    w.run(&mut c, &mut s, secs(5));
+    assert!(c.peer_closed());
+    assert_eq!(c.delivered(), 5000);
+    assert_eq!(s.state(), State::FinWait2);
+    // The FIN rode on the fifth segment; the timeout resends both together.
+    let fins = w
+        .sent_by(true)
+        .into_iter()
+        .filter(|x| x.1.hdr.flags.has(TcpFlags::FIN))
+        .map(|x| (x.1.hdr.seq, x.1.payload))
+        .collect::<Vec<_>>();
+    assert_eq!(fins, [(S + 4 * M, 1000), (S + 4 * M, 1000)]);
+    assert_eq!(s.stats.timeouts, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for window scaling (RFC 7323 §2)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn one_mib_receive_buffer_through_the_shift() {
+    let ccfg = TcpConfig {
+        rcv_buf: 1 << 20,
+        ..cfg()
+    };
+    let scfg = TcpConfig {
+        initial_window: InitialWindow::Segments(2000),
+        ..cfg()
+    };
+    let (mut c, mut s) = established_with(ccfg.clone(), scfg.clone());
+    assert_eq!(s.snd_wnd(), 1 << 20);
+    // The usable window is the scaled one: 1048 full segments fit in 1 MiB.
+    let out = write_all(&mut s, T0);
+    assert_eq!(out.len(), 1048);
+    assert_eq!(out.last().unwrap().hdr.seq, S + 1047 * M);
+    // The receiver takes all of it and keeps advertising through the shift.
+    let mut acks = Vec::new();
+    for sg in &out {
+        acks.extend(send(&mut c, T0 + D, sg));
+    }
+    assert_eq!(c.delivered(), 1_048_000);
+    let a = acks.last().unwrap();
+    assert_eq!(a.hdr.ack, S + 1_048_000);
+    assert_eq!((a.hdr.wscale_applied, a.hdr.window_field()), (5, 32768));
+
+    // Without scaling the same buffer is seen as 65535 bytes.
+    let (_c, mut s) = established_with(
+        TcpConfig {
+            window_scaling: false,
+            ..ccfg
+        },
+        scfg,
+    );
+    assert_eq!(s.snd_wnd(), 65535);
+    assert_eq!(write_all(&mut s, T0).len(), 65);
+}
