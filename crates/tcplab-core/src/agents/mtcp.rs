@@ -69,6 +69,7 @@ impl MtcpSh {
             return Verdict::Forward;
         };
         let payload = p.payload;
+        let disconnected = self.disconnected;
         let c = self.conns.entry(key).or_default();
         let Transport::Tcp(h) = &mut p.l4 else {
             return Verdict::Forward;
@@ -98,7 +99,11 @@ impl MtcpSh {
                 // Withhold the last acknowledged byte — except for the handshake's ACK (nothing to
                 // withhold) and the ACK of the FH's FIN (the transfer is over).
                 let data_acked = c.fh_iss.is_some_and(|iss| h.ack > iss + 1);
-                if data_acked && c.fh_fin_end != Some(h.ack) {
+                if disconnected {
+                    // Between the prediction and the outage the mobile still acknowledges: the FH
+                    // must stay at a zero window (and the withheld byte is already acknowledged).
+                    h.window = 0;
+                } else if data_acked && c.fh_fin_end != Some(h.ack) {
                     h.ack -= 1;
                 }
             }
@@ -337,6 +342,12 @@ impl MtcpPlusIh {
                     } else {
                         None
                     };
+                }
+                if state == IhState::Disconnected {
+                    // The FH holds an ACK for everything covered, with a zero window; a mobile ACK
+                    // (sent between the prediction and the outage) would reopen it.
+                    stats.acks_absorbed += 1;
+                    return Verdict::Absorb;
                 }
                 if ack < c.ih_acked {
                     // Below what the FH already has: the IH recovers it, the FH must not see it.
@@ -605,6 +616,23 @@ mod tests {
         );
         ih.handle_timeout(t + SimTime::from_secs(2), &mut out);
         assert_eq!(ih.buffered(), 0);
+    }
+
+    #[test]
+    fn acks_sent_after_the_prediction_keep_the_fh_window_closed() {
+        let (mut ih, mut out) = ih_with_flight();
+        let down = AgentEvent::LinkGoingDown { est_down: SimTime::from_secs(10), rtt_to_mobile: None };
+        ih.on_event(SimTime::ZERO, down, &mut out);
+        let mut a = ack(seg(4), 8760);
+        assert_eq!(ih.on_packet(SimTime::ZERO, Dir::FromMobile, &mut a, &mut out), Verdict::Absorb);
+
+        let mut sh = MtcpSh::default();
+        sh.on_packet(SimTime::ZERO, Dir::ToMobile, &mut syn_ack(), &mut out);
+        sh.on_packet(SimTime::ZERO, Dir::FromMobile, &mut ack(seg(1), 8760), &mut out);
+        sh.on_event(SimTime::ZERO, down, &mut out);
+        let mut a = ack(seg(2), 8760);
+        assert_eq!(sh.on_packet(SimTime::ZERO, Dir::FromMobile, &mut a, &mut out), Verdict::Forward);
+        assert_eq!(ack_no(&a), (seg(2), 0), "unreduced, zero window");
     }
 
     #[test]
