@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 from types import ModuleType
 
 from tcplab import _core
@@ -188,6 +189,27 @@ def _table_blocks(cells: list[TableCell]) -> list[Block]:
     return blocks
 
 
+#: Cells whose mean differs from the published value by more than this (in %) are listed with a cause.
+DEVIATION_PCT = 10.0
+
+
+def _deviations(exp: ModuleType, cells: list[TableCell]) -> list[dict[str, Any]]:
+    """Cells off by more than DEVIATION_PCT (or published as 0 and measured otherwise, and vice versa),
+    each with the experiment's explanation (``deviation_cause(cell)``, optional)."""
+    cause = getattr(exp, "deviation_cause", None)
+    out = []
+    for c in cells:
+        if c.published is None or c.mean is None:
+            continue
+        if c.published == 0:
+            off = c.mean != 0
+        else:
+            off = c.diff_pct is not None and abs(c.diff_pct) > DEVIATION_PCT
+        if off:
+            out.append(c.to_json() | {"cause": cause(c) if cause else "not analysed"})
+    return out
+
+
 def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -> ExperimentSection:
     """Analyse one experiment's stored runs and write its page, figures and ``tables.json``."""
     folder = outdir / exp.NAME
@@ -204,10 +226,27 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
             f"Experiment {exp.NAME} ({'quick' if quick else 'full'} mode): {ok} runs ok, {len(failed_rows)} failed; "
             f"sweeps {', '.join(s.name for s in exp.sweeps(quick))}; tcplab core {_core.version()}."
         ),
+    ]
+    notes = getattr(exp, "NOTES", None)
+    if notes:
+        blocks += [Heading(2, "Model notes"), Bullets(list(notes))]
+    deviations = _deviations(exp, cells)
+    blocks += [
         Heading(2, "Findings"),
         Bullets([f"{'HOLDS' if f.holds else 'DOES NOT HOLD'}: {f.text} ({f.detail})" for f in findings] or ["none"]),
         *_table_blocks(cells),
     ]
+    if deviations:
+        blocks.append(Heading(2, f"Deviations above {DEVIATION_PCT:g} % from the published values"))
+        blocks.append(
+            Table(
+                ["table", "row", "column", "published", "ours", "diff %", "likely cause"],
+                [
+                    [d["table"], d["row"], d["column"], fmt(d["published"]), fmt(d["mean"]), fmt(d["diff_pct"], 3), d["cause"]]
+                    for d in deviations
+                ],
+            )
+        )
     if figures:
         blocks.append(Heading(2, "Figures"))
         blocks += [Image(p.relative_to(folder).as_posix(), p.stem.replace("_", " ")) for p in figures]
@@ -227,6 +266,7 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
         "version": _core.version(),
         "cells": [c.to_json() for c in cells],
         "findings": [f.to_json() for f in findings],
+        "deviations": deviations,
     }
     write_text(folder / "tables.json", json.dumps(doc, indent=2, allow_nan=False) + "\n")
     return ExperimentSection(exp.NAME, exp.TITLE, cells, findings, ok, len(failed_rows), figures)

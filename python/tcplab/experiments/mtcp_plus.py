@@ -1,0 +1,428 @@
+"""mtcp-plus: M-TCP and M-TCP+ with disconnection feedback — seed 000 (Omueti & Trajković).
+
+Reproduces Tables 2–6 and Figs 4–8: a 100 MB FTP download from a fixed host (FH) through an
+intermediate host (IH: router and 802.11b access point) to a wireless host (WH), for 1000 s, with
+periodic disconnections of the WH (5, 10, 30 s in every 60 s; 180 s in every 300 s), a congestion
+case, delayed ACK on and off, and four variants: M-TCP+ (NewReno + the IH agent of Algorithm 2),
+M-TCP (NewReno + the supervisor host withholding one byte), NewReno and SACK.
+
+Model choices (docs/validation/mtcp_plus.md has the full list and the reasons):
+
+* TCP: Table 1 of the paper — initial RTO 3 s, min 1 s, max 64 s, timer granularity 0.5 s (RFC
+  6298's G and a 0.5 s timer tick), persist timeout 1 s, ACK delay 0.2 s every 2 segments, SMSS
+  1460 B, initial window 1 SMSS, rwnd 8760 B, 6 retransmissions then abort.
+* WLAN: 802.11b (HR/DSSS, long preamble), station 50 m from the AP, no frame errors ("negligible
+  BER"); Ethernet one-way delay 1 ms.
+* Disconnections occupy the end of each cycle (down during [P − D, P), [2P − D, 2P), …); the WH's
+  link layer predicts each one 0.5 s ahead and sends the feedback datagram then (M-TCP, M-TCP+).
+* Congestion (the paper does not define it): a second WLAN station receives a 2 Mb/s CBR/UDP
+  stream (1000-byte datagrams) from a second wired host through the same IH for the whole run.
+* Calibration — the one parameter the issue allows: the 802.11b data rate, which the paper does not
+  state. Among 1, 2, 5.5 and 11 Mb/s, 5.5 Mb/s brings the no-disconnection, delayed-ACK NewReno
+  download closest to Table 2's 261.0 s (231.0 s; 11 Mb/s gives 152.4 s). A continuous
+  alternative — the wired delay (9.27 ms at 11 Mb/s gives 261.0 s exactly) — was rejected: it
+  reaches 261 s only by making the 8760-byte window the bottleneck, which inverts Table 2's
+  delayed-ACK ordering and makes M-TCP's withheld byte cost a whole segment of window, while
+  Table 2 shows all four variants equal and delayed ACK faster, i.e. a WLAN-limited path
+  (docs/validation/mtcp_plus.md gives both sets of numbers). Every other cell is a prediction.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from tcplab.experiments.base import Finding, Published, TableCell
+from tcplab.runner import Sweep
+from tcplab.stats import Summary, summarise
+from tcplab.store import Store
+
+NAME = "mtcp-plus"
+TITLE = "M-TCP+: disconnection feedback for TCP over 802.11b (seed 000, Omueti & Trajković)"
+
+VARIANTS: tuple[str, ...] = ("mtcp_plus", "mtcp", "newreno", "sack")
+LABEL = {"mtcp_plus": "M-TCP+", "mtcp": "M-TCP", "newreno": "NewReno", "sack": "SACK"}
+#: Disconnection scenarios: name -> (cycle s, down s) or None.
+SCENARIOS: dict[str, tuple[int, int] | None] = {
+    "none": None,
+    "5s": (60, 5),
+    "10s": (60, 10),
+    "30s": (60, 30),
+    "180s": (300, 180),
+    "congestion": (60, 10),
+}
+DISCONNECTIONS = ("5s", "10s", "30s", "180s")
+DELACK = (True, False)
+DELACK_PATH = "tcp.delayed_ack"
+
+#: The calibrated parameter (see the module docstring): the 802.11b data rate.
+CALIBRATED_RATE = "5.5Mbps"
+WIRED_DELAY = "1ms"
+FILE_SIZE = "100MB"
+SIM_TIME_S = 1000
+FEEDBACK_LEAD = "500ms"
+CONGESTION_CBR = "2Mbps"
+
+# ---- published numbers (seed 000) ---------------------------------------------------------------
+
+_T2 = {True: (261.0, 261.1, 261.0, 261.0), False: (287.4, 287.8, 287.4, 287.4)}
+_T3 = {
+    True: {"mtcp_plus": (277.9, 302.4, 435.6, 622.4), "mtcp": (278.7, 316.2, 484.5, 0.0),
+           "newreno": (283.0, 322.5, 439.4, 0.0), "sack": (283.0, 322.5, 439.4, 0.0)},
+    False: {"mtcp_plus": (311.4, 327.9, 489.3, 647.8), "mtcp": (311.9, 328.8, 489.3, 649.4),
+            "newreno": (316.8, 384.4, 497.8, 0.0), "sack": (316.8, 384.4, 497.8, 0.0)},
+}
+_T4 = {
+    True: {"mtcp_plus": (0.4, 0.5, 1.2, 0.3), "mtcp": (2.6, 5.0, 9.2, 8.4),
+           "newreno": (3.5, 5.3, 7.7, 6.8), "sack": (3.5, 5.3, 7.7, 6.8)},
+    False: {"mtcp_plus": (0.6, 0.6, 1.3, 0.3), "mtcp": (0.6, 0.6, 1.3, 0.3),
+            "newreno": (4.7, 5.3, 9.2, 7.8), "sack": (4.7, 5.3, 9.2, 7.8)},
+}
+_T5 = {True: (421.0, 445.4, 440.7, 440.7), False: (445.5, 447.4, 464.3, 464.3)}
+_T6 = {True: (0.9, 7.0, 7.6, 7.6), False: (0.7, 1.6, 7.6, 7.6)}
+
+
+def _delack_row(d: bool) -> str:
+    return "delayed ACK enabled" if d else "delayed ACK disabled"
+
+
+def _published() -> dict[tuple[str, str, str], Published]:
+    """(table, row, column) -> published value."""
+    out: dict[tuple[str, str, str], Published] = {}
+    for d in DELACK:
+        for i, v in enumerate(VARIANTS):
+            out[("Table 2", _delack_row(d), LABEL[v])] = Published(_T2[d][i], "Table 2")
+            out[("Table 5", _delack_row(d), LABEL[v])] = Published(_T5[d][i], "Table 5")
+            out[("Table 6", _delack_row(d), LABEL[v])] = Published(_T6[d][i], "Table 6")
+            for j, sc in enumerate(DISCONNECTIONS):
+                row = f"{_delack_row(d)}, {LABEL[v]}"
+                out[("Table 3", row, sc)] = Published(_T3[d][v][j], "Table 3")
+                out[("Table 4", row, sc)] = Published(_T4[d][v][j], "Table 4")
+    return out
+
+
+PUBLISHED = _published()
+TABLE_TITLES = {
+    "Table 2": "Table 2 — download response time (s) without disconnections",
+    "Table 3": "Table 3 — download response time (s) with disconnections",
+    "Table 4": "Table 4 — retransmission ratio (%) with disconnections",
+    "Table 5": "Table 5 — download response time (s), congestion with 10 s disconnections",
+    "Table 6": "Table 6 — retransmission ratio (%), congestion with 10 s disconnections",
+}
+
+#: Model notes shown at the top of the report page.
+NOTES = (
+    "Calibrated parameter (one, as allowed): the 802.11b data rate, unstated in the paper — 5.5 Mb/s "
+    "is the 802.11b rate that brings the no-disconnection, delayed-ACK NewReno download closest to "
+    "Table 2's 261.0 s (ours 231.0 s; 11 Mb/s gives 152.4 s, 2 Mb/s 505 s). The continuous "
+    "alternative (wired delay 9.27 ms at 11 Mb/s: exactly 261.0 s) was rejected because it makes "
+    "the 8760-byte window the bottleneck, contradicting Table 2 (see docs/validation/mtcp_plus.md).",
+    "Disconnections occupy the end of each cycle: [P − D, P), [2P − D, 2P), …; with that phase our "
+    "M-TCP+ 180 s case under the delay calibration finishes at 622.0 s against the published 622.4 s.",
+    "The WH predicts each outage 0.5 s ahead and sends a feedback datagram over the WLAN (M-TCP, "
+    "M-TCP+); the agents keep the FH's window closed from then on.",
+    "Congestion (undefined in the paper): a 2 Mb/s CBR/UDP stream of 1000-byte datagrams from a "
+    "second wired host through the IH to a second station, for the whole run.",
+    "Response time is 0 when the download does not complete (the paper's convention); the "
+    "retransmission ratio is eq. (7) over data segments sent by the FH.",
+)
+
+#: Our NewReno baseline relative to Table 2 (231.0 / 261.0): response times inherit this scale.
+BASELINE_RATIO = 231.0 / 261.0
+
+
+def deviation_cause(cell: TableCell) -> str:
+    """Likely cause of a deviation above 10 % (shown in the report's deviation table)."""
+    t = cell.table
+    if t.startswith("Table 4") or t.startswith("Table 6"):
+        return (
+            "retransmission ratio: with rwnd = 8760 B at most 6 segments are outstanding when an "
+            "outage starts, so an outage costs one retransmission per RTO backoff plus a go-back-N of "
+            "at most the window — tens of segments among ~68,500, i.e. < 0.2 %; the published 3–9 % "
+            "implies thousands of retransmitted segments per download, which these parameters cannot "
+            "produce from disconnections alone (OPNET's counting or a retransmission burst after "
+            "reconnection not described in the paper)"
+        )
+    if cell.published == 0:
+        return (
+            "the paper reports an aborted download; ours completes: without delayed ACK the M-TCP SH's "
+            "zero-window ACK leaves nothing outstanding, so the FH persists instead of timing out"
+            if "M-TCP" in cell.row
+            else "the paper reports an aborted download"
+        )
+    if cell.mean == 0:
+        return "our download aborted after 6 retransmissions where the paper's completed"
+    if t.startswith("Table 5"):
+        return (
+            "the competing traffic is ours (2 Mb/s CBR through the IH); on the 5.5 Mb/s BSS it takes a "
+            "larger share of the medium than the paper's unspecified congestion did"
+        )
+    if cell.column == "180s" and cell.mean is not None and cell.mean < 0.8 * cell.published:
+        return (
+            "our baseline is 11.5 % faster, so the download finishes before the second 180 s "
+            "outage (at 420 s), which the paper's download still had to wait out"
+        )
+    ratio = cell.mean / cell.published if cell.mean is not None and cell.published else math.nan
+    if abs(ratio - BASELINE_RATIO) < 0.06:
+        return (
+            f"baseline scale: our NewReno download without disconnections is {100 * (1 - BASELINE_RATIO):.1f} % "
+            "faster than Table 2 (the 802.11b rate is discrete), and this cell follows it"
+        )
+    return "dynamics differ from OPNET's (RTO backoff phase relative to the outages, recovery after reconnection)"
+
+
+# ---- scenarios -----------------------------------------------------------------------------------
+
+
+def scenario(variant: str, disconnection: str, *, size: str = FILE_SIZE, sim_time_s: int = SIM_TIME_S) -> dict[str, Any]:
+    """The scenario of one (variant, disconnection scenario) pair; delayed ACK is set per cell."""
+    outage = SCENARIOS[disconnection]
+    wh: dict[str, Any] = {"node": "wh", "position": ["50m", "0m"]}
+    if outage:
+        period, down = outage
+        wh["outage"] = {"every": f"{period}s", "down": f"{down}s", "start": f"{period - down}s"}
+    nodes = [{"name": "fh"}, {"name": "ih"}, {"name": "wh"}]
+    links = [{"name": "ethernet", "a": "fh", "b": "ih", "rate": "100Mbps", "delay": WIRED_DELAY}]
+    stations = [{"node": "ih", "position": ["0m", "0m"]}, wh]
+    flows: list[dict[str, Any]] = [
+        {"name": "ftp", "app": "bulk_download", "client": "wh", "server": "fh", "size": size}
+    ]
+    if disconnection == "congestion":
+        nodes += [{"name": "fh2"}, {"name": "wh2"}]
+        links.append({"name": "ethernet2", "a": "fh2", "b": "ih", "rate": "100Mbps", "delay": "1ms"})
+        stations.append({"node": "wh2", "position": ["0m", "50m"]})
+        flows.append(
+            {"name": "background", "app": "cbr", "src": "fh2", "dst": "wh2", "rate": CONGESTION_CBR,
+             "packet_size": "1000B"}
+        )
+    s: dict[str, Any] = {
+        "name": f"mtcp_plus_{variant}_{disconnection}",
+        "duration": f"{sim_time_s}s",
+        "tcp": {
+            "variant": "sack" if variant == "sack" else "newreno",
+            "mss": 1460,
+            "rcv_buf": "8760B",
+            "initial_window": 1,
+            "rto_initial": "3s",
+            "rto_min": "1s",
+            "rto_max": "64s",
+            "clock_granularity": "500ms",
+            "timer_tick": "500ms",
+            "persist_min": "1s",
+            "persist_max": "1s",
+            "delayed_ack": True,
+            "ack_delay": "200ms",
+            "ack_every": 2,
+            "dupack_threshold": 3,
+            "max_retransmissions": 6,
+        },
+        "nodes": nodes,
+        "links": links,
+        "wlans": [
+            {
+                "name": "bss",
+                "mode": "infrastructure",
+                "phy": "hr_dsss",
+                "rate": CALIBRATED_RATE,
+                "ap": "ih",
+                "signals": {"lead": FEEDBACK_LEAD},
+                "stations": stations,
+            }
+        ],
+        "flows": flows,
+        "trace": {"series": ["rcv_nxt"], "interval": "1s"},
+    }
+    if variant in ("mtcp", "mtcp_plus"):
+        s["agents"] = [{"kind": variant, "node": "ih", "mobile": "wh"}]
+    return s
+
+
+def sweep_name(quick: bool, variant: str, disconnection: str) -> str:
+    return f"{NAME}/{'quick' if quick else 'full'}/{variant}/{disconnection}"
+
+
+def sweeps(quick: bool) -> list[Sweep]:
+    """One sweep per (variant, scenario), each over delayed ACK on/off.
+
+    Both use the paper's 100 MB / 1000 s runs (a run takes about 0.2 s); full mode replicates each
+    cell 5 times (the seeds vary only the MAC's backoff draws: the paper's link has no errors),
+    quick mode once.
+    """
+    size, t, reps = FILE_SIZE, SIM_TIME_S, (1 if quick else 5)
+    return [
+        Sweep(
+            name=sweep_name(quick, v, sc),
+            base=scenario(v, sc, size=size, sim_time_s=t),
+            grid={DELACK_PATH: list(DELACK)},
+            replications=reps,
+            seed0=128,
+        )
+        for v in VARIANTS
+        for sc in SCENARIOS
+    ]
+
+
+# ---- analysis ------------------------------------------------------------------------------------
+
+
+def _runs(store: Store, quick: bool, variant: str, disconnection: str) -> pl.DataFrame:
+    flows = store.flows(sweep_name(quick, variant, disconnection), status="ok")
+    if flows.is_empty():
+        return flows
+    return flows.filter(pl.col("flow") == "ftp")
+
+
+def _stat(store: Store, quick: bool, variant: str, disconnection: str, delack: bool, metric: str) -> Summary:
+    df = _runs(store, quick, variant, disconnection)
+    if df.is_empty():
+        return summarise([])
+    df = df.filter(pl.col(DELACK_PATH) == delack)
+    vals: list[float] = []
+    for row in df.iter_rows(named=True):
+        if metric == "response":
+            # The paper's definition: zero when the download did not complete.
+            vals.append(float(row["response_time_s"]) if row["completed"] else 0.0)
+        elif metric == "retx":
+            vals.append(float(row["retransmission_ratio_pct"]))
+        elif metric == "completed":
+            vals.append(1.0 if row["completed"] else 0.0)
+    return summarise(vals)
+
+
+def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
+    cells: list[TableCell] = []
+    st: dict[tuple[str, str, bool, str], Summary] = {}
+    for v in VARIANTS:
+        for sc in SCENARIOS:
+            for d in DELACK:
+                for m in ("response", "retx", "completed"):
+                    st[(v, sc, d, m)] = _stat(store, quick, v, sc, d, m)
+
+    def cell(table: str, row: str, col: str, s: Summary, unit: str) -> TableCell:
+        return TableCell.of(TABLE_TITLES[table], row, col, s, unit, PUBLISHED.get((table, row, col)))
+
+    for d in DELACK:
+        for v in VARIANTS:
+            cells.append(cell("Table 2", _delack_row(d), LABEL[v], st[(v, "none", d, "response")], "s"))
+    for d in DELACK:
+        for v in VARIANTS:
+            for sc in DISCONNECTIONS:
+                row = f"{_delack_row(d)}, {LABEL[v]}"
+                cells.append(cell("Table 3", row, sc, st[(v, sc, d, "response")], "s"))
+    for d in DELACK:
+        for v in VARIANTS:
+            for sc in DISCONNECTIONS:
+                row = f"{_delack_row(d)}, {LABEL[v]}"
+                cells.append(cell("Table 4", row, sc, st[(v, sc, d, "retx")], "%"))
+    for d in DELACK:
+        for v in VARIANTS:
+            cells.append(cell("Table 5", _delack_row(d), LABEL[v], st[(v, "congestion", d, "response")], "s"))
+    for d in DELACK:
+        for v in VARIANTS:
+            cells.append(cell("Table 6", _delack_row(d), LABEL[v], st[(v, "congestion", d, "retx")], "%"))
+    return cells, findings(st)
+
+
+def findings(st: dict[tuple[str, str, bool, str], Summary]) -> list[Finding]:
+    """The paper's qualitative claims, checked on our means."""
+    def resp(v: str, sc: str, d: bool) -> float:
+        return st[(v, sc, d, "response")].mean
+
+    def completed_all(v: str, sc: str, d: bool) -> bool:
+        s = st[(v, sc, d, "completed")]
+        return s.n > 0 and s.mean == 1.0
+
+    out: list[Finding] = []
+    # 1. M-TCP+ has the lowest response time in every disconnection scenario.
+    bad = []
+    for d in DELACK:
+        for sc in DISCONNECTIONS:
+            me = resp("mtcp_plus", sc, d)
+            for v in VARIANTS[1:]:
+                other = resp(v, sc, d)
+                # A download that did not complete (0 s) is worse than any completed one.
+                if completed_all(v, sc, d) and not (completed_all("mtcp_plus", sc, d) and me <= other):
+                    bad.append(f"{sc}, {_delack_row(d)}: M-TCP+ {me:.1f} s vs {LABEL[v]} {other:.1f} s")
+    out.append(Finding("M-TCP+ has the lowest download response time in every disconnection scenario",
+                       not bad, "; ".join(bad) or "holds in all 8 scenario/ACK cases"))
+    # 2. 180 s outages with delayed ACK: only M-TCP+ completes.
+    comp = {v: completed_all(v, "180s", True) for v in VARIANTS}
+    out.append(Finding("With 180 s disconnections and delayed ACK only M-TCP+ completes the download",
+                       comp["mtcp_plus"] and not any(comp[v] for v in VARIANTS[1:]),
+                       ", ".join(f"{LABEL[v]} {'completes' if c else 'does not complete'}" for v, c in comp.items())))
+    # 3. Without delayed ACK, M-TCP and M-TCP+ are close (within 5 %).
+    gaps = []
+    for sc in DISCONNECTIONS:
+        a, b = resp("mtcp_plus", sc, False), resp("mtcp", sc, False)
+        if a > 0 and b > 0:
+            gaps.append((sc, 100 * abs(b - a) / a))
+    out.append(Finding("Without delayed ACK, M-TCP and M-TCP+ are close (response times within 5 %)",
+                       bool(gaps) and all(g <= 5.0 for _, g in gaps),
+                       ", ".join(f"{sc}: {g:.1f} %" for sc, g in gaps)))
+    # 4. NewReno and SACK coincide without congestion (within 1 %).
+    diffs = []
+    for d in DELACK:
+        for sc in ("none", *DISCONNECTIONS):
+            a, b = resp("newreno", sc, d), resp("sack", sc, d)
+            if a > 0 and b > 0:
+                diffs.append(100 * abs(a - b) / a)
+            elif (a > 0) != (b > 0):
+                diffs.append(math.inf)
+    out.append(Finding("NewReno and SACK coincide without congestion (response times within 1 %)",
+                       bool(diffs) and max(diffs) <= 1.0, f"largest difference {max(diffs, default=math.nan):.2f} %"))
+    # 5. M-TCP+'s retransmission ratio stays below 1.5 %.
+    ratios = [st[("mtcp_plus", sc, d, "retx")].mean for sc in DISCONNECTIONS for d in DELACK]
+    out.append(Finding("M-TCP+'s retransmission ratio stays below 1.5 % with disconnections",
+                       bool(ratios) and max(ratios) < 1.5, f"largest {max(ratios, default=math.nan):.2f} %"))
+    # 6. Without disconnections all four variants are within 1 % of each other.
+    spread = []
+    for d in DELACK:
+        vals = [resp(v, "none", d) for v in VARIANTS]
+        lo = min(vals)
+        spread.append(100 * (max(vals) - lo) / lo if lo > 0 else math.inf)
+    out.append(Finding("Without disconnections all four variants are within 1 % of each other",
+                       bool(spread) and max(spread) <= 1.0,
+                       ", ".join(f"{_delack_row(d)}: spread {s:.2f} %" for d, s in zip(DELACK, spread, strict=True))))
+    return out
+
+
+# ---- figures -------------------------------------------------------------------------------------
+
+FIGURES = {
+    "fig4_no_disconnection_delack_on.png": ("none", True, "Fig. 4 — no disconnections (delayed ACK enabled)"),
+    "fig4_no_disconnection_delack_off.png": ("none", False, "Fig. 4 — no disconnections (delayed ACK disabled)"),
+    "fig5_10s_delack_off.png": ("10s", False, "Fig. 5 — 10 s disconnections, delayed ACK disabled"),
+    "fig6_10s_delack_on.png": ("10s", True, "Fig. 6 — 10 s disconnections, delayed ACK enabled"),
+    "fig7_congestion_delack_on.png": ("congestion", True, "Fig. 7 — congestion, 10 s disconnections, delayed ACK enabled"),
+    "fig8_congestion_delack_off.png": ("congestion", False, "Fig. 8 — congestion, 10 s disconnections, delayed ACK disabled"),
+}
+
+
+def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
+    """Received sequence number at the WH vs time, one line per variant (first replication)."""
+    from tcplab.plots import new_figure, save
+
+    paths = []
+    for fname, (sc, d, title) in FIGURES.items():
+        fig, ax = new_figure()
+        for v in VARIANTS:
+            df = _runs(store, quick, v, sc)
+            if df.is_empty():
+                continue
+            df = df.filter(pl.col(DELACK_PATH) == d).sort("seed")
+            if df.is_empty():
+                continue
+            series = store.series(df["key"][0])
+            if series.is_empty():
+                continue
+            s = series.filter((pl.col("flow") == "ftp") & (pl.col("series") == "rcv_nxt")).sort("t_s")
+            ax.plot(s["t_s"].to_list(), [x / 1460 for x in s["value"].to_list()], label=LABEL[v])
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("received sequence number (segments)")
+        ax.set_title(title)
+        ax.legend(frameon=False)
+        paths.append(save(fig, outdir / fname))
+    return paths
