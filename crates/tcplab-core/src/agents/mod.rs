@@ -202,9 +202,10 @@ impl AnyAgent {
                 let s = &a.stats;
                 serde_json::json!({
                     "outages": s.outages, "acks_held": s.acks_held, "acks_released": s.acks_released,
+                    "acks_released_holding": s.acks_released_holding,
                     "acks_divided": s.acks_divided, "acks_flushed": s.acks_flushed,
-                    "packets_cached": s.packets_cached, "cache_over_reservation": s.cache_over_reservation,
-                    "last_n": s.last_n, "last_final_rto_s": s.last_final_rto,
+                    "packets_cached": s.packets_cached, "packets_flushed": s.packets_flushed, "cache_over_reservation": s.cache_over_reservation,
+                    "last_n": s.last_n, "last_n_acks": s.last_n_acks, "last_final_rto_s": s.last_final_rto,
                     "infeasible_schedules": s.infeasible_schedules,
                 })
             }

@@ -1,0 +1,557 @@
+"""ack-holding: base-station ACK holding and pacing during fades (seed 001, Bhutani).
+
+Reproduces Table I (throughput of a 40 s TCP Reno transfer with one and with two 10 s fades, ACK
+holding vs. plain Reno), Figs. 3-4 (cwnd vs. time, both schemes), the analytic Figs. 2 and 5-8
+(the schedule of eqs. (1)-(11) via ``_core.ack_schedule``) and adds a predictor-error sweep.
+
+Scenario (fixed; the paper gives only "ns-2, TCP Reno, 40 s transfer, 10 s fades"), also in
+examples/ack_holding.toml and docs/validation/ack_holding.md:
+
+* FH --10 Mb/s, 50 ms, DropTail 50-- BS ==802.11, ns-2 DSSS preset (``ns2_dsss``), 2 Mb/s data,
+  1 Mb/s control, RTS/CTS for every frame (ns-2 defaults)== MH, 50 m apart.  The wireless hop is the
+  ns-2 2 Mb/s model rather than 802.11b because the paper used ns-2 and that is the MAC an ns-2
+  script of the era gets; the wired hop stands for an Internet path (RTT ~0.16 s with queueing).
+* TCP Reno as ns-2's Agent/TCP/Reno + TCPSink: 1000-B segments, windows counted in segments
+  (+1 per ACK in slow start, +1/cwnd in congestion avoidance), window_ 20 (rcv_buf 20000 B),
+  windowInit_ 2, minrto 0.2 s, maxrto 60 s, initial RTO 3 s, 10 ms tick, RFC 7323 timestamps
+  (needed by the BS), an ACK per segment, no SACK.
+* One unlimited transfer FH -> MH from t = 0 for 40 s.  Fades (station outages of the MH): one at
+  10-20 s; two at 10-20 s and 25-35 s.  LINK_GOING_DOWN 0.25 s ahead of each fade (a little above
+  one RTT), predicted duration = true x ``duration_factor`` (1 = exact predictor).
+* ACK holding = an ``ack_holder`` agent at the BS for the MH (clamped FH estimator with ns-2's RTO
+  bounds, 10 % guard, <= 2 extra ACKs per held ACK, TSecr rewriting); plain Reno = no agent.
+
+Throughput unit: Table I prints bare numbers.  We report *packets*: 1000-byte segments delivered in
+order to the mobile's application during the 40 s (ns-2 counts in packets; the magnitude of 7688
+fits a few hundred packets per second).  The improvement is the ratio x 100, as in the paper, taken
+per replication (same seed for both schemes) and averaged.
+
+Replications vary the seed, which drives the 802.11 backoff (the only randomness); nothing else is
+jittered, so the confidence intervals are narrow and say little about sensitivity to where a fade
+falls relative to the FH's RTO backoff (that sensitivity is discussed in the validation page).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from tcplab import _core
+from tcplab.experiments.base import Finding, Published, TableCell
+from tcplab.runner import Sweep
+from tcplab.stats import Summary, summarise
+from tcplab.store import Store
+
+NAME = "ack-holding"
+TITLE = "Base-station ACK holding and pacing during fades (seed 001, Bhutani)"
+
+OUTAGE_PATH = "wlans.cell.stations.1.outage.intervals"
+FACTOR_PATH = "wlans.cell.signals.duration_factor"
+FADES: dict[str, list[list[str]]] = {
+    "one": [["10s", "20s"]],
+    "two": [["10s", "20s"], ["25s", "35s"]],
+}
+FADE_ROWS = {"one": "Single interval of 10 s", "two": "Two intervals of 10 s each"}
+FACTORS_FULL: tuple[float, ...] = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
+FACTORS_QUICK: tuple[float, ...] = (0.5, 1.0, 2.0)
+SEGMENT_B = 1000
+RWND_SEGMENTS = 20
+LEAD_S = 0.25
+
+TABLE = (
+    "Table I: throughput over a 40 s transfer (packets of 1000 B delivered in order)"
+)
+SWEEP_TABLE = "Predictor-error sweep: ACK holding / Reno throughput (x100)"
+
+#: Table I of the paper (unit unstated; read as packets, see the module docstring).
+PUBLISHED: dict[tuple[str, str], Published] = {
+    ("one", "holding"): Published(7688, "Table I"),
+    ("one", "reno"): Published(6361, "Table I"),
+    ("one", "ratio"): Published(120.9, "Table I"),
+    ("two", "holding"): Published(3981, "Table I"),
+    ("two", "reno"): Published(503, "Table I"),
+    ("two", "ratio"): Published(791.5, "Table I"),
+}
+
+NOTES = (
+    (
+        "Throughput unit read as packets (1000-B segments delivered in order at the mobile in 40 s); "
+        "the paper prints no unit."
+    ),
+    "Wireless hop: ns-2 802.11 DSSS 2 Mb/s with RTS/CTS (ns2_dsss preset); wired FH-BS 10 Mb/s, 50 ms.",
+    "Fades at 10-20 s (one) and 10-20 s + 25-35 s (two); the paper does not say where they fall.",
+    (
+        "The schedule chooses n among feasible schedules (no gap above the FH's RTO), not the paper's "
+        "literal forward search, which stops at n = 0 for Fig. 2's own parameters (docs/models/ack_holding.md)."
+    ),
+    (
+        "The holder forwards data while the link is still up after LINK_GOING_DOWN (keeping a copy), "
+        "times its waits from the FH's last timer restart, divides ACKs to minimise the final RTO and "
+        "corrects the echo of cached segments after LINK_UP; each is a departure listed in the model doc."
+    ),
+)
+
+
+def scenario() -> dict[str, Any]:
+    """The base scenario: one fade, ACK holding, exact predictor (cells override the rest)."""
+    return {
+        "name": "ack_holding",
+        "duration": "40s",
+        "tcp": {
+            "variant": "reno",
+            "mss": SEGMENT_B,
+            "window_unit": "segments",
+            "ca_mode": "per_ack",
+            "initial_window": 2,
+            "rcv_buf": f"{RWND_SEGMENTS * SEGMENT_B}B",
+            "window_scaling": False,
+            "sack": False,
+            "timestamps": True,
+            "delayed_ack": False,
+            "rto_initial": "3s",
+            "rto_min": "200ms",
+            "rto_max": "60s",
+            "clock_granularity": "10ms",
+            "timer_tick": "10ms",
+            "max_retransmissions": 1000,
+        },
+        "nodes": [{"name": "fh"}, {"name": "bs"}, {"name": "mh"}],
+        "links": [
+            {
+                "name": "wired",
+                "a": "fh",
+                "b": "bs",
+                "rate": "10Mbps",
+                "delay": "50ms",
+                "queue": {"kind": "droptail", "packets": 50},
+            }
+        ],
+        "wlans": [
+            {
+                "name": "cell",
+                "mode": "infrastructure",
+                "phy": "ns2_dsss",
+                "rate": "2Mbps",
+                "ap": "bs",
+                "signals": {"lead": f"{int(LEAD_S * 1000)}ms", "duration_factor": 1.0},
+                "stations": [
+                    {"node": "bs", "position": ["0m", "0m"]},
+                    {
+                        "node": "mh",
+                        "position": ["50m", "0m"],
+                        "outage": {"intervals": FADES["one"]},
+                    },
+                ],
+            }
+        ],
+        "agents": [{"kind": "ack_holder", "node": "bs", "mobile": "mh"}],
+        "flows": [{"name": "bulk", "app": "bulk", "client": "mh", "server": "fh"}],
+        "trace": {"series": ["cwnd", "rto"], "interval": "10ms"},
+    }
+
+
+def _mode(quick: bool) -> str:
+    return "quick" if quick else "full"
+
+
+def table_sweep_name(quick: bool) -> str:
+    return f"{NAME}/table1-{_mode(quick)}"
+
+
+def predictor_sweep_name(quick: bool) -> str:
+    return f"{NAME}/predictor-{_mode(quick)}"
+
+
+def _reps(quick: bool) -> int:
+    return 3 if quick else 10
+
+
+def sweeps(quick: bool) -> list[Sweep]:
+    """Table I (2 fade cases x 2 schemes) and the predictor sweep (factors x fade cases, holding)."""
+    table_cells = [
+        {OUTAGE_PATH: FADES[f]} | ({} if scheme == "holding" else {"agents": []})
+        for f in FADES
+        for scheme in ("holding", "reno")
+    ]
+    factors = FACTORS_QUICK if quick else FACTORS_FULL
+    pred_cells = [
+        {OUTAGE_PATH: FADES[f], FACTOR_PATH: float(k)} for f in FADES for k in factors
+    ]
+    return [
+        Sweep(
+            name=table_sweep_name(quick),
+            base=scenario(),
+            cells=table_cells,
+            replications=_reps(quick),
+            seed0=1,
+        ),
+        Sweep(
+            name=predictor_sweep_name(quick),
+            base=scenario(),
+            cells=pred_cells,
+            replications=2 if quick else 10,
+            seed0=1,
+        ),
+    ]
+
+
+# ---------------------------------------------------------------------------------------- analysis
+
+
+def _fade_of(cell: dict[str, Any]) -> str:
+    iv = cell.get(OUTAGE_PATH, FADES["one"])
+    return next((k for k, v in FADES.items() if v == iv), "?")
+
+
+def _runs(store: Store, sweep: str) -> list[dict[str, Any]]:
+    """One dict per ok run: fade, scheme, factor, seed, key, packets, timeouts, agent stats."""
+    out = []
+    for r in store.runs(sweep, status="ok").iter_rows(named=True):
+        cell = json.loads(r["cell"])
+        summ = json.loads(r["summary_json"])
+        flow = summ["flows"][0]
+        agents = summ.get("agents") or []
+        out.append(
+            {
+                "key": r["key"],
+                "seed": r["seed"],
+                "fade": _fade_of(cell),
+                "scheme": "reno" if cell.get("agents") == [] else "holding",
+                "factor": float(cell.get(FACTOR_PATH, 1.0)),
+                "packets": flow["bytes_delivered"] / SEGMENT_B,
+                "timeouts": flow["timeouts"],
+                "spurious": flow["spurious_retransmissions"],
+                "agent": agents[0]["stats"] if agents else None,
+            }
+        )
+    return out
+
+
+def _by(runs: list[dict[str, Any]], **kw: Any) -> list[dict[str, Any]]:
+    return [r for r in runs if all(r[k] == v for k, v in kw.items())]
+
+
+def _ratios(hold: list[dict[str, Any]], reno: list[dict[str, Any]]) -> list[float]:
+    """Per-seed throughput ratio x 100 (paired on the seed)."""
+    base = {r["seed"]: r["packets"] for r in reno}
+    return [100.0 * h["packets"] / base[h["seed"]] for h in hold if base.get(h["seed"])]
+
+
+def table_stats(store: Store, quick: bool) -> dict[tuple[str, str], Summary]:
+    runs = _runs(store, table_sweep_name(quick))
+    out: dict[tuple[str, str], Summary] = {}
+    for f in FADES:
+        hold, reno = (
+            _by(runs, fade=f, scheme="holding"),
+            _by(runs, fade=f, scheme="reno"),
+        )
+        out[(f, "holding")] = summarise(r["packets"] for r in hold)
+        out[(f, "reno")] = summarise(r["packets"] for r in reno)
+        out[(f, "ratio")] = summarise(_ratios(hold, reno))
+    return out
+
+
+def predictor_stats(
+    store: Store, quick: bool
+) -> dict[tuple[str, float], dict[str, Summary]]:
+    """Per (fade, factor): holding packets, gain over Reno (x100) and FH timeouts."""
+    table = _runs(store, table_sweep_name(quick))
+    runs = _runs(store, predictor_sweep_name(quick))
+    out: dict[tuple[str, float], dict[str, Summary]] = {}
+    for f in FADES:
+        reno = _by(table, fade=f, scheme="reno")
+        for k in FACTORS_QUICK if quick else FACTORS_FULL:
+            sel = [r for r in runs if r["fade"] == f and abs(r["factor"] - k) < 1e-9]
+            out[(f, k)] = {
+                "packets": summarise(r["packets"] for r in sel),
+                "gain": summarise(_ratios(sel, reno)),
+                "timeouts": summarise(r["timeouts"] for r in sel),
+            }
+    return out
+
+
+def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
+    stats = table_stats(store, quick)
+    cols = {
+        "holding": ("ACK holding", "packets"),
+        "reno": ("TCP Reno", "packets"),
+        "ratio": ("improvement", "% (ratio x100)"),
+    }
+    cells = [
+        TableCell.of(
+            TABLE,
+            FADE_ROWS[f],
+            cols[c][0],
+            stats[(f, c)],
+            cols[c][1],
+            PUBLISHED[(f, c)],
+        )
+        for f in FADES
+        for c in ("holding", "reno", "ratio")
+    ]
+    pred = predictor_stats(store, quick)
+    factors = FACTORS_QUICK if quick else FACTORS_FULL
+    cells += [
+        TableCell.of(
+            SWEEP_TABLE,
+            f"duration_factor = {k:g}",
+            FADE_ROWS[f],
+            pred[(f, k)]["gain"],
+            "% (ratio x100)",
+        )
+        for k in factors
+        for f in FADES
+    ]
+    cells += [
+        TableCell.of(
+            "Predictor-error sweep: FH timeouts per run (ACK holding)",
+            f"duration_factor = {k:g}",
+            FADE_ROWS[f],
+            pred[(f, k)]["timeouts"],
+            "timeouts",
+        )
+        for k in factors
+        for f in FADES
+    ]
+
+    runs = _runs(store, table_sweep_name(quick))
+    hold = _by(runs, scheme="holding")
+    reno = _by(runs, scheme="reno")
+    exact = hold + [
+        r
+        for r in _runs(store, predictor_sweep_name(quick))
+        if abs(r["factor"] - 1.0) < 1e-9
+    ]
+    findings = [
+        Finding(
+            text="With an exact predictor the FH never times out under ACK holding (both fade cases)",
+            holds=bool(exact) and all(r["timeouts"] == 0 for r in exact),
+            detail=f"{sum(r['timeouts'] for r in exact)} timeouts in {len(exact)} runs; "
+            f"plain Reno: {sum(r['timeouts'] for r in reno)} in {len(reno)} runs",
+        ),
+        Finding(
+            text="ACK holding delivers more than plain Reno in both fade cases (every paired seed)",
+            holds=all(
+                stats[(f, "ratio")].n > 0
+                and min(_ratios(_by(hold, fade=f), _by(reno, fade=f))) > 100.0
+                for f in FADES
+            ),
+            detail="; ".join(
+                f"{f} fade(s): {stats[(f, 'holding')].mean:.0f} vs {stats[(f, 'reno')].mean:.0f} packets, "
+                f"ratio {stats[(f, 'ratio')].mean:.1f} % (paper {PUBLISHED[(f, 'ratio')].value} %)"
+                for f in FADES
+            ),
+        ),
+    ]
+    pairs = [
+        (k, 1.0 / k)
+        for k in factors
+        if k > 1.0 and any(abs(1.0 / k - u) < 1e-9 for u in factors)
+    ]
+    if pairs:
+        comp = []
+        ok = True
+        for f in FADES:
+            for over, under in pairs:
+                g_over = pred[(f, over)]["gain"].mean
+                g_under = pred[(f, under)]["gain"].mean
+                ok = (
+                    ok
+                    and math.isfinite(g_over)
+                    and math.isfinite(g_under)
+                    and g_over >= g_under
+                )
+                comp.append(
+                    f"{f}: x{over:g} {g_over:.1f} % vs x{under:g} {g_under:.1f} %"
+                )
+        findings.append(
+            Finding(
+                text="Over-estimating the outage costs less than under-estimating it by the same factor "
+                "(the paper's advice)",
+                holds=ok,
+                detail="; ".join(comp),
+            )
+        )
+    return cells, findings
+
+
+def deviation_cause(cell: TableCell) -> str:
+    """Why a Table I cell is off by more than 10 % (the report lists these)."""
+    if cell.table != TABLE:
+        return "no published value"
+    if cell.column == "TCP Reno" and "Two" in cell.row:
+        return (
+            "Reno's loss depends on where each fade ends in its RTO backoff sequence; the paper's 503 "
+            "implies Reno hardly recovered after the first fade (fade timing unstated). Here Reno resumes "
+            "about 5 s after each fade."
+        )
+    if cell.column == "improvement":
+        return (
+            "follows the Reno column: the gain is Reno's idle time after each fade (RTO backoff) plus its "
+            "slow start; our fade timing leaves Reno less idle than the paper's did."
+        )
+    return (
+        "unit and link rates unstated in the paper; our 2 Mb/s ns-2 802.11 hop carries ~130 packets/s, "
+        "the paper's numbers need ~250 packets/s."
+    )
+
+
+# ---------------------------------------------------------------------------------------- figures
+
+FIG2 = {"t": 1000.0, "n_acks": 30, "mu0": 1.0, "sigma0": 0.3}
+
+
+def _cwnd_figure(
+    store: Store, outdir: Path, quick: bool, fade: str, fig_no: int
+) -> Path | None:
+    from tcplab.plots import new_figure, save
+
+    runs = [
+        r
+        for r in _runs(store, table_sweep_name(quick))
+        if r["fade"] == fade and r["seed"] == 1
+    ]
+    if not runs:
+        return None
+    fig, ax = new_figure()
+    for r in sorted(runs, key=lambda r: r["scheme"]):
+        s = store.series(r["key"])
+        s = s.filter(s["series"] == "cwnd")
+        label = "ACK holding" if r["scheme"] == "holding" else "TCP Reno"
+        ax.step(
+            s["t_s"].to_list(),
+            [v / SEGMENT_B for v in s["value"].to_list()],
+            where="post",
+            label=label,
+        )
+    for a, b in FADES[fade]:
+        ax.axvspan(float(a[:-1]), float(b[:-1]), color="grey", alpha=0.15, lw=0)
+    ax.axhline(RWND_SEGMENTS, color="k", lw=0.8, ls=":", label="receiver window (20)")
+    ax.set_yscale("log")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("cwnd at the FH (segments, log scale)")
+    ax.set_title(
+        f"Fig. {fig_no}: congestion window, {'one 10 s fade' if fade == 'one' else 'two 10 s fades'}"
+    )
+    ax.legend(frameon=False)
+    return save(fig, outdir / f"fig{fig_no}_cwnd_{fade}_fade.png")
+
+
+def _fig2(outdir: Path) -> Path:
+    from tcplab.plots import new_figure, save
+
+    r = _core.ack_schedule(
+        FIG2["t"], FIG2["n_acks"], FIG2["mu0"], FIG2["sigma0"], None, 0.0
+    )
+    per = [p for p in r["per_n"] if p["rto_final_closed"] is not None]
+    fig, ax = new_figure()
+    ax.plot(
+        [p["n"] for p in per],
+        [p["rto_final_closed"] for p in per],
+        "k-",
+        lw=1,
+        label="RTO_N(n), eq. (11)",
+    )
+    feas = [p for p in per if p["feasible"]]
+    infeas = [p for p in per if not p["feasible"]]
+    ax.plot(
+        [p["n"] for p in feas],
+        [p["rto_final_closed"] for p in feas],
+        "o",
+        color="tab:green",
+        label="feasible",
+    )
+    ax.plot(
+        [p["n"] for p in infeas],
+        [p["rto_final_closed"] for p in infeas],
+        "x",
+        color="tab:red",
+        label="a gap exceeds the FH's RTO",
+    )
+    n_p, n_f = r["n_paper"], r["n_feasible"]
+    y_p = next(p["rto_final_closed"] for p in per if p["n"] == n_p)
+    ax.annotate(
+        f"paper's search: n = {n_p}",
+        (n_p, y_p),
+        xytext=(n_p + 2, y_p * 1.3),
+        arrowprops={"arrowstyle": "->"},
+    )
+    ax.annotate(
+        f"feasible optimum: n = {n_f}\nRTO_N = {r['final_rto']:.2f} s",
+        (n_f, r["final_rto"]),
+        xytext=(n_f + 3, r["final_rto"] * 0.4),
+        arrowprops={"arrowstyle": "->"},
+    )
+    ax.set_yscale("log")
+    ax.set_xlabel("n (ACKs released as late as the RTO allows)")
+    ax.set_ylabel("final RTO_N(n) (s)")
+    ax.set_title("Fig. 2: T = 1000 s, N = 30, mu0 = 1 s, sigma0 = 0.3 s")
+    ax.legend(frameon=False)
+    return save(fig, outdir / "fig2_rto_vs_n.png")
+
+
+def _fig5_8(outdir: Path) -> list[Path]:
+    from tcplab.plots import new_figure, save
+
+    paths = []
+    for t, (fx, fr) in ((500.0, (5, 6)), (250.0, (7, 8))):
+        r = _core.ack_schedule(t, 20, 1.0, 0.3, None, 0.0)
+        gaps, rto = r["gaps"], r["rto"]
+        fig, ax = new_figure()
+        ax.plot(range(1, len(gaps) + 1), gaps, "o-")
+        ax.set_xlabel("ACK number i")
+        ax.set_ylabel("inter-ACK time x_i (s)")
+        ax.set_title(
+            f"Fig. {fx}: optimal x for a wait of {t:g} s (N = 20, n = {r['n_feasible']}; mu0 = 1 s, sigma0 = 0.3 s assumed)"
+        )
+        ax.title.set_fontsize(9)
+        paths.append(save(fig, outdir / f"fig{fx}_gaps_T{int(t)}.png"))
+        fig, ax = new_figure()
+        ax.plot(range(len(rto)), rto, "o-", color="tab:orange")
+        ax.set_xlabel("ACK number i (0 = before the first release)")
+        ax.set_ylabel("RTO_i at the FH (s)")
+        ax.set_title(
+            f"Fig. {fr}: RTO with optimal x for a wait of {t:g} s (final {rto[-1]:.2f} s)"
+        )
+        ax.title.set_fontsize(9)
+        paths.append(save(fig, outdir / f"fig{fr}_rto_T{int(t)}.png"))
+    return paths
+
+
+def _predictor_figure(store: Store, outdir: Path, quick: bool) -> Path:
+    from tcplab.plots import new_figure, save
+
+    pred = predictor_stats(store, quick)
+    factors = list(FACTORS_QUICK if quick else FACTORS_FULL)
+    fig, ax = new_figure()
+    for f in FADES:
+        ss = [pred[(f, k)]["gain"] for k in factors]
+        ax.errorbar(
+            factors,
+            [s.mean for s in ss],
+            yerr=[s.ci95 if math.isfinite(s.ci95) else 0.0 for s in ss],
+            marker="o",
+            capsize=3,
+            label=FADE_ROWS[f].lower(),
+        )
+    ax.axhline(100, color="grey", lw=0.8, ls=":", label="plain Reno")
+    ax.axvline(1.0, color="k", lw=0.6, ls="--")
+    ax.set_xlabel("predicted / true outage duration (duration_factor)")
+    ax.set_ylabel("throughput vs. plain Reno (%)")
+    ax.set_title("Predictor error: under- (<1) vs. over-estimates (>1)")
+    ax.legend(frameon=False)
+    return save(fig, outdir / "predictor_error_sweep.png")
+
+
+def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
+    out: list[Path] = []
+    for fade, no in (("one", 3), ("two", 4)):
+        p = _cwnd_figure(store, outdir, quick, fade, no)
+        if p:
+            out.append(p)
+    out.append(_fig2(outdir))
+    out += _fig5_8(outdir)
+    out.append(_predictor_figure(store, outdir, quick))
+    return out

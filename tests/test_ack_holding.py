@@ -1,0 +1,81 @@
+"""The ack-holding experiment (seed 001): interface, analytic schedule, and a small end-to-end run."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+import tcplab
+from tcplab import _core
+from tcplab.experiments import ack_holding as exp
+from tcplab.experiments import all_experiments
+from tcplab.runner import run_sweep
+from tcplab.store import Store
+
+
+def test_registered_with_the_interface() -> None:
+    assert all_experiments()["ack-holding"] is exp
+    quick = exp.sweeps(True)
+    assert [s.name for s in quick] == [
+        "ack-holding/table1-quick",
+        "ack-holding/predictor-quick",
+    ]
+    assert len(quick[0].expand()) == 4  # 2 fade cases x 2 schemes
+    assert set(exp.PUBLISHED) == {
+        (f, c) for f in ("one", "two") for c in ("holding", "reno", "ratio")
+    }
+    assert exp.PUBLISHED[("two", "ratio")].value == 791.5
+
+
+def test_fig2_literal_search_vs_feasible_optimum() -> None:
+    r = _core.ack_schedule(1000.0, 30, 1.0, 0.3, None, 0.0)
+    assert r["n_paper"] == 0  # the published search, taken literally
+    assert r["n_feasible"] == 9
+    assert r["final_rto"] == pytest.approx(34.97, abs=0.01)
+    assert sum(r["gaps"]) == pytest.approx(1000.0)
+    # No gap exceeds the RTO the FH has when it starts (r["rto"][i] is the RTO before gap i + 1).
+    assert all(g <= rto * (1 + 1e-12) for g, rto in zip(r["gaps"], r["rto"]))
+
+
+@pytest.mark.parametrize("t", [500.0, 250.0])
+def test_figs_5_to_8_schedules_are_feasible(t: float) -> None:
+    r = _core.ack_schedule(t, 20, 1.0, 0.3, None, 0.0)
+    n = r["n_feasible"]
+    gaps = r["gaps"]
+    assert len(gaps) == 20 and sum(gaps) == pytest.approx(t)
+    # Phase 1 grows, phase 2 is flat and below the last phase-1 gap (the paper's Figs 5 and 7).
+    assert all(a < b for a, b in itertools.pairwise(gaps[:n]))
+    assert max(gaps[n:]) - min(gaps[n:]) < 1e-9
+    assert r["rto"][-1] < max(r["rto"])
+
+
+def _short(scheme: str, factor: float = 1.0) -> dict:
+    s = exp.scenario()
+    s["duration"] = "16s"
+    s["wlans"][0]["stations"][1]["outage"] = {"intervals": [["4s", "10s"]]}
+    s["wlans"][0]["signals"]["duration_factor"] = factor
+    if scheme == "reno":
+        s["agents"] = []
+    return s
+
+
+def test_holding_beats_reno_without_fh_timeouts() -> None:
+    h = tcplab.run(_short("holding"), seed=1)
+    r = tcplab.run(_short("reno"), seed=1)
+    fh, fr = h.flows.row(0, named=True), r.flows.row(0, named=True)
+    assert fh["timeouts"] == 0 and fr["timeouts"] >= 1
+    assert fh["bytes_delivered"] > fr["bytes_delivered"]
+    assert fh["spurious_retransmissions"] == 0
+    stats = h.summary["agents"][0]["stats"]
+    assert stats["acks_released"] >= 10 and stats["infeasible_schedules"] == 0
+
+
+def test_quick_table_sweep_and_analysis(tmp_path: Path) -> None:
+    table = exp.sweeps(True)[0]
+    with Store(tmp_path / "db.sqlite") as store:
+        run_sweep(table, store, workers=1, progress=False)
+        stats = exp.table_stats(store, True)
+        assert stats[("one", "holding")].n == 3
+        assert stats[("one", "ratio")].mean > 100.0
+        assert stats[("two", "ratio")].mean > 100.0
