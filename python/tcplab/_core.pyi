@@ -31,3 +31,15 @@ def run(
     pcap_dir: str | None = None,
 ) -> dict[str, Any]:
     """Run one simulation with the GIL released; Ctrl-C raises KeyboardInterrupt."""
+
+def ack_schedule(
+    t: float,
+    n_acks: int,
+    mu0: float,
+    sigma0: float,
+    estimator: tuple[float, float, float] | None = None,
+    guard: float = 0.0,
+) -> dict[str, Any]:
+    """Seed 001's ACK-release schedule: RTO_N(n) for every n (eq. 11), the paper's literal n, the
+    feasible optimum and its gaps with the FH's RTO after each ACK. ``estimator`` is None for eqs.
+    (1)-(4) as written, or (min, max, granularity) in seconds for a clamped RFC 6298 estimator."""
