@@ -126,6 +126,27 @@ def _print_result(result: Result, out: Path | None) -> None:
                 str(ln["drops_outage"]),
             )
         console.print(links)
+    if s.get("wifi"):
+        wifi = Table(title="802.11 stations", box=box.SIMPLE_HEAD)
+        cols = ("wlan", "node", "frames", "retries", "collisions", "errors", "retry drops", "queue drops", "outage drops")
+        for col in cols:
+            wifi.add_column(col, justify="left" if col in ("wlan", "node") else "right", min_width=len(col), no_wrap=True)
+        for w in s["wifi"]:
+            wifi.add_row(
+                w["wlan"],
+                w["node"],
+                f"{w['frames_sent']:,}",
+                str(w["retries"]),
+                str(w["collisions"]),
+                str(w["frame_errors"]),
+                str(w["drops_retry_limit"]),
+                str(w["drops_queue"]),
+                str(w["drops_outage"]),
+            )
+        console.print(wifi)
+    for a in s.get("agents") or []:
+        stats = ", ".join(f"{k} {v}" for k, v in a["stats"].items() if v)
+        console.print(f"agent {a['kind']} at {a['node']} for {a['mobile']}: {stats or 'idle'}")
     if out is not None:
         console.print(f"results written to {out}")
 

@@ -76,13 +76,31 @@ class Result:
     """Outcome of one simulation run.
 
     ``summary`` holds scenario name, seed, simulated and wall time, event count, and the per-flow and
-    per-link counters as plain data.  ``flows``, ``links`` and ``series`` are DataFrame views.
+    per-link counters as plain data.  ``flows``, ``links`` and ``series`` are DataFrame views;
+    ``wifi`` (per-station 802.11 counters), ``link_signals`` (the cross-layer link events) and
+    ``agents`` (in-network agents' counters) are views of the optional parts, empty when absent.
     """
 
     summary: dict[str, Any]
     flows: pl.DataFrame
     links: pl.DataFrame
     series: pl.DataFrame
+
+    @property
+    def wifi(self) -> pl.DataFrame:
+        return pl.DataFrame(self.summary.get("wifi") or [])
+
+    @property
+    def link_signals(self) -> pl.DataFrame:
+        return pl.DataFrame(self.summary.get("link_signals") or [])
+
+    @property
+    def agents(self) -> pl.DataFrame:
+        rows = [
+            {k: v for k, v in a.items() if k != "stats"} | {f"stats.{k}": v for k, v in a.get("stats", {}).items()}
+            for a in self.summary.get("agents") or []
+        ]
+        return pl.DataFrame(rows)
 
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> Result:
