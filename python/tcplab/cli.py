@@ -67,6 +67,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             write_text(staging / "summary.json", result.to_json(indent=2) + "\n")
             if not result.series.is_empty():
                 result.series.write_parquet(staging / "series.parquet")
+            if not result.frames.is_empty():
+                result.frames.write_parquet(staging / "frames.parquet")
             replace_dir(staging, out)
             staging = None
     finally:

@@ -9,7 +9,7 @@ DataFrame views for analysis.  Column dtypes are pinned where the data can be al
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
@@ -62,9 +62,23 @@ def series_frame(series: dict[str, list[Any]] | None) -> pl.DataFrame:
     return pl.DataFrame({k: series.get(k, []) for k in SERIES_SCHEMA}, schema=SERIES_SCHEMA)
 
 
+FRAME_COLUMNS = ("t_s", "node", "event", "kind", "src", "dst", "seq", "retry", "bytes", "rate_bps")
+
+
+def frames_frame(frames: dict[str, list[Any]] | None) -> pl.DataFrame:
+    """The core's columnar per-frame trace as a DataFrame (empty when none was recorded)."""
+    if not frames or not frames.get("t_s"):
+        return pl.DataFrame()
+    return pl.DataFrame({k: frames[k] for k in FRAME_COLUMNS})
+
+
 def split_series(raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[Any]] | None]:
-    """Separate a raw run result into (summary without series, series or None if empty)."""
-    summary = {k: v for k, v in raw.items() if k != "series"}
+    """Separate a raw run result into (summary without series, series or None if empty).
+
+    The per-frame 802.11 trace (``frames``) is left out of the summary too: like the series it is
+    bulky, and it is available as ``Result.frames``.
+    """
+    summary = {k: v for k, v in raw.items() if k not in ("series", "frames")}
     series = raw.get("series") or None
     if series is not None and not series.get("t_s"):
         series = None
@@ -85,6 +99,9 @@ class Result:
     flows: pl.DataFrame
     links: pl.DataFrame
     series: pl.DataFrame
+    #: The per-frame 802.11 trace (``trace.frames = true``), one row per transmission and per
+    #: reception outcome at the addressee; empty otherwise.
+    frames: pl.DataFrame = field(default_factory=pl.DataFrame)
 
     @property
     def wifi(self) -> pl.DataFrame:
@@ -111,6 +128,7 @@ class Result:
             flows=records_frame(summary.get("flows", []), FLOW_SCHEMA),
             links=records_frame(summary.get("links", []), LINK_SCHEMA),
             series=series_frame(series),
+            frames=frames_frame(raw.get("frames")),
         )
 
     def to_json(self, indent: int | None = None) -> str:

@@ -161,9 +161,27 @@ pub struct SeriesColumns {
     pub value: Vec<f64>,
 }
 
+/// The per-frame 802.11 trace in columnar form (empty unless `trace.frames` is set).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct FrameColumns {
+    pub t_s: Vec<f64>,
+    /// Node of the station where the event happened.
+    pub node: Vec<String>,
+    pub event: Vec<&'static str>,
+    pub kind: Vec<&'static str>,
+    pub src: Vec<String>,
+    /// Addressee node, or "broadcast".
+    pub dst: Vec<String>,
+    pub seq: Vec<u16>,
+    pub retry: Vec<bool>,
+    pub bytes: Vec<u32>,
+    pub rate_bps: Vec<u64>,
+}
+
 pub struct RunOutput {
     pub summary: Summary,
     pub series: SeriesColumns,
+    pub frames: FrameColumns,
 }
 
 /// A built world, ready to run in slices (so a caller can honour interrupts between them).
@@ -378,7 +396,37 @@ pub fn summarize(w: &World) -> RunOutput {
             }
         })
         .collect();
+    let mut frames = FrameColumns::default();
+    if let Some(tr) = &w.wifi.frames {
+        let node_of = |sta: u32| -> String {
+            if sta == crate::wifi::BROADCAST {
+                "broadcast".to_string()
+            } else {
+                w.nodes[w.wifi.stations[sta as usize].node.idx()]
+                    .name
+                    .clone()
+            }
+        };
+        for r in tr {
+            frames.t_s.push(r.t.as_secs_f64());
+            frames.node.push(node_of(r.sta));
+            frames.event.push(r.event.name());
+            frames.kind.push(match r.kind {
+                crate::wifi::FrameKind::Data => "data",
+                crate::wifi::FrameKind::Ack => "ack",
+                crate::wifi::FrameKind::Rts => "rts",
+                crate::wifi::FrameKind::Cts => "cts",
+            });
+            frames.src.push(node_of(r.src));
+            frames.dst.push(node_of(r.dst));
+            frames.seq.push(r.seq);
+            frames.retry.push(r.retry);
+            frames.bytes.push(r.bytes);
+            frames.rate_bps.push(r.rate);
+        }
+    }
     RunOutput {
+        frames,
         summary: Summary {
             scenario: w.name.clone(),
             seed: w.seed,

@@ -180,8 +180,11 @@ fn run(
         serde_json::to_value(&out.summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let series =
         serde_json::to_value(&out.series).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let frames =
+        serde_json::to_value(&out.frames).map_err(|e| PyValueError::new_err(e.to_string()))?;
     if let Value::Object(m) = &mut summary {
         m.insert("series".into(), series);
+        m.insert("frames".into(), frames);
     }
     json_to_py(py, &summary)
 }

@@ -1531,6 +1531,9 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         return Err(errs);
     }
     w.compute_routes();
+    if s.trace.frames == Some(true) {
+        w.wifi.frames = Some(Vec::new());
+    }
     w.start_wifi();
     for a in &s.agents {
         w.add_agent(ids[a.node.as_str()], ids[a.mobile.as_str()], build_agent(a));

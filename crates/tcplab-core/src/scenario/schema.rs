@@ -332,6 +332,10 @@ pub struct TraceSpec {
     /// directory ("*" for all).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pcap: Vec<String>,
+    /// Record every 802.11 frame: each transmission and each reception outcome at its addressee
+    /// (returned as the run's `frames` table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frames: Option<bool>,
     /// Bytes captured per packet (default: the whole packet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcap_snaplen: Option<u32>,

@@ -187,6 +187,8 @@ pub const LINK_SAMPLE: u32 = 3;
 /// Every WLAN of a world.
 #[derive(Default)]
 pub struct Wifi {
+    /// The per-frame trace, when the scenario asks for one.
+    pub frames: Option<Vec<FrameRecord>>,
     pub wlans: Vec<Wlan>,
     pub stations: Vec<Station>,
     txs: Vec<TxRec>,
@@ -522,6 +524,9 @@ impl Wifi {
 
     fn start_tx(&mut self, now: SimTime, s: u32, f: Frame, d: SimTime) {
         self.frames_on_air += 1;
+        if let Some(tr) = self.frames.as_mut() {
+            tr.push(frame_record(now, s, FrameEvent::Tx, &f));
+        }
         let end = now + d;
         let id = match self.free_txs.pop() {
             Some(i) => i,
@@ -644,6 +649,7 @@ impl Wifi {
             // The error model applies to data frames at their addressee (every receiver of a
             // broadcast); the sender's and the receiver's chains each advance once per frame.
             let mut res_kind = res_kind;
+            let mut by_error_model = false;
             if res_kind == 1 && f.kind == FrameKind::Data && (f.dst == r || f.dst == BROADCAST) {
                 let lost_tx = {
                     let st = &mut self.stations[s as usize];
@@ -654,6 +660,18 @@ impl Wifi {
                 if lost_tx || lost_rx {
                     st.mac.stats.rx_errors += 1;
                     res_kind = 2;
+                    by_error_model = true;
+                }
+            }
+            if f.dst == r || f.dst == BROADCAST {
+                if let Some(tr) = self.frames.as_mut() {
+                    let ev = match (res_kind, by_error_model) {
+                        (1, _) => FrameEvent::RxOk,
+                        (2, true) => FrameEvent::RxError,
+                        (2, false) => FrameEvent::RxCollision,
+                        _ => FrameEvent::RxMissed,
+                    };
+                    tr.push(frame_record(now, r, ev, &f));
                 }
             }
             let res = match res_kind {
@@ -673,5 +691,62 @@ impl Wifi {
         let rec = &mut self.txs[id as usize];
         rec.hearers = hearers;
         self.free_txs.push(id);
+    }
+}
+
+/// One line of the optional per-frame trace (`trace.frames = true`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameRecord {
+    pub t: SimTime,
+    /// The station the event happened at (the sender for `Tx` and drops, the receiver otherwise).
+    pub sta: u32,
+    pub event: FrameEvent,
+    pub kind: FrameKind,
+    pub src: u32,
+    pub dst: u32,
+    pub seq: u16,
+    pub retry: bool,
+    pub bytes: u32,
+    pub rate: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameEvent {
+    /// Transmission starts.
+    Tx,
+    /// Decoded by its addressee (or a receiver of a broadcast).
+    RxOk,
+    /// Lost at its addressee to a collision or to being below the reception threshold.
+    RxCollision,
+    /// Lost at its addressee to the frame error model.
+    RxError,
+    /// Not received at all by its addressee (it was transmitting, or locked on another frame).
+    RxMissed,
+}
+
+impl FrameEvent {
+    pub fn name(self) -> &'static str {
+        match self {
+            FrameEvent::Tx => "tx",
+            FrameEvent::RxOk => "rx_ok",
+            FrameEvent::RxCollision => "rx_collision",
+            FrameEvent::RxError => "rx_error",
+            FrameEvent::RxMissed => "rx_missed",
+        }
+    }
+}
+
+fn frame_record(t: SimTime, sta: u32, event: FrameEvent, f: &Frame) -> FrameRecord {
+    FrameRecord {
+        t,
+        sta,
+        event,
+        kind: f.kind,
+        src: f.src,
+        dst: f.dst,
+        seq: f.seq,
+        retry: f.retry,
+        bytes: f.bytes,
+        rate: f.rate,
     }
 }
