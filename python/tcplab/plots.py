@@ -16,7 +16,9 @@ from matplotlib.figure import Figure
 
 def new_figure() -> tuple[Figure, Axes]:
     """A fresh figure with one axes in the house style (light grid, no top/right frame)."""
-    fig = Figure(figsize=(6.4, 4.0), dpi=110)
+    # Constrained layout fits titles, labels and legends on any figure (multi-axes ones included)
+    # without tight_layout's warnings.
+    fig = Figure(figsize=(6.4, 4.0), dpi=110, layout="constrained")
     ax = fig.add_subplot()
     ax.grid(True, alpha=0.3)
     ax.spines[["top", "right"]].set_visible(False)
@@ -26,6 +28,5 @@ def new_figure() -> tuple[Figure, Axes]:
 def save(fig: Figure, path: Path) -> Path:
     """Write ``fig`` as PNG to ``path``, creating folders."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.tight_layout()
     fig.savefig(path, format="png")
     return path

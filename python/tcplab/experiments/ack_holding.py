@@ -472,16 +472,19 @@ def _fig2(outdir: Path) -> Path:
     )
     n_p, n_f = r["n_paper"], r["n_feasible"]
     y_p = next(p["rto_final_closed"] for p in per if p["n"] == n_p)
+    # Text placed in axes fractions so that it stays inside the plot whatever the y range.
     ax.annotate(
         f"paper's search: n = {n_p}",
         (n_p, y_p),
-        xytext=(n_p + 2, y_p * 1.3),
+        xytext=(0.08, 0.55),
+        textcoords="axes fraction",
         arrowprops={"arrowstyle": "->"},
     )
     ax.annotate(
         f"feasible optimum: n = {n_f}\nRTO_N = {r['final_rto']:.2f} s",
         (n_f, r["final_rto"]),
-        xytext=(n_f + 3, r["final_rto"] * 0.4),
+        xytext=(0.45, 0.08),
+        textcoords="axes fraction",
         arrowprops={"arrowstyle": "->"},
     )
     ax.set_yscale("log")
