@@ -621,18 +621,64 @@ mod tests {
     #[test]
     fn acks_sent_after_the_prediction_keep_the_fh_window_closed() {
         let (mut ih, mut out) = ih_with_flight();
-        let down = AgentEvent::LinkGoingDown { est_down: SimTime::from_secs(10), rtt_to_mobile: None };
+        let down = AgentEvent::LinkGoingDown {
+            est_down: SimTime::from_secs(10),
+            rtt_to_mobile: None,
+        };
         ih.on_event(SimTime::ZERO, down, &mut out);
         let mut a = ack(seg(4), 8760);
-        assert_eq!(ih.on_packet(SimTime::ZERO, Dir::FromMobile, &mut a, &mut out), Verdict::Absorb);
+        assert_eq!(
+            ih.on_packet(SimTime::ZERO, Dir::FromMobile, &mut a, &mut out),
+            Verdict::Absorb
+        );
 
         let mut sh = MtcpSh::default();
         sh.on_packet(SimTime::ZERO, Dir::ToMobile, &mut syn_ack(), &mut out);
-        sh.on_packet(SimTime::ZERO, Dir::FromMobile, &mut ack(seg(1), 8760), &mut out);
+        sh.on_packet(
+            SimTime::ZERO,
+            Dir::FromMobile,
+            &mut ack(seg(1), 8760),
+            &mut out,
+        );
         sh.on_event(SimTime::ZERO, down, &mut out);
         let mut a = ack(seg(2), 8760);
-        assert_eq!(sh.on_packet(SimTime::ZERO, Dir::FromMobile, &mut a, &mut out), Verdict::Forward);
+        assert_eq!(
+            sh.on_packet(SimTime::ZERO, Dir::FromMobile, &mut a, &mut out),
+            Verdict::Forward
+        );
         assert_eq!(ack_no(&a), (seg(2), 0), "unreduced, zero window");
+    }
+
+    #[test]
+    fn buffer_overflow_limits_what_the_ih_acknowledges_for_the_mobile() {
+        // Room for two segments only: of four in flight, two are copied, and Algorithm 2 may
+        // acknowledge only what the buffer holds (the FH keeps the rest and retransmits it).
+        let mut ih = MtcpPlusIh::new(MtcpPlusConfig {
+            buffer: 2 * MSS as u64,
+            ..Default::default()
+        });
+        let mut out = vec![];
+        let t = SimTime::ZERO;
+        ih.on_packet(t, Dir::ToMobile, &mut syn_ack(), &mut out);
+        ih.on_packet(t, Dir::FromMobile, &mut ack(ISS + 1, 8760), &mut out);
+        for k in 0..4 {
+            ih.on_packet(t, Dir::ToMobile, &mut data(seg(k), MSS), &mut out);
+        }
+        assert_eq!(ih.stats.buffer_overflows, 2);
+        ih.on_event(
+            t,
+            AgentEvent::LinkGoingDown {
+                est_down: SimTime::from_secs(10),
+                rtt_to_mobile: None,
+            },
+            &mut out,
+        );
+        let acks: Vec<_> = out.iter().map(ack_no).collect();
+        assert_eq!(
+            acks,
+            vec![(ISS + 1, 0), (seg(2), 0)],
+            "not snd_max = seg(4): segments 2-3 are not buffered"
+        );
     }
 
     #[test]

@@ -1092,6 +1092,15 @@ fn validate_wlan(
                 "must be zero or positive",
             ));
         }
+        if sg
+            .miss_probability
+            .is_some_and(|p| !(0.0..=1.0).contains(&p))
+        {
+            errs.push(err(
+                format!("{loc}.signals.miss_probability"),
+                "is a probability: allowed 0 to 1",
+            ));
+        }
         if sg.sample_interval.is_some_and(|d| d.0 .0 == 0) {
             errs.push(err(
                 format!("{loc}.signals.sample_interval"),
@@ -1261,6 +1270,7 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
         signals: SignalConfig {
             lead: sg.lead.map_or(SimTime::ZERO, |d| d.0),
             duration_factor: sg.duration_factor.unwrap_or(1.0),
+            miss_probability: sg.miss_probability.unwrap_or(0.0),
             sample_interval: sg.sample_interval.map(|d| d.0),
         },
     }
@@ -1499,7 +1509,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 ws.ap.as_deref() == Some(st.node.as_str()),
                 LossModel::None,
                 outage(&st.outage),
-                [stream(0), stream(1), stream(2)],
+                [stream(0), stream(1), stream(2), stream(3)],
             );
             {
                 let s_ = &mut w.wifi.stations[sta as usize];

@@ -407,6 +407,9 @@ pub struct SignalSpec {
     /// Predicted outage duration = true duration × this factor (default 1: exact predictor).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_factor: Option<f64>,
+    /// Probability that an outage is not predicted at all (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub miss_probability: Option<f64>,
     /// Period of signal-level samples (default: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample_interval: Option<Duration>,

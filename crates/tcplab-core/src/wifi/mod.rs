@@ -57,6 +57,8 @@ pub struct SignalConfig {
     pub lead: SimTime,
     /// The predicted outage duration is the true one times this factor (1 = exact predictor).
     pub duration_factor: f64,
+    /// Probability that an outage comes without any LINK_GOING_DOWN (a missed prediction).
+    pub miss_probability: f64,
     /// Period of signal-level samples (None: no samples).
     pub sample_interval: Option<SimTime>,
 }
@@ -66,6 +68,7 @@ impl Default for SignalConfig {
         SignalConfig {
             lead: SimTime::ZERO,
             duration_factor: 1.0,
+            miss_probability: 0.0,
             sample_interval: None,
         }
     }
@@ -119,6 +122,8 @@ pub struct Station {
     pub loss_tx: LossModel,
     rng_rx: Rng,
     rng_tx: Rng,
+    /// The outage predictor's own stream (missed predictions).
+    rng_sig: Rng,
     pub outage: Outage,
     pub down: bool,
     rx: Option<RxLock>,
@@ -229,11 +234,11 @@ impl Wifi {
         is_ap: bool,
         loss: LossModel,
         outage: Outage,
-        rngs: [Rng; 3],
+        rngs: [Rng; 4],
     ) -> u32 {
         let id = self.stations.len() as u32;
         let w = &mut self.wlans[wlan as usize];
-        let [r_mac, r_rx, r_tx] = rngs;
+        let [r_mac, r_rx, r_tx, r_sig] = rngs;
         let mac = Dcf::new(id, &w.cfg.mac, &w.cfg.phy, r_mac);
         w.stations.push(id);
         if is_ap {
@@ -248,6 +253,7 @@ impl Wifi {
             loss_tx: loss,
             rng_rx: r_rx,
             rng_tx: r_tx,
+            rng_sig: r_sig,
             outage,
             down: false,
             rx: None,
@@ -377,6 +383,13 @@ impl Wifi {
         };
         match kind {
             LINK_GOING_DOWN => {
+                let miss = self.wlans[self.stations[s as usize].wlan as usize]
+                    .cfg
+                    .signals
+                    .miss_probability;
+                if miss > 0.0 && self.stations[s as usize].rng_sig.bernoulli(miss) {
+                    return; // this outage will come unannounced
+                }
                 let st = &self.stations[s as usize];
                 let lead = self.wlans[st.wlan as usize].cfg.signals.lead;
                 let f = self.wlans[st.wlan as usize].cfg.signals.duration_factor;
