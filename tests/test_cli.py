@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import polars as pl
-from conftest import run_cli
+import pytest
+from conftest import ROOT, run_cli
 
 JSON_KEYS = {"scenario", "seed", "sim_time_s", "wall_time_s", "events", "flows"}
 FLOW_KEYS = {
@@ -103,3 +104,27 @@ def test_out_never_clobbers_foreign_folders(wired_toml: Path, tmp_path: Path) ->
     assert run_cli("run", str(wired_toml), "--seed", "1", "--out", str(out)).returncode == 0
     assert run_cli("run", str(wired_toml), "--seed", "2", "--out", str(out)).returncode == 0
     assert json.loads((out / "summary.json").read_text())["seed"] == 2
+
+
+BAD_FILES = {
+    # case: (edit of the example file, text the error must contain)
+    "unknown field": (lambda t: t.replace('delay = "20ms"', 'delay = "20ms"\nlatency = "5ms"'), "latency"),
+    "negative rate": (lambda t: t.replace('rate = "10Mbps"', 'rate = "-10Mbps"'), "links[1].rate"),
+    "unknown node in a link": (lambda t: t.replace('b = "client"', 'b = "clinet"'), "links[1].b"),
+    "missing unit": (lambda t: t.replace('delay = "20ms"', 'delay = "20"'), "links[1].delay"),
+    "malformed TOML": (lambda t: t.replace('name = "wired_bottleneck"', 'name = "wired_bottleneck'), "TOML"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_bad_scenario_files_name_the_field_and_write_nothing(case: str, tmp_path: Path) -> None:
+    edit, expected = BAD_FILES[case]
+    text = (ROOT / "examples" / "wired_bottleneck.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(edit(text))
+    assert bad.read_text() != text
+    out = tmp_path / "out"
+    proc = run_cli("run", str(bad), "--out", str(out), "--pcap")
+    assert proc.returncode != 0
+    assert expected in proc.stderr, proc.stderr
+    assert not out.exists()
