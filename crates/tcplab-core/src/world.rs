@@ -246,7 +246,7 @@ impl World {
             );
             adj[na.idx()].push((Hop::Wifi(a, b), nb));
         }
-        let routes = crate::wifi::routing::shortest_paths(&adj);
+        let routes = crate::net::shortest_paths(&adj);
         let has_wifi = !self.wifi.is_empty();
         self.wifi_hop = Vec::new();
         for (n, r) in self.nodes.iter_mut().zip(routes) {

@@ -30,22 +30,22 @@ pub struct Node {
     pub drops_ttl: u64,
 }
 
-/// Static shortest-path routes by hop count (BFS from every destination). Ties break towards the
-/// interface created first, so routes depend only on the scenario's order of links.
-/// `adj[n]` lists (outgoing iface, neighbour) of node n.
-pub fn shortest_path_routes(adj: &[Vec<(IfaceId, NodeId)>]) -> Vec<Vec<Option<IfaceId>>> {
+/// Static shortest-path routes by hop count over a graph whose edges carry any first-hop label (a
+/// wired interface, or a wireless station and its neighbour): BFS from every source; ties break
+/// towards the edge listed first, so routes depend only on the scenario's order of links.
+/// `adj[n]` lists (first-hop label, neighbour) of node n; returns `routes[src][dst]`.
+pub fn shortest_paths<H: Copy>(adj: &[Vec<(H, NodeId)>]) -> Vec<Vec<Option<H>>> {
     let n = adj.len();
-    let mut routes = vec![vec![None; n]; n];
+    let mut routes = Vec::with_capacity(n);
     for src in 0..n {
-        // BFS from src; remember the first hop.
-        let mut first: Vec<Option<IfaceId>> = vec![None; n];
+        let mut first: Vec<Option<H>> = vec![None; n];
         let mut seen = vec![false; n];
         seen[src] = true;
         let mut q = VecDeque::new();
-        for &(ifc, nb) in &adj[src] {
+        for &(h, nb) in &adj[src] {
             if !seen[nb.idx()] {
                 seen[nb.idx()] = true;
-                first[nb.idx()] = Some(ifc);
+                first[nb.idx()] = Some(h);
                 q.push_back(nb);
             }
         }
@@ -58,7 +58,7 @@ pub fn shortest_path_routes(adj: &[Vec<(IfaceId, NodeId)>]) -> Vec<Vec<Option<If
                 }
             }
         }
-        routes[src] = first;
+        routes.push(first);
     }
     routes
 }
@@ -75,7 +75,7 @@ mod tests {
             vec![(IfaceId(1), NodeId(0)), (IfaceId(2), NodeId(2))],
             vec![(IfaceId(3), NodeId(1))],
         ];
-        let r = shortest_path_routes(&adj);
+        let r = shortest_paths(&adj);
         assert_eq!(r[0][2], Some(IfaceId(0)));
         assert_eq!(r[2][0], Some(IfaceId(3)));
         assert_eq!(r[1][0], Some(IfaceId(1)));

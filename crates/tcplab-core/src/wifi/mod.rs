@@ -27,7 +27,6 @@ pub mod channel;
 pub mod mac;
 pub mod phy;
 pub mod queue;
-pub mod routing;
 
 use crate::ids::{NodeId, PktId};
 use crate::link::{LossModel, Outage};
