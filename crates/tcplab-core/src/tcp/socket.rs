@@ -203,6 +203,9 @@ pub struct Socket {
     /// Segment being timed without timestamps: (end sequence, send time).
     rtt_timing: Option<(u64, SimTime)>,
     consecutive_timeouts: u32,
+    /// Timeouts since the peer last answered: the abort counter. Unlike `consecutive_timeouts` it
+    /// also resets when a zero-window ACK answers a retransmission (RFC 1122 §4.2.2.17).
+    unanswered_timeouts: u32,
     syn_retries: u32,
     syn_timed_out: bool,
     persist_backoff: u32,
@@ -302,6 +305,7 @@ impl Socket {
             rtt,
             rtt_timing: None,
             consecutive_timeouts: 0,
+            unanswered_timeouts: 0,
             syn_retries: 0,
             syn_timed_out: false,
             persist_backoff: 0,
@@ -893,7 +897,7 @@ impl Socket {
                 self.send_syn(now, out);
             }
             _ if self.snd_una < self.snd_max && self.can_send_data() => {
-                if self.consecutive_timeouts >= self.cfg.max_retransmissions {
+                if self.unanswered_timeouts >= self.cfg.max_retransmissions {
                     // RFC 1122 §4.2.3.5: R2 reached, close the connection.
                     self.abort();
                     return;
@@ -905,6 +909,7 @@ impl Socket {
                     self.cc.ssthresh = self.loss_ssthresh();
                 }
                 self.consecutive_timeouts += 1;
+                self.unanswered_timeouts += 1;
                 // RFC 5681 §3.1: cwnd = loss window = 1 SMSS.
                 self.cc.set(self.mss);
                 self.recovery = None;
@@ -1150,6 +1155,11 @@ impl Socket {
             self.on_new_ack(now, h, ack, out);
         } else if ack == self.snd_una && self.snd_una < self.snd_max && !h.flags.has(TcpFlags::FIN)
         {
+            if wnd == 0 {
+                // RFC 1122 §4.2.2.17: a receiver that keeps answering with a zero window keeps the
+                // connection open, whatever the retransmission count.
+                self.unanswered_timeouts = 0;
+            }
             // RFC 5681 §2 duplicate ACK: no data, same window; RFC 6675 §2 DupAck: new SACK info.
             let dup = match self.cfg.variant {
                 Variant::Sack if self.sack_on => new_sack,
@@ -1180,6 +1190,7 @@ impl Socket {
             }
         }
         self.consecutive_timeouts = 0;
+        self.unanswered_timeouts = 0;
         self.snd_una = ack;
         if self.snd_nxt < ack {
             self.snd_nxt = ack;
@@ -1236,9 +1247,7 @@ impl Socket {
                 }
             }
             None => {
-                if self.snd_nxt >= self.snd_max || self.consecutive_timeouts == 0 {
-                    self.cc.on_ack(acked);
-                }
+                self.cc.on_ack(acked);
             }
         }
         self.dupacks = 0;

@@ -699,6 +699,44 @@ fn aborts_after_max_retransmissions_timeouts() {
 }
 
 #[test]
+fn zero_window_answers_keep_the_connection_open() {
+    // RFC 1122 §4.2.2.17: data outstanding, the receiver's window closed. Each retransmission is
+    // answered with a zero-window ACK for the old data, so the connection must stay open past
+    // the retransmission limit; silence would abort it (previous test).
+    let conf = TcpConfig {
+        max_retransmissions: 3,
+        ..cfg()
+    };
+    let (_c, mut s) = established(conf);
+    assert_eq!(segs(&write(&mut s, T0, 1000)), [(S, 1000)]);
+    let zero = seg(
+        TcpHeader {
+            ack: S,
+            window: 0,
+            ..C_TEMPL
+        },
+        0,
+    );
+    let mut t = T0;
+    for _ in 0..6 {
+        let (when, out) = fire(&mut s);
+        assert_eq!(
+            segs(&out),
+            [(S, 1000)],
+            "the retransmission probes the closed window"
+        );
+        assert!(!s.aborted());
+        t = when + D;
+        send(&mut s, t, &zero);
+    }
+    assert!(!s.aborted() && s.state() == State::Established);
+    // The window opens: the data is acknowledged and the connection carries on.
+    let open = send(&mut s, t + ms(10), &c_ack(S + M));
+    assert!(open.is_empty() || segs(&open).iter().all(|&(q, _)| q >= S + M));
+    assert!(!s.aborted());
+}
+
+#[test]
 fn ack_of_new_data_resets_the_timeout_count() {
     let conf = TcpConfig {
         max_retransmissions: 3,
