@@ -38,6 +38,8 @@ tshark:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; }
 
 rust-test:
+	cargo fmt --all -- --check
+	cargo clippy --release --workspace --all-targets --quiet -- -D warnings
 	cargo test --release --workspace --exclude tcplab-py
 
 py-test:

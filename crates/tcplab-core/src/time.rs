@@ -52,7 +52,7 @@ impl SimTime {
         SimTime(self.0.saturating_add(o.0))
     }
     /// Scales a span, saturating.
-    pub fn mul(self, k: u64) -> SimTime {
+    pub fn times(self, k: u64) -> SimTime {
         SimTime(self.0.saturating_mul(k))
     }
     /// The first multiple of `tick` at or after `self` (tick-based timers, e.g. BSD's 500 ms slow

@@ -338,8 +338,7 @@ fn hidden_terminals_collide_without_rts_and_recover_with_it() {
 fn gilbert_elliott_fer_and_burstiness() {
     // 400-B datagrams from the station to the AP; GE on the frames the station sends, mean FER
     // 5 %, mean burst 4 frames; retries never give up, so every burst hits one MSDU.
-    let toml = format!(
-        r#"name = "ge"
+    let toml = r#"name = "ge"
 duration = "1000s"
 [[nodes]]
 name = "ap"
@@ -351,14 +350,14 @@ mode = "infrastructure"
 rate = "11Mbps"
 ap = "ap"
 short_retry_limit = 1000
-propagation = {{ model = "unit_disk" }}
+propagation = { model = "unit_disk" }
 [[wlans.stations]]
 node = "ap"
 position = ["0m", "0m"]
 [[wlans.stations]]
 node = "sta"
 position = ["10m", "0m"]
-loss = {{ model = "gilbert_elliott", mean = 0.05, burst = 4.0, direction = "a_to_b" }}
+loss = { model = "gilbert_elliott", mean = 0.05, burst = 4.0, direction = "a_to_b" }
 [[flows]]
 name = "u"
 app = "cbr"
@@ -367,7 +366,7 @@ dst = "ap"
 rate = "4Mbps"
 packet_size = "400B"
 "#
-    );
+    .to_string();
     let o = run(&toml);
     let ap = o.summary.wifi.iter().find(|w| w.node == "ap").unwrap();
     let sta = o.summary.wifi.iter().find(|w| w.node == "sta").unwrap();

@@ -51,8 +51,9 @@ impl Default for AckHolderConfig {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 enum Mode {
+    #[default]
     Normal,
     Hold,
     Pace,
@@ -112,12 +113,6 @@ pub struct AckHolder {
     /// Highest acknowledgement number seen from the mobile.
     mobile_acked: u64,
     pub stats: AckHolderStats,
-}
-
-impl Default for Mode {
-    fn default() -> Self {
-        Mode::Normal
-    }
 }
 
 fn ts_time(ts: u32) -> f64 {
@@ -472,7 +467,7 @@ impl AckHolder {
     }
 
     pub fn handle_timeout(&mut self, now: SimTime, out: &mut Vec<Packet>) {
-        if !self.next_release.is_some_and(|t| t <= now) {
+        if self.next_release.is_none_or(|t| t > now) {
             return;
         }
         match self.mode {
@@ -556,7 +551,7 @@ mod tests {
         let rto = bs.fh_rto().unwrap();
         // Samples are ~0.1 s plus the one-way estimate; RTO floors at ns-2's 0.2 s.
         assert!(bs.mu.unwrap() > 0.09 && bs.mu.unwrap() < 0.2, "{:?}", bs.mu);
-        assert!(rto >= 0.2 && rto < 0.5, "{rto}");
+        assert!((0.2..0.5).contains(&rto), "{rto}");
     }
 
     #[test]

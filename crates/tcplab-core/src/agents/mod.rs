@@ -137,7 +137,8 @@ pub const FEEDBACK_PAYLOAD: u32 = 8;
 pub enum AnyAgent {
     Mtcp(mtcp::MtcpSh),
     MtcpPlus(mtcp::MtcpPlusIh),
-    AckHolder(ack_holder::AckHolder),
+    // Boxed: the holder's caches make it several times larger than the other agents.
+    AckHolder(Box<ack_holder::AckHolder>),
 }
 
 impl AnyAgent {

@@ -419,7 +419,7 @@ impl MtcpPlusIh {
                     let rto = self
                         .cfg
                         .rto
-                        .mul(1 << c.backoff.min(16))
+                        .times(1 << c.backoff.min(16))
                         .min(self.cfg.max_rto);
                     c.rexmit_at = Some(now + rto);
                 } else {

@@ -47,8 +47,8 @@ impl Outage {
             consider(iv);
         }
         if let Some((t0, p, d)) = self.periodic {
-            if p.0 > 0 {
-                let k = if t <= t0 { 0 } else { (t - t0).0 / p.0 };
+            if let Some(k) = (t - t0).0.checked_div(p.0) {
+                // `t - t0` saturates at zero before the first cycle.
                 for j in k..k + 2 {
                     let s = t0 + SimTime(j * p.0);
                     consider((s, s + d));

@@ -283,12 +283,10 @@ fn check_array<T: DeserializeOwned>(v: Option<&Value>, key: &str, errs: &mut Vec
 /// TCP parameters of a flow: the flow's table over the scenario's over the RFC defaults.
 pub fn merged_tcp(global: &TcpSpec, local: Option<&TcpSpec>) -> TcpSpec {
     let mut g = serde_json::to_value(global).unwrap_or(Value::Null);
-    if let (Some(l), Value::Object(gm)) = (local.map(serde_json::to_value), &mut g) {
-        if let Ok(Value::Object(lm)) = l {
-            for (k, v) in lm {
-                gm.insert(k, v);
-            }
-        }
+    if let (Some(Ok(Value::Object(lm))), Value::Object(gm)) =
+        (local.map(serde_json::to_value), &mut g)
+    {
+        gm.extend(lm);
     }
     serde_json::from_value(g).unwrap_or_default()
 }
@@ -840,12 +838,14 @@ fn build_agent(a: &AgentSpec) -> AnyAgent {
                 },
                 (_, e) => e,
             };
-            AnyAgent::AckHolder(ack_holder::AckHolder::new(ack_holder::AckHolderConfig {
-                estimator,
-                guard: a.guard.unwrap_or(d.guard),
-                max_dups: a.max_dups.unwrap_or(d.max_dups),
-                rewrite_tsecr: a.rewrite_tsecr.unwrap_or(d.rewrite_tsecr),
-            }))
+            AnyAgent::AckHolder(Box::new(ack_holder::AckHolder::new(
+                ack_holder::AckHolderConfig {
+                    estimator,
+                    guard: a.guard.unwrap_or(d.guard),
+                    max_dups: a.max_dups.unwrap_or(d.max_dups),
+                    rewrite_tsecr: a.rewrite_tsecr.unwrap_or(d.rewrite_tsecr),
+                },
+            )))
         }
     }
 }
@@ -1178,7 +1178,7 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
         phy.sifs = d.0;
     }
     if slot_changed && w.difs.is_none() {
-        phy.difs = phy.sifs + phy.slot.mul(2); // 10.3.2.3.5
+        phy.difs = phy.sifs + phy.slot.times(2); // 10.3.2.3.5
     }
     if let Some(d) = w.difs {
         phy.difs = d.0;

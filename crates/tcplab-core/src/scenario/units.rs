@@ -237,7 +237,7 @@ fn fmt_duration(t: SimTime) -> String {
         ("ms", 1_000_000),
         ("us", 1_000),
     ] {
-        if ns >= k && ns % k == 0 {
+        if ns >= k && ns.is_multiple_of(k) {
             return format!("{}{unit}", ns / k);
         }
     }
@@ -254,7 +254,7 @@ fn fmt_rate(bps: u64) -> String {
         ("Mbps", 1_000_000),
         ("kbps", 1_000),
     ] {
-        if bps % k == 0 {
+        if bps.is_multiple_of(k) {
             return format!("{}{unit}", bps / k);
         }
     }
@@ -263,12 +263,12 @@ fn fmt_rate(bps: u64) -> String {
 
 fn fmt_size(b: u64) -> String {
     for (unit, k) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
-        if b >= k && b % k == 0 && b % 1000 != 0 {
+        if b >= k && b.is_multiple_of(k) && !b.is_multiple_of(1000) {
             return format!("{}{unit}", b / k);
         }
     }
     for (unit, k) in [("GB", 1_000_000_000u64), ("MB", 1_000_000), ("kB", 1_000)] {
-        if b >= k && b % k == 0 {
+        if b >= k && b.is_multiple_of(k) {
             return format!("{}{unit}", b / k);
         }
     }

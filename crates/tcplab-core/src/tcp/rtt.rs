@@ -68,7 +68,7 @@ impl RttEstimator {
     pub fn rto(&self) -> SimTime {
         let mut r = self.base_rto;
         for _ in 0..self.backoff {
-            r = r.mul(2);
+            r = r.times(2);
             if r >= self.max {
                 return self.max;
             }

@@ -828,7 +828,7 @@ impl Socket {
         if self.snd_wnd == 0 && waiting && self.snd_una == self.snd_max && self.can_send_data() {
             if self.persist_at.is_none() {
                 let base = self.rtt.rto();
-                let iv = base.mul(1u64 << self.persist_backoff.min(20));
+                let iv = base.times(1u64 << self.persist_backoff.min(20));
                 let iv = iv.max(self.cfg.persist_min).min(self.cfg.persist_max);
                 self.persist_at = Some(self.arm(now, iv));
             }

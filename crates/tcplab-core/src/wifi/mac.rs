@@ -276,7 +276,7 @@ impl Dcf {
             return;
         }
         if let Some(s) = self.access_start(phy) {
-            self.due = Some(s + phy.slot.mul(self.backoff.unwrap_or(0) as u64));
+            self.due = Some(s + phy.slot.times(self.backoff.unwrap_or(0) as u64));
         }
     }
 
@@ -650,7 +650,7 @@ impl Dcf {
                 kind: FrameKind::Rts,
                 src: self.id,
                 dst: h.q.dst,
-                nav: phy.sifs.mul(3) + cts_d + data_d + ack_d, // 9.3.1.2
+                nav: phy.sifs.times(3) + cts_d + data_d + ack_d, // 9.3.1.2
                 bytes: phy.rts_len,
                 rate: ctl,
                 pkt: None,

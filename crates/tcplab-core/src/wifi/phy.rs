@@ -78,7 +78,7 @@ impl PhyParams {
     pub fn ns2_dsss() -> PhyParams {
         let slot = SimTime::from_micros(20); // ns-2 SlotTime_
         let sifs = SimTime::from_micros(10); // ns-2 SIFS_
-        let difs = sifs + slot.mul(2); // ns-2 mac-802_11.h: DIFS = SIFS + 2·slot
+        let difs = sifs + slot.times(2); // ns-2 mac-802_11.h: DIFS = SIFS + 2·slot
         let plcp = SimTime::from_micros(192); // PreambleLength_ 144 + PLCPHeaderLength_ 48 bits at 1 Mb/s
                                               // ns-2 EIFS = SIFS + DIFS + ACK (14 B) at the PLCP data rate (1 Mb/s): 10 + 50 + 304 µs.
         let eifs = sifs + difs + plcp + SimTime::tx_time(14, MBPS);
@@ -123,7 +123,7 @@ impl PhyParams {
     pub fn hr_dsss(short_preamble: bool) -> PhyParams {
         let slot = SimTime::from_micros(20); // 802.11-2020 Table 16-4 aSlotTime
         let sifs = SimTime::from_micros(10); // Table 16-4 aSIFSTime
-        let difs = sifs + slot.mul(2); // 10.3.2.3.5
+        let difs = sifs + slot.times(2); // 10.3.2.3.5
         let plcp_long = SimTime::from_micros(192); // 16.2.2.2: 144-bit preamble + 48-bit header at 1 Mb/s
         let plcp_short = SimTime::from_micros(96); // 16.2.2.3: 72 bits at 1 Mb/s + 48 bits at 2 Mb/s
                                                    // 10.3.2.3.7: ACKTxTime at the lowest mandatory rate (1 Mb/s, long preamble) = 304 µs.
@@ -168,7 +168,7 @@ impl PhyParams {
     pub fn ofdm() -> PhyParams {
         let slot = SimTime::from_micros(9); // Table 17-21 aSlotTime
         let sifs = SimTime::from_micros(16); // Table 17-21 aSIFSTime
-        let difs = sifs + slot.mul(2);
+        let difs = sifs + slot.times(2);
         let mut p = PhyParams {
             preset: "ofdm",
             modulation: Modulation::Ofdm,
@@ -203,7 +203,7 @@ impl PhyParams {
     pub fn erp_ofdm(long_slot: bool) -> PhyParams {
         let slot = SimTime::from_micros(if long_slot { 20 } else { 9 }); // 18.4.5 aSlotTime
         let sifs = SimTime::from_micros(10); // 18.4.5 aSIFSTime (the 6 µs extension is on the frame)
-        let difs = sifs + slot.mul(2);
+        let difs = sifs + slot.times(2);
         let mut p = PhyParams {
             preset: if long_slot {
                 "erp_ofdm_long_slot"
@@ -285,13 +285,13 @@ impl PhyParams {
                 // 17.3.5.4: N_SYM = ceil((16 + 8·LENGTH + 6) / N_DBPS), N_DBPS = rate·4 µs.
                 let ndbps = rate_bps * 4 / MBPS;
                 let nsym = (16 + 8 * bytes as u64 + 6).div_ceil(ndbps.max(1));
-                self.ofdm_preamble + self.ofdm_symbol.mul(nsym) + self.signal_extension
+                self.ofdm_preamble + self.ofdm_symbol.times(nsym) + self.signal_extension
             }
         }
     }
 
     fn rates_is_ofdm(&self, rate: u64) -> bool {
-        rate % (3 * MBPS) == 0 // 6, 9, 12, 18, 24, 36, 48, 54 are multiples of 3 Mb/s
+        rate.is_multiple_of(3 * MBPS) // 6, 9, 12, 18, 24, 36, 48, 54 are multiples of 3 Mb/s
     }
 
     /// Rate of control frames (RTS, CTS, ACK) that accompany data at `data_rate`.
