@@ -98,6 +98,8 @@ pub struct AckHolder {
     /// Last ACK forwarded upstream: its time and TSval, to time the FH's reaction.
     last_fwd: Option<(SimTime, u32)>,
     last_fh_tsval: Option<u32>,
+    /// When the packet carrying `last_fh_tsval` reached the BS.
+    last_fh_arrival: Option<SimTime>,
     /// When the last ACK acknowledging new data left for the FH, and its number: the FH restarts
     /// its retransmission timer on that ACK, so every wait of the schedule is measured from it.
     last_advance: Option<(SimTime, u64)>,
@@ -195,6 +197,7 @@ impl AckHolder {
             Dir::ToMobile => {
                 if let Some((tsval, _)) = h.ts {
                     self.last_fh_tsval = Some(tsval);
+                    self.last_fh_arrival = Some(now);
                     if let (Some((t_fwd, _)), Some((_, ecr))) = (self.last_fwd, h.ts) {
                         if self.last_fwd.is_some_and(|(_, v)| v == ecr) {
                             let r = (now - t_fwd).as_secs_f64();
@@ -453,9 +456,28 @@ impl AckHolder {
         }
     }
 
+    /// The TSecr a released ACK carries: the FH's latest stamp, or — when the FH could not answer
+    /// the previous release (a divided ACK that opened less than a segment sends nothing) — the
+    /// stamp it would have given on receiving it, extrapolated from its last packet. Either way
+    /// the FH's sample is the gap between the two releases, as the schedule assumes.
+    fn echo(&self) -> Option<u32> {
+        let v = self.last_fh_tsval?;
+        let (Some(arrival), Some((t_prev, _))) = (self.last_fh_arrival, self.last_advance) else {
+            return Some(v);
+        };
+        let stamped = arrival.as_secs_f64() - self.fh_oneway;
+        let would = t_prev.as_secs_f64() + self.fh_oneway;
+        let ahead_ms = ((would - stamped) * 1e3).floor();
+        Some(if ahead_ms > 0.0 {
+            v.wrapping_add(ahead_ms as u32)
+        } else {
+            v
+        })
+    }
+
     fn release(&mut self, now: SimTime, mut a: Packet, out: &mut Vec<Packet>) {
         if self.cfg.rewrite_tsecr {
-            if let (Transport::Tcp(h), Some(v)) = (&mut a.l4, self.last_fh_tsval) {
+            if let (Transport::Tcp(h), Some(v)) = (&mut a.l4, self.echo()) {
                 if let Some(ts) = h.ts.as_mut() {
                     ts.1 = v;
                 }
