@@ -1034,20 +1034,26 @@ impl Socket {
     }
 
     fn handshake_rtt(&mut self, now: SimTime, h: &TcpHeader) {
+        self.take_rtt_sample(now, h);
+        self.rtt_timing = None;
+    }
+
+    /// RTT from an ACK that advances snd_una: RFC 7323 §4.2 with timestamps (every such ACK),
+    /// otherwise the timed segment (RFC 6298 §3, Karn).
+    fn take_rtt_sample(&mut self, now: SimTime, h: &TcpHeader) {
         if self.ts_on {
             if let Some((_, ecr)) = h.ts {
                 if ecr != 0 {
-                    self.rtt.on_sample(SimTime::from_millis(
-                        Self::ts_now(now).wrapping_sub(ecr) as u64
-                    ));
+                    let ms = Self::ts_now(now).wrapping_sub(ecr) as u64;
+                    self.rtt.on_sample(SimTime::from_millis(ms));
                 }
             }
         } else if let Some((end, t0)) = self.rtt_timing {
             if h.ack >= end {
                 self.rtt.on_sample(now - t0);
+                self.rtt_timing = None;
             }
         }
-        self.rtt_timing = None;
     }
 
     fn establish(&mut self, now: SimTime) {
@@ -1173,22 +1179,7 @@ impl Socket {
 
     fn on_new_ack(&mut self, now: SimTime, h: &TcpHeader, ack: u64, out: &mut Vec<Segment>) {
         let acked = ack - self.snd_una;
-        // RTT: RFC 7323 §4.2 with timestamps (every ACK that advances the window), otherwise the
-        // timed segment (RFC 6298 §3, Karn).
-        if self.ts_on {
-            if let Some((_, ecr)) = h.ts {
-                if ecr != 0 {
-                    self.rtt.on_sample(SimTime::from_millis(
-                        Self::ts_now(now).wrapping_sub(ecr) as u64
-                    ));
-                }
-            }
-        } else if let Some((end, t0)) = self.rtt_timing {
-            if ack >= end {
-                self.rtt.on_sample(now - t0);
-                self.rtt_timing = None;
-            }
-        }
+        self.take_rtt_sample(now, h);
         self.consecutive_timeouts = 0;
         self.unanswered_timeouts = 0;
         self.snd_una = ack;
