@@ -586,6 +586,16 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
                 ));
             }
         };
+        // Each named endpoint must be a node of the scenario.
+        let check_nodes = |fields: &[(&str, &Option<String>)], errs: &mut Vec<FieldError>| {
+            for (field, v) in fields {
+                if let Some(n) = v {
+                    if !known(n) {
+                        errs.push(unknown_node(format!("{loc}.{field}"), n));
+                    }
+                }
+            }
+        };
         match f.app {
             AppName::BulkDownload | AppName::Bulk => {
                 need(f.client.is_some(), "client", &mut errs);
@@ -604,13 +614,7 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
                 ] {
                     forbid(v, field, &mut errs);
                 }
-                for (field, v) in [("client", &f.client), ("server", &f.server)] {
-                    if let Some(n) = v {
-                        if !known(n) {
-                            errs.push(unknown_node(format!("{loc}.{field}"), n));
-                        }
-                    }
-                }
+                check_nodes(&[("client", &f.client), ("server", &f.server)], &mut errs);
                 if f.client.is_some() && f.client == f.server {
                     errs.push(err(
                         format!("{loc}.server"),
@@ -643,13 +647,7 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
                 ] {
                     forbid(v, field, &mut errs);
                 }
-                for (field, v) in [("src", &f.src), ("dst", &f.dst)] {
-                    if let Some(n) = v {
-                        if !known(n) {
-                            errs.push(unknown_node(format!("{loc}.{field}"), n));
-                        }
-                    }
-                }
+                check_nodes(&[("src", &f.src), ("dst", &f.dst)], &mut errs);
                 if let Some(p) = f.packet_size {
                     if p.0 == 0 || p.0 > 65_507 {
                         errs.push(err(
