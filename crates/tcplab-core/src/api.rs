@@ -262,7 +262,7 @@ pub fn summarize(w: &World) -> RunOutput {
         let orig = st.segments_sent.saturating_sub(st.retransmissions);
         flows.push(FlowSummary {
             name: f.name.clone(),
-            variant: snd.config().variant.name().to_string(),
+            variant: snd.config().name(),
             completed: f.completed_at.is_some(),
             aborted: snd.aborted() || rcv.aborted(),
             bytes_delivered: delivered,

@@ -295,11 +295,11 @@ pub fn merged_tcp(global: &TcpSpec, local: Option<&TcpSpec>) -> TcpSpec {
 pub fn tcp_config(s: &TcpSpec) -> TcpConfig {
     let d = TcpConfig::default();
     TcpConfig {
-        variant: match s.variant {
+        variant: Some(match s.variant {
             Some(VariantName::Reno) => Variant::Reno,
             Some(VariantName::Sack) => Variant::Sack,
             Some(VariantName::Newreno) | None => Variant::NewReno,
-        },
+        }),
         mss: s.mss.map_or(d.mss, |m| m.0 as u32),
         initial_window: match &s.initial_window {
             Some(InitialWindowSpec::Segments(n)) => InitialWindow::Segments(*n),
@@ -340,6 +340,7 @@ pub fn tcp_config(s: &TcpSpec) -> TcpConfig {
         timestamps: s.timestamps.unwrap_or(d.timestamps),
         window_scaling: s.window_scaling.unwrap_or(d.window_scaling),
         ecn: s.ecn.unwrap_or(d.ecn),
+        ..d.clone()
     }
 }
 
@@ -347,7 +348,7 @@ pub fn tcp_config(s: &TcpSpec) -> TcpConfig {
 pub fn resolved_tcp(s: &TcpSpec) -> TcpSpec {
     let c = tcp_config(s);
     TcpSpec {
-        variant: Some(match c.variant {
+        variant: Some(match c.recovery_kind() {
             Variant::Reno => VariantName::Reno,
             Variant::NewReno => VariantName::Newreno,
             Variant::Sack => VariantName::Sack,

@@ -1,10 +1,17 @@
-//! TCP parameters. Every constant of the RFCs is a field here, with the RFC default in
-//! `Default`; scenarios override any of them.
+//! TCP parameters: one type for the scenario file and the socket. Every constant of the RFCs is a
+//! field here with the RFC default in `Default`; a scenario's `[tcp]` table (and a flow's `tcp`
+//! table over it) deserialises straight into [`TcpConfig`], so the schema and the core cannot
+//! drift apart. Units are written in the values (`"200ms"`, `"64KiB"`).
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::units::{Duration, Size};
 use crate::time::SimTime;
 
-/// Loss-recovery algorithm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Loss recovery (RFC 5681, RFC 6582, RFC 6675); `variant` in a scenario is its shorthand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Variant {
     /// RFC 5681 fast retransmit / fast recovery (exits on the first new ACK).
     Reno,
@@ -24,6 +31,36 @@ impl Variant {
     }
 }
 
+/// Congestion controller (see `tcp/cc/`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CcKind {
+    /// Reno-style AIMD of RFC 5681 §3.1.
+    #[default]
+    Reno,
+    /// CUBIC, RFC 9438.
+    Cubic,
+}
+
+impl CcKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CcKind::Reno => "reno",
+            CcKind::Cubic => "cubic",
+        }
+    }
+}
+
+/// Optional TCP extensions (see `tcp/ext/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExtensionKind {
+    /// TCP-pgy S2 (seed 002 §3.2): the receiver stamps every ACK with its count of out-of-order
+    /// arrivals; the sender fast-retransmits once that count reaches DupThresh even when
+    /// duplicate ACKs were lost.
+    DupCount,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InitialWindow {
     /// RFC 3390: min(4·SMSS, max(2·SMSS, 4380 B)) — eq. (1) of seed 000.
@@ -33,9 +70,11 @@ pub enum InitialWindow {
 }
 
 /// How cwnd is counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum WindowUnit {
     /// Bytes, as the RFCs specify (RFC 5681 §3.1).
+    #[default]
     Bytes,
     /// Whole segments, as ns-2's Agent/TCP does: +1 per new ACK in slow start, +1/cwnd per new
     /// ACK in congestion avoidance, ssthresh = max(⌊min(cwnd, rwnd)/2⌋, 2) on loss.
@@ -43,66 +82,157 @@ pub enum WindowUnit {
 }
 
 /// Congestion-avoidance increase rule (RFC 5681 §3.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum CaMode {
     /// Appropriate byte counting: +SMSS once a full cwnd of bytes has been acknowledged (RFC 3465 §2.1).
+    #[default]
     ByteCounting,
     /// cwnd += SMSS·SMSS/cwnd per ACK (RFC 5681 eq. 3).
     PerAck,
 }
 
 /// cwnd on leaving NewReno fast recovery with a full ACK (RFC 6582 §3.2 step 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum FullAckCwnd {
     /// Option (1): min(ssthresh, max(FlightSize, SMSS) + SMSS).
+    #[default]
     FlightSize,
     /// Option (2): ssthresh.
     Ssthresh,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// When a cumulative ACK is "beyond" `recover` (RFC 6582 §3.2 step 1, RFC 6675 §5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoverBoundary {
+    /// ACK > recover: the ACK covers recover itself (ns-2's default, Linux, ns-3; the same test as
+    /// the exit from recovery).
+    #[default]
+    Inclusive,
+    /// ACK − 1 > recover: RFC 6582 §3.2 step 1 read literally ("covers more than recover").
+    Strict,
+}
+
+/// The retransmit-timer rule during NewReno recovery (RFC 6582 §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialAckTimer {
+    /// Reset the timer on the first partial ACK only (RFC 6582 §3.2 step 4, "Impatient").
+    #[default]
+    Impatient,
+    /// Reset it on every partial ACK ("Slow-but-Steady").
+    SlowButSteady,
+}
+
+/// ssthresh when the retransmission timer expires during fast recovery.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoSsthresh {
+    /// Keep the ssthresh the recovery set, capped by RFC 5681 eq. (4): eq. (4) is an upper
+    /// bound ("no more than"), and recomputing it from a flight inflated by recovery would raise
+    /// ssthresh. Linux keeps ssthresh when the timeout hits in recovery.
+    #[default]
+    KeepInRecovery,
+    /// RFC 5681 eq. (4) from the current FlightSize, whatever the state.
+    FlightSize,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct TcpConfig {
-    pub variant: Variant,
-    /// Sender maximum segment size (payload bytes).
+    /// Shorthand for `recovery` (reno | newreno | sack) with `cc = "reno"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Variant>,
+    /// Loss recovery: reno | newreno | sack (default newreno, or what `variant` says).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<Variant>,
+    /// Congestion control: reno (RFC 5681 AIMD) | cubic (RFC 9438).
+    pub cc: CcKind,
+    /// Extensions on top of the composition, e.g. ["dup_count"].
+    pub extensions: Vec<ExtensionKind>,
+    /// Sender maximum segment size (payload bytes; 1 to 65495).
+    #[serde(with = "size_u32")]
+    #[schemars(with = "Size")]
     pub mss: u32,
+    /// "rfc3390" or a number of segments.
+    #[serde(with = "initial_window")]
+    #[schemars(with = "initial_window::Spec")]
     pub initial_window: InitialWindow,
-    /// Initial ssthresh in bytes; None = "arbitrarily high" (RFC 5681 §3.1).
+    /// Initial ssthresh in bytes; absent = "arbitrarily high" (RFC 5681 §3.1).
+    #[serde(with = "opt_size", skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<Size>")]
     pub initial_ssthresh: Option<u64>,
+    /// bytes (RFC) | segments (ns-2).
     pub window_unit: WindowUnit,
+    /// byte_counting (RFC 3465) | per_ack (RFC 5681 eq. 3).
     pub ca_mode: CaMode,
     /// L of RFC 3465: slow start grows by at most L·SMSS per ACK. RFC 5681 uses 1.
     pub abc_limit: u32,
     pub dupack_threshold: u32,
     /// RFC 3042 limited transmit.
     pub limited_transmit: bool,
+    /// NewReno cwnd on a full ACK: flightsize (RFC 6582 option 1) | ssthresh (option 2).
     pub full_ack: FullAckCwnd,
+    /// inclusive (ACK > recover) | strict (ACK − 1 > recover): when fast retransmit may start a
+    /// new episode (docs/models/tcp.md).
+    pub recover_boundary: RecoverBoundary,
+    /// impatient | slow_but_steady (RFC 6582 §4).
+    pub partial_ack_timer: PartialAckTimer,
+    /// keep_in_recovery | flight_size: ssthresh on a timeout during fast recovery.
+    pub rto_ssthresh: RtoSsthresh,
+    /// RFC 5681 §4.1: after an idle period longer than the RTO, cwnd = min(IW, cwnd).
+    pub restart_after_idle: bool,
+    /// RFC 9438 §4.7 fast convergence (cc = "cubic").
+    pub cubic_fast_convergence: bool,
     /// RFC 6298 (2.1): RTO before any sample.
+    #[serde(with = "dur")]
+    #[schemars(with = "Duration")]
     pub rto_initial: SimTime,
     /// RFC 6298 (2.4): lower bound (1 s SHOULD; ns-2 and Linux use 0.2 s).
+    #[serde(with = "dur")]
+    #[schemars(with = "Duration")]
     pub rto_min: SimTime,
     /// RFC 6298 (2.5): upper bound (≥ 60 s).
+    #[serde(with = "dur")]
+    #[schemars(with = "Duration")]
     pub rto_max: SimTime,
     /// RFC 6298 (5.7): RTO once data starts if the SYN timed out.
+    #[serde(with = "dur")]
+    #[schemars(with = "Duration")]
     pub rto_after_syn_timeout: SimTime,
     /// Clock granularity G of RFC 6298 (2.2).
+    #[serde(with = "dur")]
+    #[schemars(with = "Duration")]
     pub clock_granularity: SimTime,
     /// When non-zero, every timer fires on the next multiple of this tick (BSD's 500 ms slow
     /// timer, OPNET's 0.5 s granularity, ns-2's tcpTick).
+    #[serde(with = "dur")]
+    #[schemars(with = "Duration")]
     pub timer_tick: SimTime,
     /// Consecutive RTO expiries for the same data after which the connection aborts (RFC 1122
     /// §4.2.3.5 R2; OPNET's "retransmission threshold"). Applies to SYN retries too.
     pub max_retransmissions: u32,
     /// Persist timer bounds (RFC 1122 §4.2.2.17); the interval starts at the RTO and doubles.
+    #[serde(with = "dur")]
+    #[schemars(with = "Duration")]
     pub persist_min: SimTime,
+    #[serde(with = "dur")]
+    #[schemars(with = "Duration")]
     pub persist_max: SimTime,
-    /// Receive buffer in bytes (the advertised window when the application reads at once).
+    /// Receive buffer (the advertised window when the application reads at once; 1 B to 1 GiB).
+    #[serde(with = "size_u64")]
+    #[schemars(with = "Size")]
     pub rcv_buf: u64,
     /// RFC 1122 §4.2.3.2 / RFC 5681 §4.2 delayed ACK.
     pub delayed_ack: bool,
+    #[serde(with = "dur")]
+    #[schemars(with = "Duration")]
     pub ack_delay: SimTime,
     /// Acknowledge at least every `ack_every` in-order segments.
     pub ack_every: u32,
-    /// Negotiate SACK-permitted (always on for `Variant::Sack`).
+    /// Negotiate SACK-permitted (always on with SACK recovery).
     pub sack: bool,
     /// RFC 7323 timestamps.
     pub timestamps: bool,
@@ -115,7 +245,10 @@ pub struct TcpConfig {
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
-            variant: Variant::NewReno,
+            variant: None,
+            recovery: None,
+            cc: CcKind::Reno,
+            extensions: Vec::new(),
             mss: 1460,
             initial_window: InitialWindow::Rfc3390,
             initial_ssthresh: None,
@@ -125,6 +258,11 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             limited_transmit: false,
             full_ack: FullAckCwnd::FlightSize,
+            recover_boundary: RecoverBoundary::Inclusive,
+            partial_ack_timer: PartialAckTimer::Impatient,
+            rto_ssthresh: RtoSsthresh::KeepInRecovery,
+            restart_after_idle: false,
+            cubic_fast_convergence: true,
             rto_initial: SimTime::from_secs(1),
             rto_min: SimTime::from_secs(1),
             rto_max: SimTime::from_secs(60),
@@ -155,7 +293,170 @@ impl TcpConfig {
         }
     }
 
+    /// The loss-recovery scheme: `recovery`, else `variant`, else NewReno (the documented default).
+    pub fn recovery_kind(&self) -> Variant {
+        self.recovery.or(self.variant).unwrap_or(Variant::NewReno)
+    }
+
     pub fn uses_sack(&self) -> bool {
-        self.sack || self.variant == Variant::Sack
+        self.sack || self.recovery_kind() == Variant::Sack
+    }
+
+    pub fn has(&self, e: ExtensionKind) -> bool {
+        self.extensions.contains(&e)
+    }
+
+    /// The composition's name as results show it: the recovery scheme alone with Reno's AIMD
+    /// ("newreno"), otherwise controller and recovery ("cubic+sack"), then extensions.
+    pub fn name(&self) -> String {
+        let mut n = match self.cc {
+            CcKind::Reno => self.recovery_kind().name().to_string(),
+            cc => format!("{}+{}", cc.name(), self.recovery_kind().name()),
+        };
+        for e in &self.extensions {
+            n.push('+');
+            n.push_str(match e {
+                ExtensionKind::DupCount => "dup_count",
+            });
+        }
+        n
+    }
+
+    /// The configuration with `variant` folded into `recovery` (for resolved scenarios and keys).
+    pub fn resolved(&self) -> TcpConfig {
+        TcpConfig {
+            variant: None,
+            recovery: Some(self.recovery_kind()),
+            ..self.clone()
+        }
+    }
+
+    /// Range and consistency checks, as (field, message) pairs in the scenario's words.
+    pub fn check(&self) -> Vec<(&'static str, String)> {
+        let mut errs = Vec::new();
+        if let (Some(v), Some(r)) = (self.variant, self.recovery) {
+            if v != r {
+                errs.push((
+                    "recovery",
+                    format!(
+                        "'{}' contradicts variant = '{}'; give one of them",
+                        r.name(),
+                        v.name()
+                    ),
+                ));
+            }
+        }
+        if let InitialWindow::Segments(0) = self.initial_window {
+            errs.push(("initial_window", "must be at least 1 segment".into()));
+        }
+        if self.mss == 0 || self.mss > 65_495 {
+            errs.push((
+                "mss",
+                format!("{} B is out of range; allowed 1 to 65495 bytes", self.mss),
+            ));
+        }
+        if self.rcv_buf == 0 || self.rcv_buf > (1u64 << 30) {
+            errs.push(("rcv_buf", "out of range; allowed 1 B to 1 GiB".into()));
+        }
+        for (name, v) in [
+            ("abc_limit", self.abc_limit),
+            ("dupack_threshold", self.dupack_threshold),
+            ("ack_every", self.ack_every),
+        ] {
+            if v == 0 {
+                errs.push((name, "must be at least 1".into()));
+            }
+        }
+        if self.rto_min > self.rto_max {
+            errs.push(("rto_min", "must not exceed rto_max".into()));
+        }
+        if self.rto_initial.0 == 0 {
+            errs.push(("rto_initial", "must be positive".into()));
+        }
+        if self.persist_min > self.persist_max {
+            errs.push(("persist_min", "must not exceed persist_max".into()));
+        }
+        let mut seen = Vec::new();
+        for e in &self.extensions {
+            if seen.contains(e) {
+                errs.push(("extensions", format!("{e:?} is listed twice")));
+            }
+            seen.push(*e);
+        }
+        errs
+    }
+}
+
+/// Serde adapters from the scenario's unit strings to the core's plain numbers.
+mod dur {
+    use super::*;
+    pub fn serialize<S: serde::Serializer>(t: &SimTime, s: S) -> Result<S::Ok, S::Error> {
+        Duration(*t).serialize(s)
+    }
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<SimTime, D::Error> {
+        Ok(Duration::deserialize(d)?.0)
+    }
+}
+
+mod size_u64 {
+    use super::*;
+    pub fn serialize<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        Size(*v).serialize(s)
+    }
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        Ok(Size::deserialize(d)?.0)
+    }
+}
+
+mod size_u32 {
+    use super::*;
+    pub fn serialize<S: serde::Serializer>(v: &u32, s: S) -> Result<S::Ok, S::Error> {
+        Size(*v as u64).serialize(s)
+    }
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        let v = Size::deserialize(d)?.0;
+        u32::try_from(v).map_err(|_| serde::de::Error::custom(format!("{v} B is too large")))
+    }
+}
+
+mod opt_size {
+    use super::*;
+    pub fn serialize<S: serde::Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        v.map(Size).serialize(s)
+    }
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        Ok(Option::<Size>::deserialize(d)?.map(|s| s.0))
+    }
+}
+
+mod initial_window {
+    use super::*;
+
+    /// "rfc3390" or a number of segments.
+    #[derive(Deserialize, Serialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum Spec {
+        Segments(u32),
+        Named(String),
+    }
+
+    pub fn serialize<S: serde::Serializer>(v: &InitialWindow, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            InitialWindow::Rfc3390 => Spec::Named("rfc3390".into()),
+            InitialWindow::Segments(n) => Spec::Segments(*n),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<InitialWindow, D::Error> {
+        match Spec::deserialize(d)
+            .map_err(|_| serde::de::Error::custom("expected \"rfc3390\" or a number of segments"))?
+        {
+            Spec::Segments(n) => Ok(InitialWindow::Segments(n)),
+            Spec::Named(n) if n == "rfc3390" => Ok(InitialWindow::Rfc3390),
+            Spec::Named(n) => Err(serde::de::Error::custom(format!(
+                "'{n}' is not allowed; use \"rfc3390\" or a number of segments"
+            ))),
+        }
     }
 }

@@ -1,13 +1,21 @@
 //! The receiver's out-of-order store and the SACK blocks it reports (RFC 2018 §4).
 
+use std::collections::VecDeque;
+
+/// How many recently changed blocks are remembered for the SACK option (it carries at most 4).
+const RECENT: usize = 8;
+
 /// Out-of-order data above rcv_nxt, as sorted disjoint ranges, with the recency order RFC 2018
-/// asks the SACK option to follow.
+/// asks the SACK option to follow. Ranges leave from the front as the gap fills, so they sit in a
+/// deque; the recency list is bounded, so a segment costs O(log ranges) plus a short scan.
 #[derive(Clone, Debug, Default)]
 pub struct Reassembly {
-    ranges: Vec<(u64, u64)>,
-    /// Range starts in order of most recent change first (RFC 2018 §4: the first block holds the
-    /// most recently received segment; the others repeat the most recently reported blocks).
-    recency: Vec<u64>,
+    ranges: VecDeque<(u64, u64)>,
+    /// Starts of the most recently changed ranges, most recent first (RFC 2018 §4: the first
+    /// block holds the most recently received segment; the others repeat the most recently
+    /// reported blocks).
+    recency: VecDeque<u64>,
+    held: u64,
 }
 
 /// What an arriving segment did.
@@ -22,13 +30,13 @@ impl Reassembly {
         self.ranges.is_empty()
     }
 
-    pub fn ranges(&self) -> &[(u64, u64)] {
-        &self.ranges
+    pub fn ranges(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.ranges.iter().copied()
     }
 
     /// Bytes held out of order.
     pub fn held(&self) -> u64 {
-        self.ranges.iter().map(|r| r.1 - r.0).sum()
+        self.held
     }
 
     /// Whether [s, e) is entirely held already.
@@ -39,43 +47,58 @@ impl Reassembly {
 
     /// Stores [s, e) (above rcv_nxt), merging neighbours.
     pub fn insert(&mut self, s: u64, e: u64) -> Insert {
-        let before = self.held();
         let i = self.ranges.partition_point(|r| r.1 < s);
         let (mut ns, mut ne) = (s, e);
-        let mut j = i;
-        while j < self.ranges.len() && self.ranges[j].0 <= e {
-            ns = ns.min(self.ranges[j].0);
-            ne = ne.max(self.ranges[j].1);
-            j += 1;
+        let mut merged = 0;
+        while i < self.ranges.len() && self.ranges[i].0 <= e {
+            let (rs, re) = self.ranges.remove(i).expect("index checked");
+            ns = ns.min(rs);
+            ne = ne.max(re);
+            merged += re - rs;
+            self.recency.retain(|&x| x != rs);
         }
-        let removed: Vec<u64> = self.ranges[i..j].iter().map(|r| r.0).collect();
-        self.ranges.splice(i..j, std::iter::once((ns, ne)));
-        self.recency.retain(|x| !removed.contains(x));
-        self.recency.insert(0, ns);
-        Insert {
-            new_bytes: self.held() - before,
-        }
+        self.ranges.insert(i, (ns, ne));
+        let new_bytes = (ne - ns) - merged;
+        self.held += new_bytes;
+        self.recency.push_front(ns);
+        self.recency.truncate(RECENT);
+        Insert { new_bytes }
     }
 
     /// Removes and returns the bytes that became in-order at `rcv_nxt`; returns the new rcv_nxt.
     pub fn advance(&mut self, mut rcv_nxt: u64) -> u64 {
-        while let Some(&(s, e)) = self.ranges.first() {
+        while let Some(&(s, e)) = self.ranges.front() {
             if s > rcv_nxt {
                 break;
             }
             rcv_nxt = rcv_nxt.max(e);
-            self.ranges.remove(0);
+            self.ranges.pop_front();
+            self.held -= e - s;
             self.recency.retain(|&x| x != s);
         }
         rcv_nxt
     }
 
-    /// Up to `max` SACK blocks, most recent first.
-    pub fn sack_blocks(&self, max: usize) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.recency
-            .iter()
-            .take(max)
-            .filter_map(move |&s| self.ranges.iter().find(|r| r.0 == s).copied())
+    /// Up to `max` (≤ 4) SACK blocks, most recent first; when fewer recent blocks survive (the
+    /// others merged or became in-order), the highest remaining ranges fill the option.
+    pub fn sack_blocks(&self, max: usize) -> impl Iterator<Item = (u64, u64)> {
+        let max = max.min(4);
+        let mut out = [(0u64, 0u64); 4];
+        let mut n = 0;
+        let recent = self.recency.iter().filter_map(|&s| {
+            let i = self.ranges.partition_point(|r| r.0 < s);
+            self.ranges.get(i).filter(|r| r.0 == s).copied()
+        });
+        for r in recent.chain(self.ranges.iter().rev().copied()) {
+            if n == max {
+                break;
+            }
+            if !out[..n].contains(&r) {
+                out[n] = r;
+                n += 1;
+            }
+        }
+        out.into_iter().take(n)
     }
 }
 

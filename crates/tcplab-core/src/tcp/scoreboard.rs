@@ -8,6 +8,8 @@
 #[derive(Clone, Debug, Default)]
 pub struct Scoreboard {
     sacked: Vec<(u64, u64)>,
+    /// SACKed bytes in total, kept as ranges come and go (no re-summing per block).
+    total: u64,
 }
 
 /// What NextSeg() (RFC 6675 §4) chose.
@@ -27,6 +29,12 @@ pub enum NextSeg {
 impl Scoreboard {
     pub fn clear(&mut self) {
         self.sacked.clear();
+        self.total = 0;
+    }
+
+    /// SACKed bytes above snd_una.
+    pub fn sacked_bytes(&self) -> u64 {
+        self.total
     }
 
     pub fn is_empty(&self) -> bool {
@@ -48,27 +56,35 @@ impl Scoreboard {
         if end <= start {
             return false;
         }
-        let before: u64 = self.sacked.iter().map(|r| r.1 - r.0).sum();
         let i = self.sacked.partition_point(|r| r.1 < start);
         let mut s = start;
         let mut e = end;
         let mut j = i;
+        let mut merged = 0;
         while j < self.sacked.len() && self.sacked[j].0 <= e {
             s = s.min(self.sacked[j].0);
             e = e.max(self.sacked[j].1);
+            merged += self.sacked[j].1 - self.sacked[j].0;
             j += 1;
         }
         self.sacked.splice(i..j, std::iter::once((s, e)));
-        let after: u64 = self.sacked.iter().map(|r| r.1 - r.0).sum();
-        after > before
+        let new = (e - s) - merged;
+        self.total += new;
+        new > 0
     }
 
     /// Drops what the cumulative ACK now covers.
     pub fn on_cumulative_ack(&mut self, snd_una: u64) {
         let k = self.sacked.partition_point(|r| r.1 <= snd_una);
-        self.sacked.drain(..k);
+        for r in self.sacked.drain(..k) {
+            self.total -= r.1 - r.0;
+        }
         if let Some(first) = self.sacked.first_mut() {
-            first.0 = first.0.max(snd_una);
+            let cut = snd_una.saturating_sub(first.0);
+            if cut > 0 {
+                first.0 += cut;
+                self.total -= cut;
+            }
         }
     }
 
@@ -97,16 +113,21 @@ impl Scoreboard {
         }
     }
 
-    /// RFC 6675 §4 IsLost for every byte of the hole that ends at SACKed range `k`: true when at
+    /// RFC 6675 §4 IsLost, hole by hole: the hole that ends at SACKed range `k` is lost when at
     /// least DupThresh discontiguous SACKed ranges, or more than (DupThresh − 1)·SMSS SACKed
-    /// bytes, lie above it.
-    fn hole_lost(&self, k: usize, dupthresh: u32, smss: u64) -> bool {
-        let above = &self.sacked[k..];
-        if above.len() as u32 >= dupthresh {
-            return true;
+    /// bytes, lie above it. Both counts grow towards lower holes, so the lost holes are exactly
+    /// those below an index found by walking down from the top until either count suffices —
+    /// at most DupThresh ranges, whatever the number of holes.
+    fn lost_holes(&self, dupthresh: u32, smss: u64) -> usize {
+        let n = self.sacked.len();
+        let mut bytes = 0;
+        for k in (0..n).rev() {
+            bytes += self.sacked[k].1 - self.sacked[k].0;
+            if (n - k) as u32 >= dupthresh || bytes > (dupthresh as u64 - 1) * smss {
+                return k + 1;
+            }
         }
-        let bytes: u64 = above.iter().map(|r| r.1 - r.0).sum();
-        bytes > (dupthresh as u64 - 1) * smss
+        0
     }
 
     /// IsLost(seq) of RFC 6675 §4.
@@ -115,7 +136,7 @@ impl Scoreboard {
         if k >= self.sacked.len() || self.sacked[k].0 <= seq {
             return false; // nothing SACKed above, or seq itself is SACKed
         }
-        self.hole_lost(k, dupthresh, smss)
+        k < self.lost_holes(dupthresh, smss)
     }
 
     /// SetPipe() of RFC 6675 §4: octets in flight between HighACK and HighData. `high_rxt` is the
@@ -128,11 +149,12 @@ impl Scoreboard {
         dupthresh: u32,
         smss: u64,
     ) -> u64 {
+        let lost_below = self.lost_holes(dupthresh, smss);
         let mut pipe = 0;
         let mut cursor = snd_una;
         for k in 0..=self.sacked.len() {
             let (hole_end, lost) = if k < self.sacked.len() {
-                (self.sacked[k].0, self.hole_lost(k, dupthresh, smss))
+                (self.sacked[k].0, k < lost_below)
             } else {
                 (snd_max, false)
             };
@@ -176,24 +198,32 @@ impl Scoreboard {
                 }
             }
         };
-        // (1) the lowest lost, unSACKed byte above HighRxt.
-        let mut cursor = snd_una;
+        // (1) the lowest lost, unSACKed byte above HighRxt. Holes below HighRxt are skipped by
+        // a binary search, so a call costs O(log holes) however many holes there are.
+        let lost_below = self.lost_holes(dupthresh, smss);
+        let from = snd_una.max(high_rxt);
+        let mut k = self.sacked.partition_point(|r| r.1 <= from);
         let mut rule3: Option<(u64, u64)> = None;
-        for k in 0..self.sacked.len() {
-            let hole = (cursor.max(high_rxt), self.sacked[k].0);
+        while k < self.sacked.len() {
+            let prev_end = if k == 0 {
+                snd_una
+            } else {
+                self.sacked[k - 1].1
+            };
+            let hole = (prev_end.max(from), self.sacked[k].0);
             if hole.1 > hole.0 {
-                if self.hole_lost(k, dupthresh, smss) {
+                if k < lost_below {
                     return NextSeg::Retransmit {
                         seq: hole.0,
                         len: (hole.1 - hole.0).min(smss),
                         rescue: false,
                     };
                 }
-                if rule3.is_none() {
-                    rule3 = Some(hole);
-                }
+                // Holes above this one are not lost either.
+                rule3 = Some(hole);
+                break;
             }
-            cursor = self.sacked[k].1;
+            k += 1;
         }
         // (2) new data.
         if can_send_new {

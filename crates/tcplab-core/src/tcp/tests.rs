@@ -11,7 +11,11 @@
 //! Unless a test says otherwise the server is the data sender and the client the receiver; a
 //! hand-written client segment stands for everything the real receiver would send.
 
-use super::config::{CaMode, FullAckCwnd, InitialWindow, TcpConfig, Variant, WindowUnit};
+use super::config::{
+    CaMode, ExtensionKind, FullAckCwnd, InitialWindow, PartialAckTimer, RecoverBoundary,
+    RtoSsthresh, TcpConfig, Variant, WindowUnit,
+};
+use super::ext::{AnyExtension, Notice, Response, Scripted};
 use super::socket::{Segment, Socket, State};
 use crate::packet::{SackBlocks, TcpFlags, TcpHeader};
 use crate::time::SimTime;
@@ -912,7 +916,7 @@ fn timeout_sets_ssthresh_from_flight_size_once() {
 
 fn ten_segments(variant: Variant) -> (Socket, Vec<Segment>) {
     sending(TcpConfig {
-        variant,
+        variant: Some(variant),
         initial_window: InitialWindow::Segments(10),
         ..cfg()
     })
@@ -971,7 +975,7 @@ fn reno_halves_twice_for_two_losses_newreno_once() {
 #[test]
 fn limited_transmit_on_the_first_two_duplicates() {
     let (mut s, out) = sending(TcpConfig {
-        variant: Variant::Reno,
+        variant: Some(Variant::Reno),
         limited_transmit: true,
         ..cfg()
     });
@@ -994,7 +998,10 @@ fn limited_transmit_on_the_first_two_duplicates() {
 /// acknowledged at T0 + 100 ms: segments 1..10 are outstanding (FlightSize 10000) and the one RTT
 /// sample (100 ms) gives RTO = 250 ms.
 fn second_segment_lost(variant: Variant) -> Socket {
-    second_segment_lost_with(TcpConfig { variant, ..cfg() })
+    second_segment_lost_with(TcpConfig {
+        variant: Some(variant),
+        ..cfg()
+    })
 }
 
 fn second_segment_lost_with(conf: TcpConfig) -> Socket {
@@ -1014,15 +1021,31 @@ fn second_segment_lost_with(conf: TcpConfig) -> Socket {
 }
 
 #[test]
-fn newreno_cannot_fast_retransmit_the_first_segment() {
-    // RFC 6582 §3.2: recover starts at the ISN and fast retransmit needs ACK − 1 > recover, so
-    // duplicates of ACK = ISN + 1 never qualify (ns-2 special-cases this; the RFC does not).
-    let (mut s, _) = ten_segments(Variant::NewReno);
-    for _ in 0..9 {
-        assert!(send(&mut s, T0 + ms(100), &c_ack(S)).is_empty());
-    }
+fn newreno_first_segment_and_the_recover_boundary() {
+    // RFC 6582 §3.2: recover starts at the ISN. Duplicates of ACK = ISN + 1 = recover + 1 cover
+    // recover but not "more than" it.
+    let dups = |boundary| {
+        let (mut s, _) = sending(TcpConfig {
+            variant: Some(Variant::NewReno),
+            initial_window: InitialWindow::Segments(10),
+            recover_boundary: boundary,
+            ..cfg()
+        });
+        let out: Vec<_> = (0..9)
+            .map(|_| send(&mut s, T0 + ms(100), &c_ack(S)))
+            .collect();
+        (s, out)
+    };
+    // Strict (ACK − 1 > recover, the RFC's words read literally): never a fast retransmit; the
+    // timer recovers.
+    let (mut s, out) = dups(RecoverBoundary::Strict);
+    assert!(out.iter().all(|o| o.is_empty()));
     assert!(!s.in_recovery());
     assert_eq!(recv(&mut s, T0 + ms(300)), [s_data(S)]);
+    // Inclusive (ACK > recover, ns-2/Linux/ns-3): the third duplicate retransmits.
+    let (s, out) = dups(RecoverBoundary::Inclusive);
+    assert_eq!(out[2], [s_data(S)]);
+    assert!(s.in_recovery());
 }
 
 #[test]
@@ -1109,9 +1132,15 @@ fn newreno_full_ack_cwnd_options() {
     assert_eq!(exit(FullAckCwnd::Ssthresh), (5000, 5));
 }
 
-#[test]
-fn newreno_no_fast_retransmit_after_rto_until_recover_is_passed() {
-    let (mut s, _) = ten_segments(Variant::NewReno);
+/// After a timeout recover = HighData; the go-back-N burst's duplicate ACKs then acknowledge
+/// exactly recover + 1 (RFC 6582 §3.2 step 4 and §4's rationale).
+fn after_rto_dups_at_recover_plus_one(boundary: RecoverBoundary) -> (Socket, Vec<Segment>) {
+    let (mut s, _) = sending(TcpConfig {
+        variant: Some(Variant::NewReno),
+        initial_window: InitialWindow::Segments(10),
+        recover_boundary: boundary,
+        ..cfg()
+    });
     // No ACK at all: timeout. recover = highest sequence number sent (S + 10M − 1).
     assert_eq!(recv(&mut s, T0 + ms(300)), [s_data(S)]);
     assert_eq!(s.ssthresh(), 5000);
@@ -1124,11 +1153,19 @@ fn newreno_no_fast_retransmit_after_rto_until_recover_is_passed() {
         segs(&out),
         [(S + 10 * M, 1000), (S + 11 * M, 1000), (S + 12 * M, 1000)]
     );
-    // The duplicate of segment 3 produces duplicate ACKs for S + 10M = recover + 1: RFC 6582 §4,
-    // they do not cover more than recover — no fast retransmit.
+    // The duplicate of segment 3 produces duplicate ACKs for S + 10M = recover + 1.
+    let mut out = vec![];
     for _ in 0..3 {
-        assert!(send(&mut s, T0 + ms(500), &c_ack(S + 10 * M)).is_empty());
+        out.extend(send(&mut s, T0 + ms(500), &c_ack(S + 10 * M)));
     }
+    (s, out)
+}
+
+#[test]
+fn newreno_no_fast_retransmit_after_rto_until_recover_is_passed() {
+    // Strict: ACK − 1 = recover is not beyond it — no fast retransmit.
+    let (mut s, out) = after_rto_dups_at_recover_plus_one(RecoverBoundary::Strict);
+    assert!(out.is_empty());
     assert!(!s.in_recovery());
     assert_eq!(s.ssthresh(), 5000);
     // Once the cumulative ACK passes recover + 1, three duplicates do trigger it.
@@ -1143,6 +1180,71 @@ fn newreno_no_fast_retransmit_after_rto_until_recover_is_passed() {
     );
     assert!(s.in_recovery());
     assert_eq!(s.ssthresh(), 2000);
+
+    // Inclusive: ACK = recover + 1 covers recover, so the third duplicate starts an episode.
+    let (s, out) = after_rto_dups_at_recover_plus_one(RecoverBoundary::Inclusive);
+    assert_eq!(out.first(), Some(&s_data(S + 10 * M)));
+    assert!(s.in_recovery());
+    assert_eq!(s.stats.fast_recoveries, 1);
+}
+
+#[test]
+fn rto_inside_newreno_recovery_keeps_ssthresh() {
+    // Segment 1 lost; recovery at ssthresh 5000; twelve more duplicates inflate cwnd to 20000 and
+    // let ten new segments out, so the flight grows to 20 segments. Then the timer expires.
+    let trace = |rule| {
+        let mut s = second_segment_lost_with(TcpConfig {
+            rto_ssthresh: rule,
+            ..cfg()
+        });
+        for _ in 0..15 {
+            send(&mut s, T0 + ms(150), &c_ack(S + M));
+        }
+        assert!(s.in_recovery());
+        assert_eq!(s.ssthresh(), 5000);
+        assert_eq!(s.cwnd(), 20_000);
+        let (_, out) = fire(&mut s);
+        assert_eq!(out, [s_data(S + M)]);
+        assert!(!s.in_recovery());
+        (s.ssthresh(), s.cwnd())
+    };
+    // RFC 5681 eq. (4) is an upper bound; the episode's ssthresh stands (Linux does the same).
+    assert_eq!(trace(RtoSsthresh::KeepInRecovery), (5000, 1000));
+    // Recomputed from the inflated flight (20 segments): ssthresh rises to 10000.
+    assert_eq!(trace(RtoSsthresh::FlightSize), (10_000, 1000));
+}
+
+#[test]
+fn rto_outside_recovery_uses_the_flight_either_way() {
+    // The rule only concerns timeouts inside an episode.
+    for rule in [RtoSsthresh::KeepInRecovery, RtoSsthresh::FlightSize] {
+        let (mut s, out) = sending(TcpConfig {
+            initial_window: InitialWindow::Segments(7),
+            rto_ssthresh: rule,
+            ..cfg()
+        });
+        assert_eq!(out.len(), 7);
+        fire(&mut s);
+        assert_eq!(s.ssthresh(), 3500);
+    }
+}
+
+#[test]
+fn newreno_slow_but_steady_resets_the_timer_on_every_partial_ack() {
+    let mut s = second_segment_lost_with(TcpConfig {
+        partial_ack_timer: PartialAckTimer::SlowButSteady,
+        ..cfg()
+    });
+    // Segments 1, 4 and 7 lost, as in the Impatient test above.
+    for _ in 0..7 {
+        send(&mut s, T0 + ms(150), &c_ack(S + M));
+    }
+    assert_eq!(s.poll_timeout(), Some(T0 + ms(350)));
+    send(&mut s, T0 + ms(200), &c_ack(S + 4 * M));
+    assert_eq!(s.poll_timeout(), Some(T0 + ms(450)));
+    // RFC 6582 §4 Slow-but-Steady: the second partial ACK restarts it too.
+    send(&mut s, T0 + ms(300), &c_ack(S + 7 * M));
+    assert_eq!(s.poll_timeout(), Some(T0 + ms(550)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1151,7 +1253,7 @@ fn newreno_no_fast_retransmit_after_rto_until_recover_is_passed() {
 
 fn sack_cfg() -> TcpConfig {
     TcpConfig {
-        variant: Variant::Sack,
+        variant: Some(Variant::Sack),
         initial_window: InitialWindow::Segments(10),
         ..cfg()
     }
@@ -1872,4 +1974,173 @@ fn one_mib_receive_buffer_through_the_shift() {
     );
     assert_eq!(s.snd_wnd(), 65535);
     assert_eq!(write_all(&mut s, T0).len(), 65);
+}
+
+// ---------------------------------------------------------------------------------------------
+// RFC 6675 §2 DupAck definition, RFC 5681 §4.1 restart after idle, extensions
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn sack_ack_advancing_with_new_sack_info_is_a_dupack() {
+    let (mut s, _) = sending(sack_cfg());
+    let t = T0 + ms(100);
+    // Segment 0 arrives, segment 1 is lost, 2..4 arrive; the receiver's ACKs for 0, 2 and 3 are
+    // lost, so the first ACK the sender sees both advances (to S + M) and SACKs three segments
+    // above the hole. RFC 6675 §2 counts it as a DupAck "even if it ... moves the cumulative
+    // acknowledgment point", and IsLost(HighACK + 1) holds: recovery starts on this ACK.
+    let out = send(&mut s, t, &c_sack(S + M, &[(S + 2 * M, S + 5 * M)]));
+    assert!(s.in_recovery());
+    assert_eq!(out.first(), Some(&s_data(S + M)));
+    assert_eq!(s.stats.fast_recoveries, 1);
+    assert_eq!(s.stats.dupacks_received, 1);
+}
+
+#[test]
+fn restart_after_idle_returns_to_the_initial_window() {
+    let run = |restart| {
+        let conf = TcpConfig {
+            restart_after_idle: restart,
+            ..cfg()
+        };
+        let (_, mut s) = established(conf);
+        // 20 segments in slow start: cwnd grows from 4 to 24 segments as they are acknowledged.
+        let out = write(&mut s, T0, 20 * M);
+        assert_eq!(out.len(), 4);
+        let mut t = T0;
+        let mut acked = 0;
+        while acked < 20 {
+            t += ms(100);
+            acked += 4.min(20 - acked);
+            send(&mut s, t, &c_ack(S + acked * M));
+        }
+        let grown = s.cwnd();
+        // Idle for 5 s (RTO ≈ 300 ms), then the application writes again.
+        let out = write(&mut s, t + secs(5), 30 * M);
+        (grown, s.cwnd(), out.len())
+    };
+    let (grown, after, burst) = run(false);
+    assert_eq!((after, burst), (grown, (grown / M) as usize));
+    // RFC 5681 §4.1: cwnd = min(RW, cwnd), RW = min(IW, cwnd) = 4 segments.
+    let (grown2, after, burst) = run(true);
+    assert_eq!(grown2, grown);
+    assert!(grown > 4 * M);
+    assert_eq!((after, burst), (4 * M, 4));
+}
+
+#[test]
+fn dup_count_receiver_stamps_out_of_order_arrivals() {
+    let conf = TcpConfig {
+        extensions: vec![ExtensionKind::DupCount],
+        delayed_ack: false,
+        ..cfg()
+    };
+    let (mut c, _) = established(conf);
+    let data = |k: u64| {
+        seg(
+            TcpHeader {
+                seq: S + k * M,
+                ..S_TEMPL
+            },
+            M as u32,
+        )
+    };
+    let stamp = |out: Vec<Segment>| out[0].hdr.dup_count;
+    // In order: 0.
+    assert_eq!(stamp(send(&mut c, T0, &data(0))), Some(0));
+    // Segment 1 lost: 2, 3, 4 arrive out of order → 1, 2, 3.
+    assert_eq!(stamp(send(&mut c, T0, &data(2))), Some(1));
+    assert_eq!(stamp(send(&mut c, T0, &data(3))), Some(2));
+    assert_eq!(stamp(send(&mut c, T0, &data(4))), Some(3));
+    // The gap fills: back to 0.
+    assert_eq!(stamp(send(&mut c, T0, &data(1))), Some(0));
+    // Without the extension no stamp is sent.
+    let (mut plain, _) = established(TcpConfig {
+        delayed_ack: false,
+        ..cfg()
+    });
+    assert_eq!(stamp(send(&mut plain, T0, &data(2))), None);
+}
+
+#[test]
+fn dup_count_sender_fast_retransmits_when_duplicates_were_lost() {
+    let run = |ext: Vec<ExtensionKind>| {
+        let mut s = second_segment_lost_with(TcpConfig {
+            extensions: ext,
+            ..cfg()
+        });
+        // Two of the three duplicate ACKs were lost; the one that arrives says the receiver has
+        // seen three segments out of order.
+        let dup = seg(
+            TcpHeader {
+                ack: S + M,
+                dup_count: Some(3),
+                ..C_TEMPL
+            },
+            0,
+        );
+        let out = send(&mut s, T0 + ms(150), &dup);
+        (s, out)
+    };
+    let (s, out) = run(vec![ExtensionKind::DupCount]);
+    assert_eq!(out, [s_data(S + M)]);
+    assert!(s.in_recovery());
+    assert_eq!(s.ssthresh(), 5000);
+    // Plain NewReno waits for three duplicates it will never see.
+    let (s, out) = run(vec![]);
+    assert!(out.is_empty());
+    assert!(!s.in_recovery());
+}
+
+#[test]
+fn dup_count_fires_once_per_recovery_episode() {
+    let mut s = second_segment_lost_with(TcpConfig {
+        extensions: vec![ExtensionKind::DupCount],
+        ..cfg()
+    });
+    let dup = |n| {
+        seg(
+            TcpHeader {
+                ack: S + M,
+                dup_count: Some(n),
+                ..C_TEMPL
+            },
+            0,
+        )
+    };
+    send(&mut s, T0 + ms(150), &dup(3));
+    assert_eq!(s.stats.fast_recoveries, 1);
+    for n in 4..10 {
+        send(&mut s, T0 + ms(150), &dup(n));
+    }
+    assert_eq!(s.stats.fast_recoveries, 1);
+    assert_eq!(s.ssthresh(), 5000);
+}
+
+#[test]
+fn notices_freeze_and_resume_the_sender() {
+    let mut s = second_segment_lost(Variant::NewReno);
+    s.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![
+            (Notice::RouteFailure, Response::Freeze),
+            (Notice::RouteReestablished, Response::Resume),
+        ],
+    }));
+    assert!(s.poll_timeout().is_some());
+    let mut out = vec![];
+    // A notice no extension answers changes nothing.
+    s.notify(T0 + ms(120), Notice::LinkUp, &mut out);
+    assert!(!s.is_frozen() && out.is_empty());
+    // Frozen: the retransmission timer stops, and ACKs that open the window send nothing.
+    s.notify(T0 + ms(120), Notice::RouteFailure, &mut out);
+    assert!(s.is_frozen());
+    assert_eq!(s.poll_timeout(), None);
+    assert!(send(&mut s, T0 + ms(130), &c_ack(S + 2 * M)).is_empty());
+    assert_eq!(s.poll_timeout(), None);
+    // Resumed: the first unacknowledged segment goes out at once, then what the window allows,
+    // and the timer runs again.
+    s.notify(T0 + secs(5), Notice::RouteReestablished, &mut out);
+    assert!(!s.is_frozen());
+    assert_eq!(out.first(), Some(&s_data(S + 2 * M)));
+    assert!(out.len() > 1);
+    assert_eq!(s.poll_timeout(), Some(T0 + secs(5) + s.rto()));
 }

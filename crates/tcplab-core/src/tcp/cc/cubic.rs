@@ -1,0 +1,266 @@
+//! CUBIC (RFC 9438): the window grows as a cubic function of the time since the last congestion
+//! event, W_cubic(t) = C·(t − K)³ + W_max, with a Reno-friendly floor W_est and fast convergence.
+//! Windows are in segments inside this file, as the RFC writes them; `Window` holds bytes.
+
+use super::{Ack, Congestion, CongestionControl, Flight, Window};
+use crate::tcp::config::TcpConfig;
+use crate::tcp::rtt::RttEstimator;
+use crate::time::SimTime;
+
+/// RFC 9438 §5.1: C = 0.4.
+pub const C: f64 = 0.4;
+/// RFC 9438 §4.6: β_cubic = 0.7.
+pub const BETA: f64 = 0.7;
+
+#[derive(Clone, Debug)]
+pub struct Cubic {
+    /// L of RFC 3465 for slow start (RFC 9438 §4.10 keeps standard slow start).
+    abc_limit: u64,
+    fast_convergence: bool,
+    /// W_max: the window just before the last reduction (segments).
+    w_max: f64,
+    /// cwnd_prior: cwnd when ssthresh was last set (segments), for α_cubic's switch to 1.
+    cwnd_prior: f64,
+    /// Start of the current congestion-avoidance stage (t_epoch), and K for it.
+    epoch: Option<(SimTime, f64)>,
+    /// W_est of the Reno-friendly region (segments).
+    w_est: f64,
+    /// RFC 9438 §4.8: the first avoidance stage after a timeout uses K = 0 and W_max = cwnd_epoch.
+    after_timeout: bool,
+}
+
+impl Cubic {
+    pub fn new(cfg: &TcpConfig) -> Cubic {
+        Cubic {
+            abc_limit: cfg.abc_limit.max(1) as u64,
+            fast_convergence: cfg.cubic_fast_convergence,
+            w_max: 0.0,
+            cwnd_prior: 0.0,
+            epoch: None,
+            w_est: 0.0,
+            after_timeout: false,
+        }
+    }
+
+    /// RFC 9438 eq. (1): W_cubic(t) in segments, t in seconds since the epoch.
+    pub fn w_cubic(&self, t: f64) -> f64 {
+        let k = self.epoch.map_or(0.0, |e| e.1);
+        C * (t - k).powi(3) + self.w_max
+    }
+
+    pub fn w_max(&self) -> f64 {
+        self.w_max
+    }
+
+    /// RFC 9438 eq. (2): K = ∛((W_max − cwnd_epoch)/C), the time to climb back to W_max.
+    fn start_epoch(&mut self, now: SimTime, cwnd: f64) {
+        if self.after_timeout || self.w_max <= cwnd {
+            // §4.8 (after a timeout), and a stage that starts at or above W_max (no loss yet):
+            // the plateau is where we are.
+            self.w_max = cwnd;
+        }
+        self.after_timeout = false;
+        let k = ((self.w_max - cwnd) / C).cbrt();
+        self.epoch = Some((now, k));
+        // §4.3: W_est starts at cwnd_epoch.
+        self.w_est = cwnd;
+    }
+}
+
+impl CongestionControl for Cubic {
+    fn name(&self) -> &'static str {
+        "cubic"
+    }
+
+    fn on_ack(&mut self, w: &mut Window, ack: &Ack, rtt: &RttEstimator) {
+        if w.in_slow_start() {
+            w.slow_start(ack.acked, self.abc_limit);
+            return;
+        }
+        let mss = w.mss as f64;
+        let cwnd = w.cwnd / mss;
+        if self.epoch.is_none() {
+            self.start_epoch(ack.now, cwnd);
+        }
+        let (t0, _) = self.epoch.expect("epoch started above");
+        let t = (ack.now - t0).as_secs_f64();
+        let segs_acked = ack.acked as f64 / mss;
+        // §4.3: W_est grows by α_cubic per cwnd of acknowledged segments; α_cubic = 3(1−β)/(1+β)
+        // until W_est reaches cwnd_prior, then 1 (Reno's rate).
+        let alpha = if self.w_est >= self.cwnd_prior {
+            1.0
+        } else {
+            3.0 * (1.0 - BETA) / (1.0 + BETA)
+        };
+        self.w_est += alpha * segs_acked / cwnd;
+        if self.w_cubic(t) < self.w_est {
+            // §4.3: the Reno-friendly region.
+            w.cwnd = self.w_est * mss;
+            return;
+        }
+        // §4.4–4.5: aim at W_cubic one RTT ahead, clamped to [cwnd, 1.5·cwnd], and close
+        // (target − cwnd)/cwnd of the gap per acknowledged segment.
+        let rtt_s = rtt.srtt().or(ack.rtt).map_or(0.0, |r| r.as_secs_f64());
+        let target = self.w_cubic(t + rtt_s).clamp(cwnd, 1.5 * cwnd);
+        w.cwnd += (target - cwnd) / cwnd * segs_acked * mss;
+    }
+
+    fn ssthresh(&mut self, w: &Window, ev: Congestion, _f: &Flight, _rtt: &RttEstimator) -> u64 {
+        let cwnd = w.cwnd / w.mss as f64;
+        // §4.7 fast convergence: release bandwidth when the plateau keeps dropping.
+        self.w_max = if self.fast_convergence && cwnd < self.w_max {
+            cwnd * (1.0 + BETA) / 2.0
+        } else {
+            cwnd
+        };
+        self.cwnd_prior = cwnd;
+        self.epoch = None;
+        self.after_timeout = ev == Congestion::Timeout;
+        // §4.6: ssthresh = cwnd·β_cubic, at least two segments.
+        ((cwnd * BETA).max(2.0) * w.mss as f64) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::config::WindowUnit;
+
+    const MSS: u64 = 1000;
+
+    fn rtt(ms: u64) -> RttEstimator {
+        let mut r = RttEstimator::new(
+            SimTime::from_secs(1),
+            SimTime::from_millis(200),
+            SimTime::from_secs(60),
+            SimTime::from_millis(1),
+        );
+        r.on_sample(SimTime::from_millis(ms));
+        r
+    }
+
+    /// Acknowledges one window at `now`, spread evenly over one RTT, one ACK per segment.
+    fn one_rtt(cc: &mut Cubic, w: &mut Window, est: &RttEstimator, now: SimTime, rtt_ms: u64) {
+        let segs = (w.cwnd / MSS as f64).floor() as u64;
+        for i in 0..segs {
+            let ack = Ack {
+                now: now + SimTime::from_millis(rtt_ms * i / segs),
+                acked: MSS,
+                rtt: None,
+            };
+            cc.on_ack(w, &ack, est);
+        }
+    }
+
+    /// A CUBIC flow at 1000 segments meets a loss, then is acknowledged a window per 100 ms RTT
+    /// for 20 s. Its window follows W_cubic(t) = C·(t − K)³ + W_max of RFC 9438 eq. (1) with
+    /// K = ∛((W_max − cwnd_epoch)/C) of eq. (2): concave up to W_max at t = K, convex after.
+    /// (With W_max = 1000 the Reno-friendly W_est stays far below the curve.)
+    #[test]
+    fn window_follows_w_cubic_after_a_loss() {
+        let mut cc = Cubic::new(&TcpConfig::default());
+        let est = rtt(100);
+        let mut w = Window::new(WindowUnit::Bytes, MSS, 1000 * MSS, u64::MAX);
+        let f = Flight {
+            now: SimTime::ZERO,
+            flight_size: 1000 * MSS,
+            snd_wnd: u64::MAX,
+        };
+        let ss = cc.ssthresh(&w, Congestion::FastRetransmit, &f, &est);
+        // §4.6: β = 0.7 of 1000 segments.
+        assert_eq!(ss, 700 * MSS);
+        w.ssthresh = ss;
+        w.set(ss);
+        let k = (300.0f64 / C).cbrt();
+        let mut now = SimTime::ZERO;
+        for round in 1..=200u64 {
+            one_rtt(&mut cc, &mut w, &est, now, 100);
+            now += SimTime::from_millis(100);
+            let t = now.as_secs_f64();
+            let cwnd = w.cwnd / MSS as f64;
+            let curve = C * (t - k).powi(3) + 1000.0;
+            // Each ACK closes (target − cwnd)/cwnd of the gap to W_cubic one RTT ahead, so by the
+            // end of a round the window sits on the curve: within 0.5 % all along.
+            assert!(
+                (cwnd / curve - 1.0).abs() < 0.005,
+                "round {round}, t = {t:.1} s: cwnd {cwnd:.2} vs W_cubic {curve:.2}"
+            );
+        }
+        assert!((cc.epoch.expect("epoch").1 - k).abs() < 1e-9);
+        assert!(cc.w_est < w.cwnd / MSS as f64 / 1.5);
+    }
+
+    #[test]
+    fn fast_convergence_lowers_the_plateau() {
+        let cfg = TcpConfig::default();
+        let est = rtt(100);
+        let f = Flight {
+            now: SimTime::ZERO,
+            flight_size: 0,
+            snd_wnd: u64::MAX,
+        };
+        let mut cc = Cubic::new(&cfg);
+        let w = Window::new(WindowUnit::Bytes, MSS, 100 * MSS, u64::MAX);
+        cc.ssthresh(&w, Congestion::FastRetransmit, &f, &est);
+        assert_eq!(cc.w_max(), 100.0);
+        // A second loss below the old plateau: W_max = cwnd·(1 + β)/2 (§4.7).
+        let w = Window::new(WindowUnit::Bytes, MSS, 80 * MSS, u64::MAX);
+        cc.ssthresh(&w, Congestion::FastRetransmit, &f, &est);
+        assert!((cc.w_max() - 80.0 * 0.85).abs() < 1e-9);
+        // Without fast convergence the plateau is the window at the loss.
+        let mut plain = Cubic::new(&TcpConfig {
+            cubic_fast_convergence: false,
+            ..TcpConfig::default()
+        });
+        let w = Window::new(WindowUnit::Bytes, MSS, 100 * MSS, u64::MAX);
+        plain.ssthresh(&w, Congestion::FastRetransmit, &f, &est);
+        let w = Window::new(WindowUnit::Bytes, MSS, 80 * MSS, u64::MAX);
+        plain.ssthresh(&w, Congestion::FastRetransmit, &f, &est);
+        assert_eq!(plain.w_max(), 80.0);
+    }
+
+    /// On small windows Reno's growth W_est outruns the cubic curve early in the epoch and CUBIC
+    /// follows it (RFC 9438 §4.3): α_cubic = 3(1 − β)/(1 + β) ≈ 0.53 segments per RTT until
+    /// W_est reaches cwnd_prior, then 1 segment per RTT.
+    #[test]
+    fn reno_friendly_region_on_short_windows() {
+        let mut cc = Cubic::new(&TcpConfig::default());
+        let est = rtt(100);
+        let mut w = Window::new(WindowUnit::Bytes, MSS, 10 * MSS, u64::MAX);
+        let f = Flight {
+            now: SimTime::ZERO,
+            flight_size: 10 * MSS,
+            snd_wnd: u64::MAX,
+        };
+        w.ssthresh = cc.ssthresh(&w, Congestion::FastRetransmit, &f, &est);
+        w.set(w.ssthresh);
+        let mut now = SimTime::ZERO;
+        let mut per_rtt = vec![];
+        for _ in 0..12 {
+            let before = w.cwnd / MSS as f64;
+            one_rtt(&mut cc, &mut w, &est, now, 100);
+            now += SimTime::from_millis(100);
+            let cwnd = w.cwnd / MSS as f64;
+            // In the region cwnd is W_est, and W_cubic is below it.
+            assert!(cc.w_cubic(now.as_secs_f64()) < cc.w_est);
+            assert!((cwnd - cc.w_est).abs() < 1e-9);
+            per_rtt.push((before, cwnd - before));
+        }
+        let alpha = 3.0 * (1.0 - BETA) / (1.0 + BETA);
+        let mut crossed = 0;
+        for (before, step) in per_rtt {
+            if before < 10.0 && before + step > 10.0 {
+                crossed += 1; // the RTT in which W_est passes cwnd_prior mixes both rates
+                continue;
+            }
+            // ⌊cwnd⌋ ACKs of α/cwnd each: α·⌊cwnd⌋/cwnd, a little under α.
+            let a = if before >= 10.0 { 1.0 } else { alpha };
+            let expect = a * before.floor() / before;
+            assert!(
+                (step - expect).abs() < 0.05 * a,
+                "from {before:.2}: +{step:.3}, expected ≈ {expect:.3}"
+            );
+        }
+        assert_eq!(crossed, 1, "the run must see both rates");
+    }
+}

@@ -1,0 +1,153 @@
+//! Congestion control: how cwnd grows on new ACKs and what ssthresh a congestion event calls for.
+//!
+//! The split follows ns-3's `TcpCongestionOps` and Linux's `tcp_congestion_ops`: a controller
+//! sees the shared window state ([`Window`], the "tcb") and a read-only RTT estimator, never the
+//! socket. It returns ssthresh rather than assigning it, and loss recovery (see `recovery/`)
+//! decides cwnd while an episode lasts. A new controller is one file here plus one arm of
+//! [`AnyCc`] and its scenario name in `config::CcKind`.
+
+mod cubic;
+mod reno;
+
+pub use cubic::Cubic;
+pub use reno::Reno;
+
+use super::config::{CcKind, TcpConfig, WindowUnit};
+use super::rtt::RttEstimator;
+use crate::time::SimTime;
+
+/// The congestion state shared by the controller and loss recovery (ns-3's TcpSocketState).
+#[derive(Clone, Debug)]
+pub struct Window {
+    pub unit: WindowUnit,
+    pub mss: u64,
+    /// cwnd in bytes; fractional only in segment mode (ns-2's cwnd_ is a double).
+    pub cwnd: f64,
+    pub ssthresh: u64,
+    /// Bytes acknowledged towards the next congestion-avoidance increment (RFC 3465 §2.1; Linux's
+    /// snd_cwnd_cnt).
+    pub ca_acked: u64,
+}
+
+impl Window {
+    pub fn new(unit: WindowUnit, mss: u64, cwnd: u64, ssthresh: u64) -> Window {
+        Window {
+            unit,
+            mss,
+            cwnd: cwnd as f64,
+            ssthresh,
+            ca_acked: 0,
+        }
+    }
+
+    /// The usable window in bytes.
+    pub fn window(&self) -> u64 {
+        match self.unit {
+            WindowUnit::Bytes => self.cwnd as u64,
+            // ns-2 uses int(cwnd_) segments.
+            WindowUnit::Segments => {
+                (self.cwnd / self.mss as f64).floor().max(1.0) as u64 * self.mss
+            }
+        }
+    }
+
+    /// Sets cwnd to `bytes` and restarts the congestion-avoidance byte count.
+    pub fn set(&mut self, bytes: u64) {
+        self.cwnd = bytes as f64;
+        self.ca_acked = 0;
+    }
+
+    /// RFC 5681 §3.1: slow start while cwnd < ssthresh.
+    pub fn in_slow_start(&self) -> bool {
+        (self.cwnd as u64) < self.ssthresh
+    }
+
+    /// RFC 5681 §3.1 eq. (2) with RFC 3465's limit L (or ns-2's +1 segment per ACK).
+    pub fn slow_start(&mut self, acked: u64, abc_limit: u64) {
+        match self.unit {
+            WindowUnit::Bytes => self.cwnd += acked.min(abc_limit * self.mss) as f64,
+            WindowUnit::Segments => self.cwnd += self.mss as f64,
+        }
+    }
+}
+
+/// One ACK of new data, as the controller sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Ack {
+    pub now: SimTime,
+    /// Newly acknowledged bytes.
+    pub acked: u64,
+    /// The RTT sample this ACK produced, if any (RFC 6298 §3 / RFC 7323 §4).
+    pub rtt: Option<SimTime>,
+}
+
+/// What called for a window reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Congestion {
+    /// DupThresh duplicate ACKs or RFC 6675 IsLost: fast retransmit.
+    FastRetransmit,
+    /// The retransmission timer expired.
+    Timeout,
+    /// An ECN-Echo (RFC 3168 §6.1.2).
+    Ecn,
+}
+
+/// The sender's flight at the congestion event.
+#[derive(Clone, Copy, Debug)]
+pub struct Flight {
+    pub now: SimTime,
+    /// FlightSize of RFC 5681 (snd_max − snd_una).
+    pub flight_size: u64,
+    /// The peer's advertised window.
+    pub snd_wnd: u64,
+}
+
+pub trait CongestionControl {
+    fn name(&self) -> &'static str;
+
+    /// New data acknowledged outside loss recovery: grow cwnd.
+    fn on_ack(&mut self, w: &mut Window, ack: &Ack, rtt: &RttEstimator);
+
+    /// Every ACK that advances snd_una, in recovery too (rate estimators such as Westwood+ use
+    /// it). The default ignores it.
+    fn on_any_ack(&mut self, _w: &Window, _ack: &Ack, _rtt: &RttEstimator) {}
+
+    /// The ssthresh this congestion event calls for. Returned, not assigned (ns-3's contract):
+    /// the socket decides whether to apply it (e.g. not on a repeated timeout).
+    fn ssthresh(&mut self, w: &Window, ev: Congestion, f: &Flight, rtt: &RttEstimator) -> u64;
+
+    /// cwnd after a retransmission timeout: the loss window of RFC 5681 §3.1, one SMSS.
+    fn loss_window(&self, w: &Window) -> u64 {
+        w.mss
+    }
+}
+
+/// The built-in controllers, dispatched by `match` (no allocation, no boxing per ACK).
+#[derive(Clone, Debug)]
+pub enum AnyCc {
+    Reno(Reno),
+    Cubic(Cubic),
+}
+
+impl AnyCc {
+    pub fn new(cfg: &TcpConfig) -> AnyCc {
+        match cfg.cc {
+            CcKind::Reno => AnyCc::Reno(Reno::new(cfg)),
+            CcKind::Cubic => AnyCc::Cubic(Cubic::new(cfg)),
+        }
+    }
+
+    pub fn get(&self) -> &dyn CongestionControl {
+        match self {
+            AnyCc::Reno(c) => c,
+            AnyCc::Cubic(c) => c,
+        }
+    }
+
+    pub fn get_mut(&mut self) -> &mut dyn CongestionControl {
+        match self {
+            AnyCc::Reno(c) => c,
+            AnyCc::Cubic(c) => c,
+        }
+    }
+}

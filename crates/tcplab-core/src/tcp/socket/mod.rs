@@ -1,0 +1,522 @@
+//! One TCP connection end: the RFC 9293 state machine with RFC 5681/6582/6675 congestion control
+//! and loss recovery, RFC 6298 timers, persist (RFC 1122 §4.2.2.17) and delayed ACK.
+//!
+//! Both directions live in one struct because real connections are bidirectional: the bulk client
+//! sends a request and then only acknowledges; the server acknowledges the request and then sends
+//! the file.
+
+mod input;
+mod output;
+mod timers;
+
+use std::fmt;
+
+use super::cc::{Ack, AnyCc, Congestion, Flight, Window};
+use super::config::{RtoSsthresh, TcpConfig};
+use super::ext::{AnyExtension, Notice, Response};
+use super::reassembly::Reassembly;
+use super::recovery::{AckOutcome, AnyRecovery, FirstRetransmit, Seq};
+use super::rtt::RttEstimator;
+use super::scoreboard::{NextSeg, Scoreboard};
+use crate::packet::{TcpFlags, TcpHeader};
+use crate::time::SimTime;
+
+/// RFC 9293 §3.3.2 connection states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Closed,
+    Listen,
+    SynSent,
+    SynReceived,
+    Established,
+    FinWait1,
+    FinWait2,
+    CloseWait,
+    Closing,
+    LastAck,
+    TimeWait,
+}
+
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            State::Closed => "CLOSED",
+            State::Listen => "LISTEN",
+            State::SynSent => "SYN-SENT",
+            State::SynReceived => "SYN-RECEIVED",
+            State::Established => "ESTABLISHED",
+            State::FinWait1 => "FIN-WAIT-1",
+            State::FinWait2 => "FIN-WAIT-2",
+            State::CloseWait => "CLOSE-WAIT",
+            State::Closing => "CLOSING",
+            State::LastAck => "LAST-ACK",
+            State::TimeWait => "TIME-WAIT",
+        };
+        f.write_str(s)
+    }
+}
+
+/// A segment the socket wants sent. The caller wraps it in IP.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub hdr: TcpHeader,
+    pub payload: u32,
+    /// ECN-capable transport (RFC 3168 §6.1.1): the IP header carries ECT(0).
+    pub ect: bool,
+}
+
+/// Per-connection counters. Always on; each costs one add.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpStats {
+    /// Segments carrying data sent, retransmissions included (window probes excluded).
+    pub segments_sent: u64,
+    pub bytes_sent: u64,
+    pub retransmissions: u64,
+    pub timeout_retransmissions: u64,
+    pub fast_retransmissions: u64,
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+    pub window_probes: u64,
+    pub acks_sent: u64,
+    pub dupacks_received: u64,
+    /// Data segments received that held nothing new (the receiver already had every byte).
+    pub duplicate_segments_received: u64,
+    pub ecn_reductions: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cause {
+    Timeout,
+    Fast,
+}
+
+pub struct Socket {
+    cfg: TcpConfig,
+    state: State,
+    pub local_port: u16,
+    pub remote_port: u16,
+    mss: u64,
+
+    // ---- send side (RFC 9293 §3.3.1 names) ----
+    iss: u64,
+    snd_una: u64,
+    snd_nxt: u64,
+    /// One past the highest sequence number sent (HighData + 1).
+    snd_max: u64,
+    snd_wnd: u64,
+    max_snd_wnd: u64,
+    snd_wl1: u64,
+    snd_wl2: u64,
+    /// The window field of the last segment received (RFC 5681 §2 duplicate-ACK rule (e)).
+    last_peer_wnd_field: u16,
+    snd_shift: u8,
+    snd_shift_offered: bool,
+    /// Bytes the application has handed over; `None` = unlimited.
+    app_limit: Option<u64>,
+    fin_queued: bool,
+    /// cwnd and ssthresh, shared by the controller and the recovery scheme.
+    win: Window,
+    cc: AnyCc,
+    rec: AnyRecovery,
+    /// Extensions in the order the scenario lists them.
+    ext: Vec<AnyExtension>,
+    /// DupAcks of RFC 5681 §3.2 / RFC 6675 §5.
+    dupacks: u32,
+    sb: Scoreboard,
+    /// An extension froze the sender (no transmission, no retransmission timer).
+    frozen: bool,
+    /// When data was last sent (RFC 5681 §4.1 restart after idle).
+    last_data_sent: Option<SimTime>,
+    rtt: RttEstimator,
+    /// Segment being timed without timestamps: (end sequence, send time).
+    rtt_timing: Option<(u64, SimTime)>,
+    consecutive_timeouts: u32,
+    /// Timeouts since the peer last answered: the abort counter. Unlike `consecutive_timeouts` it
+    /// also resets when a zero-window ACK answers a retransmission (RFC 1122 §4.2.2.17).
+    unanswered_timeouts: u32,
+    syn_retries: u32,
+    syn_timed_out: bool,
+    persist_backoff: u32,
+    probe_end: u64,
+
+    // ---- timers (absolute deadlines; the engine is woken at the earliest) ----
+    rto_at: Option<SimTime>,
+    persist_at: Option<SimTime>,
+    delack_at: Option<SimTime>,
+
+    // ---- options ----
+    sack_on: bool,
+    ts_on: bool,
+    ts_recent: u32,
+    last_ack_sent: u64,
+    /// Right edge of the window advertised in the last ACK sent (RCV.NXT + RCV.WND).
+    rcv_adv_edge: u64,
+    ecn_on: bool,
+    ece_pending: bool,
+    cwr_pending: bool,
+    ecn_recover: u64,
+
+    // ---- receive side ----
+    irs: u64,
+    rcv_nxt: u64,
+    rcv_shift: u8,
+    reasm: Reassembly,
+    /// In-order bytes not yet read by the application.
+    unread: u64,
+    pub auto_read: bool,
+    delack_pending: u32,
+    fin_rcvd: bool,
+    /// Sequence number of a FIN that arrived out of order.
+    fin_pending: Option<u64>,
+
+    // ---- towards the application ----
+    delivered: u64,
+    connected_at: Option<SimTime>,
+    aborted: bool,
+    pub stats: TcpStats,
+}
+
+const UNLIMITED: u64 = u64::MAX / 4;
+
+impl Socket {
+    pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u64) -> Socket {
+        let mss = cfg.mss as u64;
+        let rtt = RttEstimator::new(
+            cfg.rto_initial,
+            cfg.rto_min,
+            cfg.rto_max,
+            cfg.clock_granularity,
+        );
+        let win = Window::new(
+            cfg.window_unit,
+            mss,
+            cfg.initial_window_bytes(cfg.mss),
+            cfg.initial_ssthresh.unwrap_or(UNLIMITED),
+        );
+        let rcv_shift = if cfg.window_scaling && cfg.rcv_buf > 65_535 {
+            let mut s = 0u8;
+            while (cfg.rcv_buf >> s) > 65_535 && s < 14 {
+                s += 1;
+            }
+            s
+        } else {
+            0
+        };
+        Socket {
+            state: State::Closed,
+            local_port,
+            remote_port,
+            mss,
+            iss,
+            snd_una: iss,
+            snd_nxt: iss,
+            snd_max: iss,
+            snd_wnd: 0,
+            max_snd_wnd: 0,
+            snd_wl1: 0,
+            snd_wl2: 0,
+            last_peer_wnd_field: 0,
+            snd_shift: 0,
+            snd_shift_offered: false,
+            app_limit: Some(0),
+            fin_queued: false,
+            win,
+            cc: AnyCc::new(&cfg),
+            rec: AnyRecovery::new(&cfg, iss),
+            ext: cfg
+                .extensions
+                .iter()
+                .map(|&k| AnyExtension::new(k))
+                .collect(),
+            dupacks: 0,
+            sb: Scoreboard::default(),
+            frozen: false,
+            last_data_sent: None,
+            rtt,
+            rtt_timing: None,
+            consecutive_timeouts: 0,
+            unanswered_timeouts: 0,
+            syn_retries: 0,
+            syn_timed_out: false,
+            persist_backoff: 0,
+            probe_end: 0,
+            rto_at: None,
+            persist_at: None,
+            delack_at: None,
+            sack_on: false,
+            ts_on: false,
+            ts_recent: 0,
+            last_ack_sent: 0,
+            rcv_adv_edge: 0,
+            ecn_on: false,
+            ece_pending: false,
+            cwr_pending: false,
+            ecn_recover: iss,
+            irs: 0,
+            rcv_nxt: 0,
+            rcv_shift,
+            reasm: Reassembly::default(),
+            unread: 0,
+            auto_read: true,
+            delack_pending: 0,
+            fin_rcvd: false,
+            fin_pending: None,
+            delivered: 0,
+            connected_at: None,
+            aborted: false,
+            stats: TcpStats::default(),
+            cfg,
+        }
+    }
+
+    // ------------------------------------------------------------------ observers
+
+    pub fn state(&self) -> State {
+        self.state
+    }
+    pub fn config(&self) -> &TcpConfig {
+        &self.cfg
+    }
+    pub fn is_established(&self) -> bool {
+        self.connected_at.is_some()
+    }
+    pub fn connected_at(&self) -> Option<SimTime> {
+        self.connected_at
+    }
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+    /// In-order payload bytes delivered to the application so far.
+    pub fn delivered(&self) -> u64 {
+        self.delivered
+    }
+    pub fn peer_closed(&self) -> bool {
+        self.fin_rcvd
+    }
+    /// True once our FIN is acknowledged (or the connection is gone).
+    pub fn is_closed(&self) -> bool {
+        matches!(
+            self.state,
+            State::Closed | State::TimeWait | State::FinWait2
+        )
+    }
+    pub fn cwnd(&self) -> u64 {
+        self.win.window()
+    }
+    pub fn ssthresh(&self) -> u64 {
+        self.win.ssthresh
+    }
+    /// The congestion controller and the loss-recovery scheme in use.
+    pub fn cc_name(&self) -> &'static str {
+        self.cc.get().name()
+    }
+    pub fn recovery_name(&self) -> &'static str {
+        self.rec.get().name()
+    }
+    pub fn srtt(&self) -> Option<SimTime> {
+        self.rtt.srtt()
+    }
+    pub fn rto(&self) -> SimTime {
+        self.rtt.rto()
+    }
+    pub fn snd_wnd(&self) -> u64 {
+        self.snd_wnd
+    }
+    /// Relative sequence numbers (bytes after the SYN), as Wireshark shows them.
+    pub fn snd_una_rel(&self) -> u64 {
+        self.snd_una.saturating_sub(self.iss + 1)
+    }
+    pub fn snd_nxt_rel(&self) -> u64 {
+        self.snd_nxt.saturating_sub(self.iss + 1)
+    }
+    pub fn rcv_nxt_rel(&self) -> u64 {
+        self.rcv_nxt.saturating_sub(self.irs + 1)
+    }
+    pub fn in_recovery(&self) -> bool {
+        self.rec.get().in_recovery()
+    }
+    pub fn in_persist(&self) -> bool {
+        self.persist_at.is_some()
+    }
+    pub fn mss(&self) -> u64 {
+        self.mss
+    }
+    /// RFC 6675 SetPipe() on the current scoreboard.
+    #[cfg(test)]
+    pub(in crate::tcp) fn pipe(&self) -> u64 {
+        match &self.rec {
+            AnyRecovery::Sack(s) => s.pipe(&self.seq(), &self.sb),
+            _ => self.flight_size(),
+        }
+    }
+
+    /// The earliest armed timer.
+    pub fn poll_timeout(&self) -> Option<SimTime> {
+        [self.rto_at, self.persist_at, self.delack_at]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Whether an extension has frozen the sender.
+    pub fn is_frozen(&self) -> bool {
+        self.frozen
+    }
+
+    /// Adds an extension after construction (tests of the hooks).
+    #[cfg(test)]
+    pub(in crate::tcp) fn push_extension(&mut self, e: AnyExtension) {
+        self.ext.push(e);
+    }
+
+    // ------------------------------------------------------------------ cross-layer notices
+
+    /// A cross-layer notice (routing, ICMP, link layer) for this connection. Each extension
+    /// answers; the socket carries out the answers in order. Without extensions nothing changes.
+    pub fn notify(&mut self, now: SimTime, n: Notice, out: &mut Vec<Segment>) {
+        for i in 0..self.ext.len() {
+            match self.ext[i].get_mut().on_notice(n) {
+                Response::Ignore => {}
+                Response::Freeze => {
+                    self.frozen = true;
+                    self.rto_at = None;
+                    self.persist_at = None;
+                }
+                Response::Resume if self.frozen => {
+                    self.frozen = false;
+                    if self.snd_una < self.snd_max {
+                        self.retransmit_head(now, out);
+                        self.arm_rto(now);
+                    }
+                    self.try_send(now, out);
+                }
+                Response::Resume => {}
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ application calls
+
+    /// Passive open (RFC 9293 §3.10.1).
+    pub fn listen(&mut self) {
+        self.set_state(State::Listen);
+    }
+
+    /// Active open: sends the SYN.
+    pub fn connect(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        self.set_state(State::SynSent);
+        self.snd_nxt = self.iss + 1;
+        self.snd_max = self.iss + 1;
+        self.send_syn(now, out);
+    }
+
+    /// Hands `n` more bytes to the send buffer.
+    pub fn write(&mut self, now: SimTime, n: u64, out: &mut Vec<Segment>) {
+        if let Some(l) = self.app_limit.as_mut() {
+            *l += n;
+        }
+        self.try_send(now, out);
+    }
+
+    /// Makes the send buffer endless (bulk transfer).
+    pub fn write_unlimited(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        self.app_limit = None;
+        self.try_send(now, out);
+    }
+
+    /// No more data: a FIN follows the last byte (RFC 9293 §3.10.4).
+    pub fn shutdown(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        if self.app_limit.is_some() {
+            self.fin_queued = true;
+            self.try_send(now, out);
+        }
+    }
+
+    /// The application reads `n` buffered bytes (only when `auto_read` is off).
+    pub fn read(&mut self, now: SimTime, n: u64, out: &mut Vec<Segment>) {
+        self.unread -= n.min(self.unread);
+        // RFC 9293 §3.8.6.2.2 (receiver SWS avoidance): announce the window once it exceeds the
+        // last advertised one (RCV.WND) by at least min(RCV.BUFF/2, MSS).
+        let advertised = self.rcv_adv_edge.saturating_sub(self.rcv_nxt);
+        let step = (self.cfg.rcv_buf / 2).min(self.mss);
+        if self.rcv_wnd() >= advertised + step && self.is_established() {
+            self.send_ack(now, out);
+        }
+    }
+
+    // ------------------------------------------------------------------ sequence-space helpers
+
+    /// Exclusive end of the sequence space the application has made available, FIN included.
+    fn data_end(&self) -> u64 {
+        let d = match self.app_limit {
+            None => UNLIMITED,
+            Some(n) => self.iss + 1 + n,
+        };
+        if self.fin_queued {
+            d + 1
+        } else {
+            d
+        }
+    }
+
+    fn fin_seq(&self) -> Option<u64> {
+        match (self.fin_queued, self.app_limit) {
+            (true, Some(n)) => Some(self.iss + 1 + n),
+            _ => None,
+        }
+    }
+
+    fn rcv_wnd(&self) -> u64 {
+        self.cfg.rcv_buf.saturating_sub(self.unread)
+    }
+
+    fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+
+    /// The sequence space as loss recovery sees it.
+    fn seq(&self) -> Seq {
+        Seq {
+            snd_una: self.snd_una,
+            snd_max: self.snd_max,
+            mss: self.mss,
+            dupthresh: self.cfg.dupack_threshold,
+        }
+    }
+
+    /// The ssthresh the controller calls for on a congestion event (not yet applied).
+    fn congestion_ssthresh(&mut self, now: SimTime, ev: Congestion) -> u64 {
+        let f = Flight {
+            now,
+            flight_size: self.flight_size(),
+            snd_wnd: self.snd_wnd,
+        };
+        self.cc.get_mut().ssthresh(&self.win, ev, &f, &self.rtt)
+    }
+
+    fn set_state(&mut self, s: State) {
+        self.state = s;
+    }
+
+    fn arm(&self, now: SimTime, after: SimTime) -> SimTime {
+        (now + after).round_up_to(self.cfg.timer_tick)
+    }
+
+    fn arm_rto(&mut self, now: SimTime) {
+        // A frozen sender keeps no retransmission timer (see `notify`).
+        self.rto_at = (!self.frozen).then(|| self.arm(now, self.rtt.rto()));
+    }
+
+    fn ts_now(now: SimTime) -> u32 {
+        // RFC 7323 §5.4: a 1 ms timestamp clock (offset by one so that 0 is never sent).
+        (now.as_millis() as u32).wrapping_add(1)
+    }
+
+    fn abort(&mut self) {
+        self.aborted = true;
+        self.set_state(State::Closed);
+        self.rto_at = None;
+        self.persist_at = None;
+        self.delack_at = None;
+    }
+}

@@ -1,0 +1,120 @@
+//! Timer expiries: delayed ACK, persist (RFC 1122 §4.2.2.17), retransmission (RFC 6298).
+
+use super::*;
+
+impl Socket {
+    // ------------------------------------------------------------------ timers
+
+    pub fn handle_timeout(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        if self.delack_at.is_some_and(|t| t <= now) {
+            self.delack_at = None;
+            self.send_ack(now, out);
+        }
+        if self.persist_at.is_some_and(|t| t <= now) {
+            self.persist_at = None;
+            self.on_persist(now, out);
+        }
+        if self.rto_at.is_some_and(|t| t <= now) {
+            self.rto_at = None;
+            self.on_rto(now, out);
+        }
+    }
+
+    pub(super) fn on_persist(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        if self.snd_wnd > 0 || self.snd_nxt >= self.data_end() {
+            return;
+        }
+        let seq = self.snd_una;
+        if self.fin_seq() == Some(seq) {
+            // RFC 9293 §3.8.6.1: only the FIN is left, so the FIN is the probe (no data byte
+            // exists to send); from here the retransmission timer covers it.
+            self.send_range(now, seq, 1, None, out);
+            self.snd_nxt = seq + 1;
+            self.stats.window_probes += 1;
+            self.update_persist(now);
+            return;
+        }
+        // RFC 9293 §3.8.6.1: probe with one byte of new data beyond the zero window.
+        let h = self.header(now, seq, TcpFlags::ACK);
+        self.emit(h, 1, false, out);
+        self.stats.window_probes += 1;
+        self.probe_end = seq + 1;
+        // RFC 1122 §4.2.2.17: probe intervals SHOULD grow exponentially.
+        self.persist_backoff += 1;
+        self.update_persist(now);
+    }
+
+    pub(super) fn on_rto(&mut self, now: SimTime, out: &mut Vec<Segment>) {
+        match self.state {
+            State::SynSent | State::SynReceived => {
+                if self.syn_retries >= self.cfg.max_retransmissions {
+                    self.abort();
+                    return;
+                }
+                self.syn_retries += 1;
+                self.syn_timed_out = true;
+                self.rtt_timing = None;
+                self.stats.timeouts += 1;
+                // RFC 6298 (5.5)/(5.6).
+                self.rtt.back_off();
+                self.send_syn(now, out);
+            }
+            _ if self.snd_una < self.snd_max && self.can_send_data() => {
+                if self.unanswered_timeouts >= self.cfg.max_retransmissions {
+                    // RFC 1122 §4.2.3.5: R2 reached, close the connection.
+                    self.abort();
+                    return;
+                }
+                self.stats.timeouts += 1;
+                // RFC 5681 §3.1: ssthresh is cut on the first timeout only and held when the same
+                // segment times out again.
+                if self.consecutive_timeouts == 0 {
+                    let eq4 = self.congestion_ssthresh(now, Congestion::Timeout);
+                    self.win.ssthresh = match self.cfg.rto_ssthresh {
+                        // RFC 5681 §3.1: eq. (4) is an upper bound ("no more than"); inside fast
+                        // recovery the flight is inflated, so the episode's ssthresh is kept.
+                        RtoSsthresh::KeepInRecovery if self.in_recovery() => {
+                            self.win.ssthresh.min(eq4)
+                        }
+                        _ => eq4,
+                    };
+                }
+                self.consecutive_timeouts += 1;
+                self.unanswered_timeouts += 1;
+                // RFC 5681 §3.1: cwnd = loss window (1 SMSS for Reno).
+                let lw = self.cc.get().loss_window(&self.win);
+                self.win.set(lw);
+                self.dupacks = 0;
+                // RFC 6582 §3.2 step 4 / RFC 6675 §5.1: the episode ends, recover = HighData.
+                let seq = self.seq();
+                self.rec.get_mut().on_timeout(&seq);
+                self.rtt_timing = None;
+                // RFC 6298 (5.5): back off.
+                self.rtt.back_off();
+                // RFC 6298 (5.4): retransmit the earliest unacknowledged segment — even into a
+                // zero window, which makes it a probe (RFC 9293 §3.8.6.1).
+                self.snd_nxt = self.snd_una;
+                let s = if self.sack_on {
+                    self.sb.next_unsacked(self.snd_una).min(self.snd_max - 1)
+                } else {
+                    self.snd_una
+                };
+                let fin = self.fin_seq();
+                let mut e = (s + self.mss).min(self.snd_max);
+                if fin.is_some_and(|f| e == f) && self.snd_max > e {
+                    e += 1;
+                }
+                if self.sack_on {
+                    e = e.min(self.sb.unsacked_run_end(s, self.snd_max).max(s + 1));
+                }
+                self.send_range(now, s, e - s, Some(Cause::Timeout), out);
+                self.snd_nxt = e;
+                // RFC 6298 (5.6): restart the timer with the backed-off RTO.
+                self.arm_rto(now);
+                self.window_send(now, out);
+                self.update_persist(now);
+            }
+            _ => {}
+        }
+    }
+}
