@@ -91,8 +91,11 @@ def wired_toml(tmp_path: Path) -> Path:
     return path
 
 
-def run_cli(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m tcplab ARGS`` as a user would, capturing stdout and stderr."""
+def run_cli(*args: str, cwd: Path | None = None, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m tcplab ARGS`` as a user would, capturing stdout and stderr.
+
+    ``timeout`` is a safety net against a hung command, far above any run's time on a loaded machine.
+    """
     env = dict(os.environ, COLUMNS="200")
     return subprocess.run(
         [sys.executable, "-m", "tcplab", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout

@@ -13,7 +13,7 @@ from tcplab.experiments import all_experiments
 
 def test_reproduce_quick_covers_every_experiment(tmp_path: Path) -> None:
     out, store = tmp_path / "report", tmp_path / "results" / "tcplab.db"
-    proc = run_cli("reproduce", "--quick", "--out", str(out), "--store", str(store), timeout=600)
+    proc = run_cli("reproduce", "--quick", "--out", str(out), "--store", str(store), timeout=1800)
     assert proc.returncode == 0, proc.stderr
     assert (out / "index.md").exists() and (out / "index.html").exists()
     for name in all_experiments():
@@ -25,6 +25,6 @@ def test_reproduce_quick_covers_every_experiment(tmp_path: Path) -> None:
         assert all("cause" in d for d in doc["deviations"]), name
         assert list((out / name).glob("*.png")), name
     # A second run executes nothing new: every run is already in the store.
-    again = run_cli("reproduce", "--quick", "--out", str(out), "--store", str(store), timeout=600)
+    again = run_cli("reproduce", "--quick", "--out", str(out), "--store", str(store), timeout=1800)
     assert again.returncode == 0, again.stderr
     assert "(0 runs executed" in again.stdout + again.stderr

@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -73,38 +71,55 @@ def test_sweep_file_and_cli(wired_toml: Path, tmp_path: Path) -> None:
     assert pl.read_csv(csv).height == 8
 
 
+#: A sweep driver that stops advancing after its 3rd stored run, says so, and waits to be killed.
+#: The tracker's ``advance`` is called right after each ``store.record``, so at that moment exactly
+#: three runs are stored and no further one can be (workers may finish, but only the driver stores).
+KILLABLE_DRIVER = """
+import sys, threading
+from pathlib import Path
+import tcplab.runner as runner
+from tcplab.store import Store
+
+class Gate:
+    stored = 0
+    def __enter__(self): return self
+    def __exit__(self, *exc): return None
+    def advance(self, failed):
+        Gate.stored += 1
+        if Gate.stored == 3:
+            print("stored 3", flush=True)
+            threading.Event().wait()  # until SIGKILL
+
+runner.tracker = lambda *args, **kwargs: Gate()
+with Store(Path(sys.argv[2])) as store:
+    runner.run_sweep(runner.Sweep.from_toml(sys.argv[1]), store, workers=2, progress=False)
+"""
+
+
 def test_resume_after_sigkill(wired_toml: Path, tmp_path: Path) -> None:
-    """Kill a sweep midway, rerun it: only missing runs execute, results equal an uninterrupted sweep."""
+    """Kill a sweep midway, rerun it: only missing runs execute, results equal an uninterrupted sweep.
+
+    The kill waits on a state (three runs stored, the driver parked), not on the machine's speed.
+    """
     spec = sweep_toml(tmp_path / "sweep.toml", "kill", replications=6, heavy=True)
     db = tmp_path / "killed" / "tcplab.db"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tcplab", "sweep", str(spec), "--store", str(db), "--workers", "2"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        [sys.executable, "-c", KILLABLE_DRIVER, str(spec), str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
         start_new_session=True,
     )
-    done_at_kill = 0
-    deadline = time.monotonic() + 120
     try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if db.exists():
-                with sqlite3.connect(db) as con:
-                    try:
-                        done_at_kill = con.execute("SELECT count(*) FROM runs").fetchone()[0]
-                    except sqlite3.OperationalError:  # table not created yet
-                        done_at_kill = 0
-                if done_at_kill >= 3:
-                    break
-            time.sleep(0.02)
+        assert proc.stdout is not None and proc.stdout.readline() == "stored 3\n"
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    assert proc.returncode == -signal.SIGKILL, "the sweep finished before it could be killed"
+    assert proc.returncode == -signal.SIGKILL
 
     sweep = Sweep.from_toml(spec)
     with Store(db) as store:
         before = stored(store, "kill")
-        assert 3 <= len(before) < 24
+        assert len(before) == 3
         assert all(status == "ok" and json.loads(summary)["flows"] for status, summary in before.values())
         # A row implies its complete series file (written first, renamed into place).
         assert all(store.series(key).height > 0 for key in before)

@@ -6,6 +6,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use super::tcp::TcpTable;
 use super::units::{Distance, Duration, Rate, Size};
 
 /// A complete scenario: topology, traffic, TCP parameters and what to record.
@@ -28,7 +29,7 @@ pub struct Scenario {
     pub max_events: Option<u64>,
     /// TCP parameters for every flow (a flow's own `tcp` table overrides them).
     #[serde(default)]
-    pub tcp: TcpSpec,
+    pub tcp: TcpTable,
     pub nodes: Vec<NodeSpec>,
     #[serde(default)]
     pub links: Vec<LinkSpec>,
@@ -206,115 +207,7 @@ pub struct FlowSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<Duration>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tcp: Option<TcpSpec>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum VariantName {
-    Reno,
-    Newreno,
-    Sack,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum WindowUnitName {
-    Bytes,
-    Segments,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum CaModeName {
-    ByteCounting,
-    PerAck,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum FullAckName {
-    Flightsize,
-    Ssthresh,
-}
-
-/// Initial window: "rfc3390" or a number of segments.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
-#[serde(untagged)]
-pub enum InitialWindowSpec {
-    Segments(u32),
-    Named(String),
-}
-
-/// TCP parameters; every field defaults to its RFC value (see docs/models/tcp.md).
-#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct TcpSpec {
-    /// reno | newreno | sack (default newreno).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<VariantName>,
-    /// Sender MSS in bytes (default 1460).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mss: Option<Size>,
-    /// "rfc3390" (default) or a number of segments.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub initial_window: Option<InitialWindowSpec>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub initial_ssthresh: Option<Size>,
-    /// bytes (RFC) | segments (ns-2).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub window_unit: Option<WindowUnitName>,
-    /// byte_counting (RFC 3465, default) | per_ack (RFC 5681 eq. 3).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ca_mode: Option<CaModeName>,
-    /// RFC 3465 L (segments per ACK in slow start; default 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub abc_limit: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dupack_threshold: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limited_transmit: Option<bool>,
-    /// NewReno cwnd on a full ACK: flightsize (RFC 6582 option 1, default) | ssthresh (option 2).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub full_ack: Option<FullAckName>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rto_initial: Option<Duration>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rto_min: Option<Duration>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rto_max: Option<Duration>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rto_after_syn_timeout: Option<Duration>,
-    /// Clock granularity G of RFC 6298.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock_granularity: Option<Duration>,
-    /// Fire timers only on multiples of this tick (0 = exact).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timer_tick: Option<Duration>,
-    /// Consecutive timeouts after which the connection aborts.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_retransmissions: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub persist_min: Option<Duration>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub persist_max: Option<Duration>,
-    /// Receive buffer (the advertised window; default 64 KiB − 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rcv_buf: Option<Size>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub delayed_ack: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ack_delay: Option<Duration>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ack_every: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sack: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timestamps: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub window_scaling: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ecn: Option<bool>,
+    pub tcp: Option<TcpTable>,
 }
 
 /// What to record beyond the per-flow summary.

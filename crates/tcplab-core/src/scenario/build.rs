@@ -1,0 +1,483 @@
+//! A validated scenario → a [`World`]: nodes, links, WLANs, agents, flows and traces.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::schema::{
+    AgentKindName, AgentSpec, AppName, Direction, EstimatorName, LossModelName, LossSpec,
+    OutageSpec, PropagationModelName, QueueSpec, Scenario, WlanMode, WlanSpec,
+};
+use super::{
+    err, link_name, merged_tcp, tcp_config, FieldError, DEFAULT_DURATION, DEFAULT_MAX_EVENTS,
+};
+use crate::agents::AnyAgent;
+use crate::app::{AppKind, CbrFlow, TcpFlow};
+use crate::ids::NodeId;
+use crate::link::{LossModel, Outage, Queue, QueueConfig};
+use crate::net::node_addr;
+use crate::rng::{Rng, StreamId};
+use crate::tcp::Socket;
+use crate::time::SimTime;
+use crate::trace::{PcapWriter, SeriesKind, SeriesSet};
+use crate::wifi::{
+    MacParams, Mode, Modulation, PhyParams, Propagation, RadioParams, RateSelection, SignalConfig,
+    WlanConfig,
+};
+use crate::world::{LinkDir, World};
+
+/// The agent a validated spec describes.
+fn build_agent(a: &AgentSpec) -> AnyAgent {
+    use crate::agents::{ack_holder, ack_schedule::Estimator, mtcp};
+    match a.kind {
+        AgentKindName::Mtcp => AnyAgent::Mtcp(mtcp::MtcpSh::default()),
+        AgentKindName::MtcpPlus => {
+            let d = mtcp::MtcpPlusConfig::default();
+            AnyAgent::MtcpPlus(mtcp::MtcpPlusIh::new(mtcp::MtcpPlusConfig {
+                buffer: a.buffer.map_or(d.buffer, |b| b.0),
+                rto: a.rto.map_or(d.rto, |x| x.0),
+                max_rto: a.max_rto.map_or(d.max_rto, |x| x.0),
+            }))
+        }
+        AgentKindName::AckHolder => {
+            let d = ack_holder::AckHolderConfig::default();
+            let estimator = match (a.estimator, d.estimator) {
+                (Some(EstimatorName::Pure), _) => Estimator::Pure,
+                (
+                    _,
+                    Estimator::Clamped {
+                        min,
+                        max,
+                        granularity,
+                    },
+                ) => Estimator::Clamped {
+                    min: a.fh_rto_min.map_or(min, |x| x.0.as_secs_f64()),
+                    max: a.fh_rto_max.map_or(max, |x| x.0.as_secs_f64()),
+                    granularity: a.fh_granularity.map_or(granularity, |x| x.0.as_secs_f64()),
+                },
+                (_, e) => e,
+            };
+            AnyAgent::AckHolder(Box::new(ack_holder::AckHolder::new(
+                ack_holder::AckHolderConfig {
+                    estimator,
+                    guard: a.guard.unwrap_or(d.guard),
+                    max_dups: a.max_dups.unwrap_or(d.max_dups),
+                    rewrite_tsecr: a.rewrite_tsecr.unwrap_or(d.rewrite_tsecr),
+                },
+            )))
+        }
+    }
+}
+
+/// The preset a WLAN names, before the WLAN's overrides.
+pub(super) fn wlan_phy_base(w: &WlanSpec) -> Option<PhyParams> {
+    PhyParams::by_name(w.phy.as_deref().unwrap_or("hr_dsss"))
+}
+
+/// The PHY, MAC and propagation of a validated WLAN, with every override applied.
+pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
+    let mut phy = wlan_phy_base(w).unwrap_or_else(|| PhyParams::hr_dsss(false));
+    let ns2 = phy.preset == "ns2_dsss";
+    if let Some(sp) = w.short_preamble {
+        phy.short_preamble = sp;
+        if phy.modulation == Modulation::Dsss {
+            // aRxPHYStartDelay follows the preamble (802.11-2020 Table 16-4).
+            let rx = if sp { phy.plcp_short } else { phy.plcp_long };
+            phy.response_timeout = phy.sifs + phy.slot + rx;
+        }
+    }
+    let slot_changed = w.slot.is_some() || w.sifs.is_some();
+    if let Some(d) = w.slot {
+        phy.slot = d.0;
+    }
+    if let Some(d) = w.sifs {
+        phy.sifs = d.0;
+    }
+    if slot_changed && w.difs.is_none() {
+        phy.difs = phy.sifs + phy.slot.times(2); // 10.3.2.3.5
+    }
+    if let Some(d) = w.difs {
+        phy.difs = d.0;
+    }
+    if let Some(d) = w.eifs {
+        phy.eifs = d.0;
+    }
+    if let Some(c) = w.cw_min {
+        phy.cw_min = c;
+    }
+    if let Some(c) = w.cw_max {
+        phy.cw_max = c;
+    }
+    if let Some(d) = w.response_timeout {
+        phy.response_timeout = d.0;
+    }
+    if let Some(d) = w.prop_delay {
+        phy.prop_delay = d.0;
+    }
+    if let Some(r) = w.basic_rate {
+        phy.basic_rates = vec![r.0];
+    }
+    let d = MacParams::default();
+    let mac = MacParams {
+        // ns-2 RTSThreshold_ 0: RTS/CTS before every unicast frame (ALGORITHMS.md §6.1).
+        rts_threshold: w
+            .rts_threshold
+            .map_or(if ns2 { 0 } else { d.rts_threshold }, |x| {
+                x.0.min(u32::MAX as u64) as u32
+            }),
+        short_retry_limit: w.short_retry_limit.unwrap_or(d.short_retry_limit),
+        long_retry_limit: w.long_retry_limit.unwrap_or(d.long_retry_limit),
+        queue_limit: w.queue.map_or(d.queue_limit, |q| q as usize),
+    };
+    let propagation = match &w.propagation {
+        None => Propagation::ns2_default(),
+        Some(p) => match p.model {
+            PropagationModelName::UnitDisk => Propagation::UnitDisk {
+                rx_range: p.rx_range.map_or(250.0, |d| d.metres()),
+                cs_range: p.cs_range.map_or(550.0, |d| d.metres()),
+            },
+            m => {
+                let def = RadioParams::default();
+                let h = p.antenna_height.map_or(def.ht, |d| d.metres());
+                let r = RadioParams {
+                    pt: p.tx_power_w.unwrap_or(def.pt),
+                    freq: p.frequency_hz.unwrap_or(def.freq),
+                    ht: h,
+                    hr: h,
+                    rx_thresh: p.rx_thresh_w.unwrap_or(def.rx_thresh),
+                    cs_thresh: p.cs_thresh_w.unwrap_or(def.cs_thresh),
+                    cp_thresh: p.capture_ratio.unwrap_or(def.cp_thresh),
+                    ..def
+                };
+                if m == PropagationModelName::FreeSpace {
+                    Propagation::FreeSpace(r)
+                } else {
+                    Propagation::TwoRayGround(r)
+                }
+            }
+        },
+    };
+    let default_rate = if ns2 {
+        2_000_000 // the ns-2 papers' "802.11 at 2 Mb/s" (scripts set dataRate_ 2Mb)
+    } else {
+        phy.rates.iter().copied().max().unwrap_or(1_000_000)
+    };
+    let rate = if w.rate_steps.is_empty() {
+        RateSelection::Fixed(w.rate.map_or(default_rate, |r| r.0))
+    } else {
+        RateSelection::Distance(
+            w.rate_steps
+                .iter()
+                .map(|s| (s.max_distance.metres(), s.rate.0))
+                .collect(),
+        )
+    };
+    let sg = w.signals.clone().unwrap_or_default();
+    WlanConfig {
+        name: w.name.clone(),
+        mode: match w.mode {
+            WlanMode::Infrastructure => Mode::Infrastructure,
+            WlanMode::Adhoc => Mode::AdHoc,
+        },
+        phy,
+        mac,
+        propagation,
+        rate,
+        signals: SignalConfig {
+            lead: sg.lead.map_or(SimTime::ZERO, |d| d.0),
+            duration_factor: sg.duration_factor.unwrap_or(1.0),
+            miss_probability: sg.miss_probability.unwrap_or(0.0),
+            sample_interval: sg.sample_interval.map(|d| d.0),
+        },
+    }
+}
+
+fn loss_model(l: &LossSpec) -> LossModel {
+    match l.model {
+        LossModelName::Bernoulli => LossModel::Bernoulli {
+            p: l.p.unwrap_or(0.0),
+        },
+        LossModelName::GilbertElliott => match (l.mean, l.burst) {
+            (Some(m), Some(b)) => LossModel::gilbert_from_mean(m, b),
+            _ => LossModel::GilbertElliott {
+                p_gb: l.p_gb.unwrap_or(0.0),
+                p_bg: l.p_bg.unwrap_or(1.0),
+                loss_good: l.loss_good.unwrap_or(0.0),
+                loss_bad: l.loss_bad.unwrap_or(1.0),
+                bad: false,
+            },
+        },
+    }
+}
+
+fn outage(o: &Option<OutageSpec>) -> Outage {
+    let Some(o) = o else { return Outage::none() };
+    let mut intervals: Vec<(SimTime, SimTime)> =
+        o.intervals.iter().map(|(s, e)| (s.0, e.0)).collect();
+    intervals.sort();
+    Outage {
+        intervals,
+        periodic: match (o.every, o.down) {
+            (Some(p), Some(d)) => Some((o.start.map_or(SimTime::ZERO, |s| s.0), p.0, d.0)),
+            _ => None,
+        },
+    }
+}
+
+/// Builds the world of a validated scenario. `pcap_dir` enables the captures the scenario's
+/// `trace.pcap` names.
+pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, Vec<FieldError>> {
+    let stop = s.duration.map_or(DEFAULT_DURATION, |d| d.0);
+    let mut w = World::new(
+        s.name.clone(),
+        seed,
+        stop,
+        s.max_events.unwrap_or(DEFAULT_MAX_EVENTS),
+    );
+    let mut ids: BTreeMap<&str, NodeId> = BTreeMap::new();
+    for n in &s.nodes {
+        ids.insert(n.name.as_str(), w.add_node(&n.name));
+    }
+    let snaplen = s.trace.pcap_snaplen.unwrap_or(65_535);
+    let mut errs = Vec::new();
+    for (li, l) in s.links.iter().enumerate() {
+        let name = link_name(l);
+        let capture = pcap_dir.is_some() && s.trace.pcap.iter().any(|p| p == "*" || *p == name);
+        let mut dirs = Vec::new();
+        for (k, node) in [(0u8, &l.a), (1u8, &l.b)] {
+            let qcfg = match &l.queue {
+                None => QueueConfig::DropTail {
+                    packets: Some(50),
+                    bytes: None,
+                },
+                Some(QueueSpec::Droptail { packets, bytes }) => QueueConfig::DropTail {
+                    packets: if packets.is_none() && bytes.is_none() {
+                        Some(50)
+                    } else {
+                        *packets
+                    },
+                    bytes: bytes.map(|b| b.0),
+                },
+                Some(QueueSpec::Red {
+                    limit,
+                    min_th,
+                    max_th,
+                    max_p,
+                    w_q,
+                    gentle,
+                    ecn,
+                }) => QueueConfig::Red {
+                    limit: *limit,
+                    min_th: *min_th,
+                    max_th: *max_th,
+                    max_p: *max_p,
+                    w_q: *w_q,
+                    gentle: *gentle,
+                    ecn: *ecn,
+                },
+            };
+            let loss = match &l.loss {
+                Some(ls)
+                    if ls.direction == Direction::Both
+                        || (ls.direction == Direction::AToB && k == 0)
+                        || (ls.direction == Direction::BToA && k == 1) =>
+                {
+                    loss_model(ls)
+                }
+                _ => LossModel::None,
+            };
+            let pcap = if capture {
+                let dir = pcap_dir.expect("capture implies a directory");
+                let path = dir.join(format!("{name}-{node}.pcap"));
+                match PcapWriter::create(&path, snaplen) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        errs.push(err(
+                            "trace.pcap",
+                            format!("cannot create {}: {e}", path.display()),
+                        ));
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            dirs.push(LinkDir {
+                rate_bps: l.rate.0,
+                delay: l.delay.0,
+                queue: Queue::new(qcfg, SimTime::tx_time(1000, l.rate.0)),
+                loss,
+                outage: outage(&l.outage),
+                rng: Rng::derive(
+                    seed,
+                    StreamId::Link {
+                        link: li as u32,
+                        dir: k,
+                        purpose: 0,
+                    },
+                ),
+                pcap,
+            });
+        }
+        let b = dirs.pop().expect("two directions");
+        let a = dirs.pop().expect("two directions");
+        w.add_link(&name, ids[l.a.as_str()], ids[l.b.as_str()], [a, b]);
+    }
+    for (wi, ws) in s.wlans.iter().enumerate() {
+        let capture = pcap_dir.is_some() && s.trace.pcap.iter().any(|p| p == "*" || *p == ws.name);
+        let wl = w.wifi.add_wlan(wlan_config(ws));
+        for (k, st) in ws.stations.iter().enumerate() {
+            let stream = |purpose: u64| {
+                // Wireless streams: Custom keys tagged 0x57 ("W") with (wlan, station, purpose).
+                Rng::derive(
+                    seed,
+                    StreamId::Custom(
+                        (0x57u64 << 48) | ((wi as u64) << 32) | ((k as u64) << 8) | purpose,
+                    ),
+                )
+            };
+            let loss_of = |dir: Direction| match &st.loss {
+                Some(ls) if ls.direction == Direction::Both || ls.direction == dir => {
+                    loss_model(ls)
+                }
+                _ => LossModel::None,
+            };
+            let sta = w.wifi.add_station(
+                wl,
+                ids[st.node.as_str()],
+                (st.position.0.metres(), st.position.1.metres()),
+                ws.ap.as_deref() == Some(st.node.as_str()),
+                LossModel::None,
+                outage(&st.outage),
+                [stream(0), stream(1), stream(2), stream(3)],
+            );
+            {
+                let s_ = &mut w.wifi.stations[sta as usize];
+                // a_to_b: frames the station sends; b_to_a: frames it receives.
+                s_.loss_tx = loss_of(Direction::AToB);
+                s_.loss_rx = loss_of(Direction::BToA);
+            }
+            let pcap = if capture {
+                let dir = pcap_dir.expect("capture implies a directory");
+                let path = dir.join(format!("{}-{}.pcap", ws.name, st.node));
+                match PcapWriter::create(&path, snaplen) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        errs.push(err(
+                            "trace.pcap",
+                            format!("cannot create {}: {e}", path.display()),
+                        ));
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            w.wifi.stations[sta as usize].pcap = pcap.is_some();
+            w.wifi_pcap.push(pcap);
+        }
+    }
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    w.compute_routes();
+    if s.trace.frames == Some(true) {
+        w.wifi.frames = Some(Vec::new());
+    }
+    w.start_wifi();
+    for a in &s.agents {
+        w.add_agent(ids[a.node.as_str()], ids[a.mobile.as_str()], build_agent(a));
+    }
+
+    let kinds: Vec<SeriesKind> = if s.trace.series.iter().any(|x| x == "all") {
+        SeriesKind::ALL.to_vec()
+    } else {
+        s.trace
+            .series
+            .iter()
+            .filter_map(|x| SeriesKind::parse(x))
+            .collect()
+    };
+    let interval = s.trace.interval.map_or(SimTime::ZERO, |d| d.0);
+    let mut tcp_index = 0u32;
+    for (fi, f) in s.flows.iter().enumerate() {
+        match f.app {
+            AppName::BulkDownload | AppName::Bulk => {
+                let (Some(c), Some(sv)) = (&f.client, &f.server) else {
+                    continue;
+                };
+                let (cn, sn) = (ids[c.as_str()], ids[sv.as_str()]);
+                let cfg = tcp_config(
+                    &merged_tcp(&s.tcp, f.tcp.as_ref()),
+                    &format!("flows[{fi}].tcp"),
+                )?;
+                let flow = w.next_flow_id();
+                let (cport, sport) = (49_152 + tcp_index as u16, 5_001 + tcp_index as u16);
+                tcp_index += 1;
+                let mut rc = Rng::derive(
+                    seed,
+                    StreamId::Tcp {
+                        flow: fi as u32,
+                        end: 0,
+                    },
+                );
+                let mut rs = Rng::derive(
+                    seed,
+                    StreamId::Tcp {
+                        flow: fi as u32,
+                        end: 1,
+                    },
+                );
+                // Random ISNs (RFC 9293 §3.4.1), drawn from each end's own stream.
+                let client = Socket::new(cfg.clone(), cport, sport, rc.next_u64() & 0xffff_ffff);
+                let server = Socket::new(cfg, sport, cport, rs.next_u64() & 0xffff_ffff);
+                let cs = w.add_socket(cn, client, node_addr(sn), flow);
+                let ss = w.add_socket(sn, server, node_addr(cn), flow);
+                w.add_flow(
+                    TcpFlow {
+                        name: f.name.clone(),
+                        kind: match f.app {
+                            AppName::BulkDownload => AppKind::BulkDownload {
+                                size: f.size.map_or(0, |x| x.0),
+                            },
+                            _ => AppKind::Bulk,
+                        },
+                        client: cs,
+                        server: ss,
+                        client_node: cn,
+                        server_node: sn,
+                        start: f.start.map_or(SimTime::ZERO, |d| d.0),
+                        request: f.request.map_or(100, |x| x.0),
+                        request_sent: false,
+                        response_started: false,
+                        completed_at: None,
+                        client_closed: false,
+                        finished: false,
+                    },
+                    SeriesSet::new(&kinds, interval),
+                );
+            }
+            AppName::Cbr => {
+                let (Some(src), Some(dst), Some(rate), Some(ps)) =
+                    (&f.src, &f.dst, f.rate, f.packet_size)
+                else {
+                    continue;
+                };
+                let ip_bytes = ps.0 + 28;
+                w.add_cbr(CbrFlow {
+                    name: f.name.clone(),
+                    src: ids[src.as_str()],
+                    dst: ids[dst.as_str()],
+                    port: 9_000 + fi as u16,
+                    packet_size: ps.0 as u32,
+                    interval: SimTime::tx_time(ip_bytes, rate.0),
+                    start: f.start.map_or(SimTime::ZERO, |d| d.0),
+                    stop: f.stop.map_or(SimTime::MAX, |d| d.0),
+                    sent: 0,
+                    received: 0,
+                    bytes_received: 0,
+                });
+            }
+        }
+    }
+    Ok(w)
+}

@@ -1,0 +1,225 @@
+//! Parsing: text → JSON tree, `--set` overrides on the tree, and deserialisation of each part
+//! with its field path, so that form errors of every node, link and flow are reported at once.
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::schema::{AgentSpec, FlowSpec, LinkSpec, NodeSpec, Scenario, TraceSpec, WlanSpec};
+use super::{err, FieldError, Format};
+use crate::tcp::TcpConfig;
+
+const TOP_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "seed",
+    "duration",
+    "max_events",
+    "tcp",
+    "nodes",
+    "links",
+    "wlans",
+    "agents",
+    "flows",
+    "trace",
+];
+
+/// Parses text into a JSON tree (the common form for TOML and JSON input).
+pub fn parse_tree(text: &str, format: Format) -> Result<Value, Vec<FieldError>> {
+    match format {
+        Format::Toml => toml::from_str::<Value>(text)
+            .map_err(|e| vec![err("", format!("malformed TOML: {}", e.to_string().trim()))]),
+        Format::Json => serde_json::from_str::<Value>(text)
+            .map_err(|e| vec![err("", format!("malformed JSON: {e}"))]),
+    }
+}
+
+/// Applies one `path=value` override. Arrays of tables are addressed by index or by `name`.
+pub fn apply_override(tree: &mut Value, path: &str, raw: &str) -> Result<(), FieldError> {
+    let parts: Vec<&str> = path.split('.').collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return Err(err(
+            path,
+            "override path has an empty segment; write e.g. links.bottleneck.rate=5Mbps",
+        ));
+    }
+    let value = parse_override_value(raw);
+    let mut cur = tree;
+    for (i, part) in parts.iter().enumerate() {
+        let last = i + 1 == parts.len();
+        let here = parts[..i].join(".");
+        cur = match cur {
+            Value::Object(map) => {
+                if last {
+                    map.insert(part.to_string(), value);
+                    return Ok(());
+                }
+                map.entry(part.to_string())
+                    .or_insert_with(|| Value::Object(Default::default()))
+            }
+            Value::Array(arr) => {
+                let idx = match part.parse::<usize>() {
+                    Ok(k) if k < arr.len() => k,
+                    Ok(k) => {
+                        return Err(err(
+                            path,
+                            format!(
+                                "index {k} is out of range: '{here}' has {} entries",
+                                arr.len()
+                            ),
+                        ))
+                    }
+                    Err(_) => match arr
+                        .iter()
+                        .position(|e| e.get("name").and_then(Value::as_str) == Some(part))
+                    {
+                        Some(k) => k,
+                        None => {
+                            let names: Vec<&str> = arr
+                                .iter()
+                                .filter_map(|e| e.get("name").and_then(Value::as_str))
+                                .collect();
+                            return Err(err(
+                                path,
+                                format!(
+                                    "no entry named '{part}' in '{here}'; names: {}",
+                                    names.join(", ")
+                                ),
+                            ));
+                        }
+                    },
+                };
+                if last {
+                    arr[idx] = value;
+                    return Ok(());
+                }
+                &mut arr[idx]
+            }
+            _ => {
+                return Err(err(
+                    path,
+                    format!("'{here}' is not a table or an array, so '{part}' cannot be set in it"),
+                ))
+            }
+        };
+    }
+    Ok(())
+}
+
+/// An override value is read as a TOML value when it parses as one ("5", "true", "[1, 2]",
+/// "\"x\""), otherwise as a string ("5Mbps").
+fn parse_override_value(raw: &str) -> Value {
+    let doc = format!("v = {raw}");
+    match toml::from_str::<BTreeMap<String, Value>>(&doc) {
+        Ok(mut m) => m.remove("v").unwrap_or(Value::String(raw.to_string())),
+        Err(_) => Value::String(raw.to_string()),
+    }
+}
+
+pub(super) fn de<T: DeserializeOwned>(
+    v: &Value,
+    loc: &str,
+    errs: &mut Vec<FieldError>,
+) -> Option<T> {
+    match serde_path_to_error::deserialize::<_, T>(v) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            let p = e.path().to_string();
+            let full = match (loc.is_empty(), p.as_str()) {
+                (_, ".") | (_, "") => loc.to_string(),
+                (true, p) => p.to_string(),
+                (false, p) => format!("{loc}.{p}"),
+            };
+            errs.push(err(full, e.inner().to_string()));
+            None
+        }
+    }
+}
+
+/// Parses, applies overrides and checks the form of every part.
+pub fn parse(
+    text: &str,
+    format: Format,
+    overrides: &[(String, String)],
+) -> Result<Scenario, Vec<FieldError>> {
+    let mut tree = parse_tree(text, format)?;
+    let mut errs = Vec::new();
+    for (p, v) in overrides {
+        if let Err(e) = apply_override(&mut tree, p, v) {
+            errs.push(e);
+        }
+    }
+    let Some(obj) = tree.as_object() else {
+        errs.push(err("", "the scenario must be a table of fields"));
+        return Err(errs);
+    };
+    for k in obj.keys() {
+        if !TOP_FIELDS.contains(&k.as_str()) {
+            errs.push(err(
+                k.clone(),
+                format!("unknown field; allowed: {}", TOP_FIELDS.join(", ")),
+            ));
+        }
+    }
+    let n_before = errs.len();
+    check_array::<NodeSpec>(obj.get("nodes"), "nodes", &mut errs);
+    check_array::<LinkSpec>(obj.get("links"), "links", &mut errs);
+    check_array::<WlanSpec>(obj.get("wlans"), "wlans", &mut errs);
+    check_array::<FlowSpec>(obj.get("flows"), "flows", &mut errs);
+    check_array::<AgentSpec>(obj.get("agents"), "agents", &mut errs);
+    // TCP tables are partial TcpConfigs: their form is TcpConfig's.
+    if let Some(t) = obj.get("tcp") {
+        de::<TcpConfig>(t, "tcp", &mut errs);
+    }
+    if let Some(Value::Array(flows)) = obj.get("flows") {
+        for (i, f) in flows.iter().enumerate() {
+            if let Some(t) = f.get("tcp") {
+                de::<TcpConfig>(t, &format!("flows[{i}].tcp"), &mut errs);
+            }
+        }
+    }
+    if let Some(t) = obj.get("trace") {
+        de::<TraceSpec>(t, "trace", &mut errs);
+    }
+    if obj.get("nodes").is_none() {
+        errs.push(err(
+            "nodes",
+            "missing: a scenario needs at least one [[nodes]] entry",
+        ));
+    }
+    // The remaining (scalar) fields: deserialize the whole and keep its error if it is new.
+    let mut whole_errs = Vec::new();
+    let whole = de::<Scenario>(&tree, "", &mut whole_errs);
+    if errs.len() == n_before {
+        for e in whole_errs {
+            if !errs
+                .iter()
+                .any(|x| e.loc.starts_with(&x.loc) && !x.loc.is_empty())
+            {
+                errs.push(e);
+            }
+        }
+    }
+    match whole {
+        Some(s) if errs.is_empty() => Ok(s),
+        _ => {
+            if errs.is_empty() {
+                errs.push(err("", "the scenario could not be read"));
+            }
+            Err(errs)
+        }
+    }
+}
+
+fn check_array<T: DeserializeOwned>(v: Option<&Value>, key: &str, errs: &mut Vec<FieldError>) {
+    match v {
+        None => {}
+        Some(Value::Array(a)) => {
+            for (i, el) in a.iter().enumerate() {
+                de::<T>(el, &format!("{key}[{i}]"), errs);
+            }
+        }
+        Some(_) => errs.push(err(key, format!("must be an array of tables ([[{key}]])"))),
+    }
+}

@@ -1,0 +1,129 @@
+//! The TCP part of a scenario: `[tcp]` and each flow's `tcp` table are [`TcpConfig`] written
+//! partially. A table keeps only what the file sets (so a flow's table can override the
+//! scenario's field by field); deserialising it into [`TcpConfig`] fills the RFC defaults and
+//! reports every bad field with its path. There is no second, hand-mapped copy of the settings.
+
+use schemars::gen::SchemaGenerator;
+use schemars::schema::Schema;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::{err, FieldError};
+use crate::tcp::TcpConfig;
+
+/// A `[tcp]` table as written in the scenario: only the fields it sets.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(transparent)]
+pub struct TcpTable(pub Map<String, Value>);
+
+impl JsonSchema for TcpTable {
+    fn schema_name() -> String {
+        "TcpConfig".to_string()
+    }
+    fn json_schema(gen: &mut SchemaGenerator) -> Schema {
+        gen.subschema_for::<TcpConfig>()
+    }
+}
+
+/// The flow's table over the scenario's. `variant` and `recovery` name the same choice, so a
+/// flow that sets either replaces both of the scenario's.
+pub fn merged_tcp(global: &TcpTable, local: Option<&TcpTable>) -> TcpTable {
+    let mut m = global.0.clone();
+    if let Some(l) = local {
+        if l.0.contains_key("variant") || l.0.contains_key("recovery") {
+            m.remove("variant");
+            m.remove("recovery");
+        }
+        m.extend(l.0.clone());
+    }
+    TcpTable(m)
+}
+
+/// The socket configuration of a (merged) table: the table's fields over the RFC defaults.
+pub fn tcp_config(t: &TcpTable, loc: &str) -> Result<TcpConfig, Vec<FieldError>> {
+    let mut errs = Vec::new();
+    match super::parse::de::<TcpConfig>(&Value::Object(t.0.clone()), loc, &mut errs) {
+        Some(c) => Ok(c),
+        None => Err(errs),
+    }
+}
+
+/// Every field filled in, `variant` folded into `recovery` (for resolved scenarios and keys).
+pub fn resolved_tcp(t: &TcpTable) -> TcpTable {
+    let resolved = tcp_config(t, "tcp")
+        .map(|c| c.resolved())
+        .unwrap_or_default();
+    match serde_json::to_value(resolved) {
+        Ok(Value::Object(m)) => TcpTable(m),
+        _ => TcpTable::default(),
+    }
+}
+
+/// Form and range errors of one table, with `loc` (e.g. `flows[0].tcp`) before each field.
+pub(super) fn validate_tcp(t: &TcpTable, loc: &str, errs: &mut Vec<FieldError>) {
+    match tcp_config(t, loc) {
+        Ok(c) => {
+            for (field, msg) in c.check() {
+                errs.push(err(format!("{loc}.{field}"), msg));
+            }
+        }
+        Err(e) => errs.extend(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::{CcKind, Variant};
+
+    fn table(toml: &str) -> TcpTable {
+        let v: toml::Value = toml::from_str(toml).expect("toml");
+        serde_json::from_value(serde_json::to_value(v).expect("json")).expect("table")
+    }
+
+    #[test]
+    fn a_flow_table_overrides_field_by_field_and_variant_replaces_recovery() {
+        let g = table("variant = \"sack\"\nmss = 1000\ncc = \"cubic\"");
+        let l = table("recovery = \"newreno\"");
+        let c = tcp_config(&merged_tcp(&g, Some(&l)), "tcp").expect("valid");
+        assert_eq!(c.recovery_kind(), Variant::NewReno);
+        assert_eq!(c.mss, 1000);
+        assert_eq!(c.cc, CcKind::Cubic);
+        assert_eq!(c.name(), "cubic+newreno");
+    }
+
+    #[test]
+    fn bad_fields_are_named_with_their_path() {
+        let mut errs = vec![];
+        validate_tcp(&table("recovery = \"vegas\""), "flows[0].tcp", &mut errs);
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].loc, "flows[0].tcp.recovery");
+        assert!(errs[0].msg.contains("reno"), "{}", errs[0].msg);
+        let mut errs = vec![];
+        validate_tcp(
+            &table("variant = \"sack\"\nrecovery = \"reno\""),
+            "tcp",
+            &mut errs,
+        );
+        assert_eq!(errs[0].loc, "tcp.recovery");
+        let mut errs = vec![];
+        validate_tcp(
+            &table("rto_min = \"2s\"\nrto_max = \"1s\""),
+            "tcp",
+            &mut errs,
+        );
+        assert_eq!(errs[0].loc, "tcp.rto_min");
+    }
+
+    #[test]
+    fn resolved_table_round_trips_to_the_same_config() {
+        let t = table("variant = \"reno\"\ninitial_window = 3\nrcv_buf = \"4MB\"");
+        let r = resolved_tcp(&t);
+        assert!(!r.0.contains_key("variant"));
+        assert_eq!(r.0["recovery"], "reno");
+        let a = tcp_config(&t, "tcp").expect("valid").resolved();
+        let b = tcp_config(&r, "tcp").expect("valid");
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,709 @@
+//! The meaning of a parsed scenario: names that refer to nodes, ranges, combinations, each
+//! problem with its field path.
+
+use std::collections::BTreeSet;
+
+use super::build::wlan_phy_base;
+use super::schema::{
+    AgentKindName, AgentSpec, AppName, LossModelName, LossSpec, OutageSpec, PropagationModelName,
+    QueueSpec, Scenario, WlanMode, WlanSpec,
+};
+use super::tcp::validate_tcp;
+use super::{err, link_name, FieldError};
+use crate::time::SimTime;
+use crate::trace::SeriesKind;
+use crate::wifi::{Modulation, PhyParams};
+
+fn check_prob(v: Option<f64>, loc: String, errs: &mut Vec<FieldError>) {
+    if let Some(p) = v {
+        if !(0.0..=1.0).contains(&p) {
+            errs.push(err(
+                loc,
+                format!("{p} is not a probability; allowed 0 to 1"),
+            ));
+        }
+    }
+}
+
+/// Checks the meaning of a parsed scenario.
+pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
+    let mut errs = Vec::new();
+    let mut node_names = BTreeSet::new();
+    for (i, n) in s.nodes.iter().enumerate() {
+        if n.name.is_empty() {
+            errs.push(err(format!("nodes[{i}].name"), "must not be empty"));
+        }
+        if !node_names.insert(n.name.as_str()) {
+            errs.push(err(
+                format!("nodes[{i}].name"),
+                format!("duplicate node name '{}'", n.name),
+            ));
+        }
+    }
+    if s.nodes.is_empty() {
+        errs.push(err("nodes", "a scenario needs at least one node"));
+    }
+    let known = |name: &str| node_names.contains(name);
+    let list: Vec<&str> = node_names.iter().copied().collect();
+    let unknown_node = |loc: String, name: &str| {
+        err(
+            loc,
+            format!("unknown node '{name}'; nodes: {}", list.join(", ")),
+        )
+    };
+
+    let mut link_names = BTreeSet::new();
+    for (i, l) in s.links.iter().enumerate() {
+        let loc = format!("links[{i}]");
+        for (f, v) in [("a", &l.a), ("b", &l.b)] {
+            if !known(v) {
+                errs.push(unknown_node(format!("{loc}.{f}"), v));
+            }
+        }
+        if l.a == l.b {
+            errs.push(err(format!("{loc}.b"), "a link needs two different nodes"));
+        }
+        let name = link_name(l);
+        if !link_names.insert(name.clone()) {
+            errs.push(err(
+                format!("{loc}.name"),
+                format!("duplicate link name '{name}'"),
+            ));
+        }
+        if let Some(QueueSpec::Red {
+            limit,
+            min_th,
+            max_th,
+            max_p,
+            w_q,
+            ..
+        }) = &l.queue
+        {
+            if !(0.0 <= *min_th && min_th < max_th) {
+                errs.push(err(
+                    format!("{loc}.queue.min_th"),
+                    "need 0 ≤ min_th < max_th",
+                ));
+            }
+            if *limit == 0 {
+                errs.push(err(
+                    format!("{loc}.queue.limit"),
+                    "must be at least 1 packet",
+                ));
+            }
+            if !(*max_p > 0.0 && *max_p <= 1.0) {
+                errs.push(err(format!("{loc}.queue.max_p"), "allowed: 0 < max_p ≤ 1"));
+            }
+            if !(*w_q > 0.0 && *w_q <= 1.0) {
+                errs.push(err(format!("{loc}.queue.w_q"), "allowed: 0 < w_q ≤ 1"));
+            }
+        }
+        if let Some(QueueSpec::Droptail {
+            packets: Some(0), ..
+        }) = &l.queue
+        {
+            errs.push(err(format!("{loc}.queue.packets"), "must be at least 1"));
+        }
+        if let Some(ls) = &l.loss {
+            validate_loss(ls, &format!("{loc}.loss"), &mut errs);
+        }
+        if let Some(o) = &l.outage {
+            validate_outage(o, &format!("{loc}.outage"), &mut errs);
+        }
+    }
+
+    let mut wlan_names = BTreeSet::new();
+    for (i, w) in s.wlans.iter().enumerate() {
+        let loc = format!("wlans[{i}]");
+        if !wlan_names.insert(w.name.clone()) || link_names.contains(&w.name) {
+            errs.push(err(
+                format!("{loc}.name"),
+                format!("duplicate link or WLAN name '{}'", w.name),
+            ));
+        }
+        validate_wlan(w, &loc, &known, &unknown_node, &mut errs);
+    }
+    for n in &wlan_names {
+        link_names.insert(n.clone());
+    }
+
+    validate_tcp(&s.tcp, "tcp", &mut errs);
+    let mut flow_names = BTreeSet::new();
+    for (i, f) in s.flows.iter().enumerate() {
+        let loc = format!("flows[{i}]");
+        if !flow_names.insert(f.name.as_str()) {
+            errs.push(err(
+                format!("{loc}.name"),
+                format!("duplicate flow name '{}'", f.name),
+            ));
+        }
+        let need = |v: bool, field: &str, errs: &mut Vec<FieldError>| {
+            if !v {
+                errs.push(err(
+                    format!("{loc}.{field}"),
+                    format!("required for app = \"{}\"", app_str(f.app)),
+                ));
+            }
+        };
+        let forbid = |v: bool, field: &str, errs: &mut Vec<FieldError>| {
+            if v {
+                errs.push(err(
+                    format!("{loc}.{field}"),
+                    format!("not used by app = \"{}\"", app_str(f.app)),
+                ));
+            }
+        };
+        // Each named endpoint must be a node of the scenario.
+        let check_nodes = |fields: &[(&str, &Option<String>)], errs: &mut Vec<FieldError>| {
+            for (field, v) in fields {
+                if let Some(n) = v {
+                    if !known(n) {
+                        errs.push(unknown_node(format!("{loc}.{field}"), n));
+                    }
+                }
+            }
+        };
+        match f.app {
+            AppName::BulkDownload | AppName::Bulk => {
+                need(f.client.is_some(), "client", &mut errs);
+                need(f.server.is_some(), "server", &mut errs);
+                if f.app == AppName::BulkDownload {
+                    need(f.size.is_some(), "size", &mut errs);
+                } else {
+                    forbid(f.size.is_some(), "size", &mut errs);
+                }
+                for (field, v) in [
+                    ("src", f.src.is_some()),
+                    ("dst", f.dst.is_some()),
+                    ("rate", f.rate.is_some()),
+                    ("packet_size", f.packet_size.is_some()),
+                    ("stop", f.stop.is_some()),
+                ] {
+                    forbid(v, field, &mut errs);
+                }
+                check_nodes(&[("client", &f.client), ("server", &f.server)], &mut errs);
+                if f.client.is_some() && f.client == f.server {
+                    errs.push(err(
+                        format!("{loc}.server"),
+                        "client and server must be different nodes",
+                    ));
+                }
+                if let (Some(c), Some(sv)) = (&f.client, &f.server) {
+                    if known(c) && known(sv) && !connected(s, c, sv) {
+                        errs.push(err(
+                            format!("{loc}.server"),
+                            format!("no path of links between '{c}' and '{sv}'"),
+                        ));
+                    }
+                }
+                if let Some(t) = &f.tcp {
+                    validate_tcp(t, &format!("{loc}.tcp"), &mut errs);
+                }
+            }
+            AppName::Cbr => {
+                need(f.src.is_some(), "src", &mut errs);
+                need(f.dst.is_some(), "dst", &mut errs);
+                need(f.rate.is_some(), "rate", &mut errs);
+                need(f.packet_size.is_some(), "packet_size", &mut errs);
+                for (field, v) in [
+                    ("client", f.client.is_some()),
+                    ("server", f.server.is_some()),
+                    ("size", f.size.is_some()),
+                    ("request", f.request.is_some()),
+                    ("tcp", f.tcp.is_some()),
+                ] {
+                    forbid(v, field, &mut errs);
+                }
+                check_nodes(&[("src", &f.src), ("dst", &f.dst)], &mut errs);
+                if let Some(p) = f.packet_size {
+                    if p.0 == 0 || p.0 > 65_507 {
+                        errs.push(err(
+                            format!("{loc}.packet_size"),
+                            "allowed 1 to 65507 bytes",
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    for (i, name) in s.trace.series.iter().enumerate() {
+        if name != "all" && SeriesKind::parse(name).is_none() {
+            let all: Vec<&str> = SeriesKind::ALL.iter().map(|k| k.name()).collect();
+            errs.push(err(
+                format!("trace.series[{i}]"),
+                format!("unknown series '{name}'; allowed: all, {}", all.join(", ")),
+            ));
+        }
+    }
+    for (i, name) in s.trace.pcap.iter().enumerate() {
+        if name != "*" && !link_names.contains(name) {
+            let names: Vec<&str> = link_names.iter().map(|s| s.as_str()).collect();
+            errs.push(err(
+                format!("trace.pcap[{i}]"),
+                format!(
+                    "unknown link '{name}'; links: {} (or \"*\")",
+                    names.join(", ")
+                ),
+            ));
+        }
+    }
+    if s.duration.is_some_and(|d| d.0 .0 == 0) {
+        errs.push(err("duration", "must be positive"));
+    }
+    if s.max_events == Some(0) {
+        errs.push(err("max_events", "must be positive"));
+    }
+    for (i, a) in s.agents.iter().enumerate() {
+        validate_agent(s, a, &format!("agents[{i}]"), &node_names, &mut errs);
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs)
+    }
+}
+
+fn validate_agent(
+    s: &Scenario,
+    a: &AgentSpec,
+    loc: &str,
+    nodes: &BTreeSet<&str>,
+    errs: &mut Vec<FieldError>,
+) {
+    let list: Vec<&str> = nodes.iter().copied().collect();
+    for (f, v) in [("node", &a.node), ("mobile", &a.mobile)] {
+        if !nodes.contains(v.as_str()) {
+            errs.push(err(
+                format!("{loc}.{f}"),
+                format!("unknown node '{v}'; nodes: {}", list.join(", ")),
+            ));
+        }
+    }
+    if a.node == a.mobile {
+        errs.push(err(
+            format!("{loc}.mobile"),
+            "the agent's node and its mobile must differ",
+        ));
+    }
+    // The mobile's station: where its outages and their predictions are configured.
+    let station = s.wlans.iter().enumerate().find_map(|(wi, w)| {
+        w.stations
+            .iter()
+            .find(|st| st.node == a.mobile)
+            .map(|st| (wi, w, st))
+    });
+    match station {
+        None if nodes.contains(a.mobile.as_str()) => errs.push(err(
+            format!("{loc}.mobile"),
+            format!(
+                "'{}' is not a station of any WLAN; agents act on a wireless host's connections",
+                a.mobile
+            ),
+        )),
+        Some((wi, w, st)) => {
+            let lead = w
+                .signals
+                .as_ref()
+                .and_then(|g| g.lead)
+                .map_or(SimTime::ZERO, |d| d.0);
+            if st.outage.is_some() && lead.0 == 0 && a.kind != AgentKindName::AckHolder {
+                errs.push(err(
+                    format!("{loc}.kind"),
+                    format!(
+                        "{} needs outages predicted ahead: set wlans[{wi}].signals.lead > 0",
+                        agent_str(a.kind)
+                    ),
+                ));
+            }
+        }
+        None => {}
+    }
+    let kind = agent_str(a.kind);
+    let forbid = |v: bool, f: &str, errs: &mut Vec<FieldError>| {
+        if v {
+            errs.push(err(
+                format!("{loc}.{f}"),
+                format!("not used by kind = \"{kind}\""),
+            ));
+        }
+    };
+    let holder = a.kind == AgentKindName::AckHolder;
+    let plus = a.kind == AgentKindName::MtcpPlus;
+    forbid(!plus && a.buffer.is_some(), "buffer", errs);
+    forbid(!plus && a.rto.is_some(), "rto", errs);
+    forbid(!plus && a.max_rto.is_some(), "max_rto", errs);
+    for (f, v) in [
+        ("estimator", a.estimator.is_some()),
+        ("fh_rto_min", a.fh_rto_min.is_some()),
+        ("fh_rto_max", a.fh_rto_max.is_some()),
+        ("fh_granularity", a.fh_granularity.is_some()),
+        ("guard", a.guard.is_some()),
+        ("max_dups", a.max_dups.is_some()),
+        ("rewrite_tsecr", a.rewrite_tsecr.is_some()),
+    ] {
+        forbid(!holder && v, f, errs);
+    }
+    if let Some(g) = a.guard {
+        if !(0.0..1.0).contains(&g) {
+            errs.push(err(
+                format!("{loc}.guard"),
+                format!("{g} is out of range; allowed 0 ≤ guard < 1"),
+            ));
+        }
+    }
+    if let (Some(lo), Some(hi)) = (a.fh_rto_min, a.fh_rto_max) {
+        if lo.0 > hi.0 {
+            errs.push(err(
+                format!("{loc}.fh_rto_min"),
+                "must not exceed fh_rto_max",
+            ));
+        }
+    }
+    if a.buffer.is_some_and(|b| b.0 == 0) {
+        errs.push(err(format!("{loc}.buffer"), "must be positive"));
+    }
+}
+
+fn agent_str(k: AgentKindName) -> &'static str {
+    match k {
+        AgentKindName::Mtcp => "mtcp",
+        AgentKindName::MtcpPlus => "mtcp_plus",
+        AgentKindName::AckHolder => "ack_holder",
+    }
+}
+
+fn validate_loss(l: &LossSpec, loc: &str, errs: &mut Vec<FieldError>) {
+    check_prob(l.p, format!("{loc}.p"), errs);
+    check_prob(l.p_gb, format!("{loc}.p_gb"), errs);
+    check_prob(l.p_bg, format!("{loc}.p_bg"), errs);
+    check_prob(l.loss_good, format!("{loc}.loss_good"), errs);
+    check_prob(l.loss_bad, format!("{loc}.loss_bad"), errs);
+    check_prob(l.mean, format!("{loc}.mean"), errs);
+    match l.model {
+        LossModelName::Bernoulli => {
+            if l.p.is_none() {
+                errs.push(err(
+                    format!("{loc}.p"),
+                    "required for model = \"bernoulli\"",
+                ));
+            }
+            for (f, v) in [
+                ("p_gb", l.p_gb),
+                ("p_bg", l.p_bg),
+                ("loss_good", l.loss_good),
+                ("loss_bad", l.loss_bad),
+                ("mean", l.mean),
+                ("burst", l.burst),
+            ] {
+                if v.is_some() {
+                    errs.push(err(
+                        format!("{loc}.{f}"),
+                        "not used by model = \"bernoulli\" (it takes p)",
+                    ));
+                }
+            }
+        }
+        LossModelName::GilbertElliott => {
+            let explicit = l.p_gb.is_some() || l.p_bg.is_some();
+            let by_mean = l.mean.is_some() || l.burst.is_some();
+            if l.p.is_some() {
+                errs.push(err(format!("{loc}.p"), "not used by model = \"gilbert_elliott\"; give p_gb and p_bg, or mean and burst"));
+            }
+            if explicit == by_mean {
+                errs.push(err(
+                    loc.to_string(),
+                    "gilbert_elliott takes either p_gb and p_bg, or mean and burst",
+                ));
+            } else if explicit && (l.p_gb.is_none() || l.p_bg.is_none()) {
+                errs.push(err(loc.to_string(), "give both p_gb and p_bg"));
+            } else if by_mean && (l.mean.is_none() || l.burst.is_none()) {
+                errs.push(err(loc.to_string(), "give both mean and burst"));
+            }
+            if let Some(b) = l.burst {
+                if b < 1.0 {
+                    errs.push(err(
+                        format!("{loc}.burst"),
+                        "mean burst length is at least 1 packet",
+                    ));
+                }
+            }
+            if l.mean == Some(1.0) {
+                errs.push(err(format!("{loc}.mean"), "must be below 1"));
+            }
+        }
+    }
+}
+
+fn validate_outage(o: &OutageSpec, loc: &str, errs: &mut Vec<FieldError>) {
+    match (o.every, o.down) {
+        (Some(p), Some(d)) => {
+            if d.0 >= p.0 || p.0 .0 == 0 {
+                errs.push(err(format!("{loc}.down"), "must be shorter than 'every'"));
+            }
+        }
+        (None, None) => {
+            if o.start.is_some() {
+                errs.push(err(
+                    format!("{loc}.start"),
+                    "only used with 'every' and 'down'",
+                ));
+            }
+        }
+        _ => errs.push(err(loc.to_string(), "'every' and 'down' go together")),
+    }
+    for (i, (s, e)) in o.intervals.iter().enumerate() {
+        if e.0 <= s.0 {
+            errs.push(err(
+                format!("{loc}.intervals[{i}]"),
+                "end must be after start",
+            ));
+        }
+    }
+}
+
+fn validate_wlan(
+    w: &WlanSpec,
+    loc: &str,
+    known: &dyn Fn(&str) -> bool,
+    unknown_node: &dyn Fn(String, &str) -> FieldError,
+    errs: &mut Vec<FieldError>,
+) {
+    let phy = match wlan_phy_base(w) {
+        Some(p) => Some(p),
+        None => {
+            errs.push(err(
+                format!("{loc}.phy"),
+                format!(
+                    "unknown PHY preset '{}'; allowed: {}",
+                    w.phy.as_deref().unwrap_or(""),
+                    PhyParams::PRESETS.join(", ")
+                ),
+            ));
+            None
+        }
+    };
+    if let Some(p) = &phy {
+        let rates: Vec<String> = p
+            .rates
+            .iter()
+            .map(|r| format!("{}", *r as f64 / 1e6))
+            .collect();
+        let check_rate = |r: u64, at: String, errs: &mut Vec<FieldError>| {
+            if !p.rates.contains(&r) {
+                errs.push(err(
+                    at,
+                    format!(
+                        "{} Mb/s is not a rate of PHY '{}'; allowed (Mb/s): {}",
+                        r as f64 / 1e6,
+                        p.preset,
+                        rates.join(", ")
+                    ),
+                ));
+            }
+        };
+        if let Some(r) = w.rate {
+            check_rate(r.0, format!("{loc}.rate"), errs);
+        }
+        if let Some(r) = w.basic_rate {
+            check_rate(r.0, format!("{loc}.basic_rate"), errs);
+        }
+        for (k, st) in w.rate_steps.iter().enumerate() {
+            check_rate(st.rate.0, format!("{loc}.rate_steps[{k}].rate"), errs);
+            if k > 0 && st.max_distance <= w.rate_steps[k - 1].max_distance {
+                errs.push(err(
+                    format!("{loc}.rate_steps[{k}].max_distance"),
+                    "steps must be in increasing distance",
+                ));
+            }
+        }
+        if w.short_preamble.is_some()
+            && !matches!(p.modulation, Modulation::Dsss | Modulation::ErpOfdm)
+        {
+            errs.push(err(
+                format!("{loc}.short_preamble"),
+                format!("PHY '{}' has no short preamble", p.preset),
+            ));
+        }
+    }
+    if w.rate.is_some() && !w.rate_steps.is_empty() {
+        errs.push(err(
+            format!("{loc}.rate_steps"),
+            "give either a fixed rate or rate_steps, not both",
+        ));
+    }
+    for (f, v) in [("cw_min", w.cw_min), ("cw_max", w.cw_max)] {
+        if let Some(c) = v {
+            if !(c + 1).is_power_of_two() || c == 0 {
+                errs.push(err(
+                    format!("{loc}.{f}"),
+                    format!(
+                        "{c} is not allowed; CW + 1 must be a power of two (e.g. 15, 31, 1023)"
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(p) = &phy {
+        let (lo, hi) = (w.cw_min.unwrap_or(p.cw_min), w.cw_max.unwrap_or(p.cw_max));
+        if lo > hi {
+            errs.push(err(format!("{loc}.cw_min"), "must not exceed cw_max"));
+        }
+    }
+    for (f, v) in [
+        ("short_retry_limit", w.short_retry_limit),
+        ("long_retry_limit", w.long_retry_limit),
+        ("queue", w.queue),
+    ] {
+        if v == Some(0) {
+            errs.push(err(format!("{loc}.{f}"), "must be at least 1"));
+        }
+    }
+    if w.slot.is_some_and(|d| d.0 .0 == 0) {
+        errs.push(err(format!("{loc}.slot"), "must be positive"));
+    }
+    if let Some(pr) = &w.propagation {
+        let pl = format!("{loc}.propagation");
+        let disk = pr.model == PropagationModelName::UnitDisk;
+        for (f, set) in [
+            ("rx_range", pr.rx_range.is_some()),
+            ("cs_range", pr.cs_range.is_some()),
+        ] {
+            if set && !disk {
+                errs.push(err(
+                    format!("{pl}.{f}"),
+                    "only used by model = \"unit_disk\"",
+                ));
+            }
+        }
+        for (f, v) in [
+            ("tx_power_w", pr.tx_power_w),
+            ("frequency_hz", pr.frequency_hz),
+            ("rx_thresh_w", pr.rx_thresh_w),
+            ("cs_thresh_w", pr.cs_thresh_w),
+            ("capture_ratio", pr.capture_ratio),
+        ] {
+            if let Some(x) = v {
+                if disk {
+                    errs.push(err(
+                        format!("{pl}.{f}"),
+                        "not used by model = \"unit_disk\" (it takes rx_range and cs_range)",
+                    ));
+                } else if !(x > 0.0 && x.is_finite()) {
+                    errs.push(err(format!("{pl}.{f}"), "must be a positive number"));
+                }
+            }
+        }
+        if disk {
+            let rx = pr.rx_range.map_or(250.0, |d| d.metres());
+            let cs = pr.cs_range.map_or(550.0, |d| d.metres());
+            if rx <= 0.0 {
+                errs.push(err(format!("{pl}.rx_range"), "must be positive"));
+            }
+            if cs < rx {
+                errs.push(err(format!("{pl}.cs_range"), "must be at least rx_range"));
+            }
+        }
+    }
+    if let Some(sg) = &w.signals {
+        if sg
+            .duration_factor
+            .is_some_and(|f| !(f >= 0.0 && f.is_finite()))
+        {
+            errs.push(err(
+                format!("{loc}.signals.duration_factor"),
+                "must be zero or positive",
+            ));
+        }
+        if sg
+            .miss_probability
+            .is_some_and(|p| !(0.0..=1.0).contains(&p))
+        {
+            errs.push(err(
+                format!("{loc}.signals.miss_probability"),
+                "is a probability: allowed 0 to 1",
+            ));
+        }
+        if sg.sample_interval.is_some_and(|d| d.0 .0 == 0) {
+            errs.push(err(
+                format!("{loc}.signals.sample_interval"),
+                "must be positive",
+            ));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for (k, st) in w.stations.iter().enumerate() {
+        let sl = format!("{loc}.stations[{k}]");
+        if !known(&st.node) {
+            errs.push(unknown_node(format!("{sl}.node"), &st.node));
+        }
+        if !seen.insert(st.node.as_str()) {
+            errs.push(err(
+                format!("{sl}.node"),
+                format!("node '{}' is already a station of this WLAN", st.node),
+            ));
+        }
+        if let Some(l) = &st.loss {
+            validate_loss(l, &format!("{sl}.loss"), errs);
+        }
+        if let Some(o) = &st.outage {
+            validate_outage(o, &format!("{sl}.outage"), errs);
+        }
+    }
+    if w.stations.len() < 2 {
+        errs.push(err(
+            format!("{loc}.stations"),
+            "a WLAN needs at least two stations",
+        ));
+    }
+    match (w.mode, &w.ap) {
+        (WlanMode::Infrastructure, None) => errs.push(err(
+            format!("{loc}.ap"),
+            "required for mode = \"infrastructure\" (the node of the access point)",
+        )),
+        (WlanMode::Infrastructure, Some(ap)) => {
+            if !w.stations.iter().any(|s| &s.node == ap) {
+                errs.push(err(
+                    format!("{loc}.ap"),
+                    format!("'{ap}' must also be listed in stations (with its position)"),
+                ));
+            }
+        }
+        (WlanMode::Adhoc, Some(_)) => {
+            errs.push(err(format!("{loc}.ap"), "not used by mode = \"adhoc\""))
+        }
+        (WlanMode::Adhoc, None) => {}
+    }
+}
+fn app_str(a: AppName) -> &'static str {
+    match a {
+        AppName::BulkDownload => "bulk_download",
+        AppName::Bulk => "bulk",
+        AppName::Cbr => "cbr",
+    }
+}
+
+/// Whether b is reachable from a over links and WLANs (a WLAN counts as connecting all its
+/// stations; whether an ad hoc WLAN's radio ranges connect them is known only when it is built).
+fn connected(s: &Scenario, a: &str, b: &str) -> bool {
+    let mut seen = BTreeSet::from([a]);
+    let mut frontier = vec![a];
+    while let Some(u) = frontier.pop() {
+        for l in &s.links {
+            for (x, y) in [(&l.a, &l.b), (&l.b, &l.a)] {
+                if x == u && seen.insert(y.as_str()) {
+                    frontier.push(y.as_str());
+                }
+            }
+        }
+        for w in &s.wlans {
+            if w.stations.iter().any(|st| st.node == u) {
+                for st in &w.stations {
+                    if seen.insert(st.node.as_str()) {
+                        frontier.push(st.node.as_str());
+                    }
+                }
+            }
+        }
+    }
+    seen.contains(b)
+}
