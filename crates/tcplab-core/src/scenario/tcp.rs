@@ -18,8 +18,12 @@ use crate::tcp::TcpConfig;
 pub struct TcpTable(pub Map<String, Value>);
 
 impl JsonSchema for TcpTable {
+    /// Inlined where used: a reference to TcpConfig's schema.
+    fn is_referenceable() -> bool {
+        false
+    }
     fn schema_name() -> String {
-        "TcpConfig".to_string()
+        "TcpTable".to_string()
     }
     fn json_schema(gen: &mut SchemaGenerator) -> Schema {
         gen.subschema_for::<TcpConfig>()
