@@ -2124,6 +2124,7 @@ fn notices_freeze_and_resume_the_sender() {
             (Notice::RouteFailure, Response::Freeze),
             (Notice::RouteReestablished, Response::Resume),
         ],
+        zero_window: false,
     }));
     assert!(s.poll_timeout().is_some());
     let mut out = vec![];
@@ -2143,4 +2144,50 @@ fn notices_freeze_and_resume_the_sender() {
     assert_eq!(out.first(), Some(&s_data(S + 2 * M)));
     assert!(out.len() > 1);
     assert_eq!(s.poll_timeout(), Some(T0 + secs(5) + s.rto()));
+}
+
+#[test]
+fn a_learned_ack_stops_go_back_n_below_it() {
+    // Segments 1..10 outstanding; routing learns that the receiver has everything below 6.
+    let mut s = second_segment_lost(Variant::NewReno);
+    s.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![(
+            Notice::AckLearned(S + 6 * M),
+            Response::AdvanceAck(S + 6 * M),
+        )],
+        zero_window: false,
+    }));
+    let cwnd = s.cwnd();
+    let mut out = vec![];
+    s.notify(T0 + ms(120), Notice::AckLearned(S + 6 * M), &mut out);
+    // Nothing is sent at that moment and cwnd is unchanged (seed 002 §3.1).
+    assert!(out.is_empty());
+    assert_eq!(s.cwnd(), cwnd);
+    assert_eq!(s.snd_una_rel(), 6 * M);
+    // The timeout resends from the learned ACK, not from segment 1.
+    let (_, resent) = fire(&mut s);
+    assert_eq!(resent, [s_data(S + 6 * M)]);
+    // A learned ACK at or below snd_una changes nothing.
+    let mut s = second_segment_lost(Variant::NewReno);
+    s.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![(Notice::AckLearned(S), Response::AdvanceAck(S))],
+        zero_window: false,
+    }));
+    s.notify(T0 + ms(120), Notice::AckLearned(S), &mut out);
+    assert_eq!(s.snd_una_rel(), M);
+}
+
+#[test]
+fn a_receiver_extension_sets_the_advertised_window() {
+    let (mut c, _) = established(TcpConfig {
+        delayed_ack: false,
+        ..cfg()
+    });
+    c.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![],
+        zero_window: true,
+    }));
+    let out = send(&mut c, T0, &seg(TcpHeader { seq: S, ..S_TEMPL }, M as u32));
+    assert_eq!(out[0].hdr.window, 0);
+    assert_eq!(out[0].hdr.ack, S + M);
 }

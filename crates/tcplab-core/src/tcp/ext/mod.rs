@@ -43,6 +43,9 @@ pub enum Response {
     /// Leave the frozen state: restart the timer and retransmit the first unacknowledged
     /// segment.
     Resume,
+    /// Treat everything below this sequence number as acknowledged (TCP-pgy S1): go-back-N and
+    /// recovery no longer resend it; cwnd is unchanged and nothing is sent at that moment.
+    AdvanceAck(u64),
 }
 
 pub trait Extension {
@@ -53,6 +56,12 @@ pub trait Extension {
 
     /// Receiver: every outgoing ACK passes here before it is sent.
     fn stamp(&self, _h: &mut TcpHeader) {}
+
+    /// Receiver: the window to advertise, given what the buffer allows (Freeze-TCP advertises
+    /// zero before a predicted disconnection).
+    fn window(&self, rcv_wnd: u64) -> u64 {
+        rcv_wnd
+    }
 
     /// Sender: a duplicate ACK arrived; `dupacks` is the socket's count. Returns how many
     /// duplicates the extension knows of (at least `dupacks`).
@@ -79,12 +88,21 @@ pub enum AnyExtension {
 #[derive(Clone, Debug, Default)]
 pub struct Scripted {
     pub answers: Vec<(Notice, Response)>,
+    /// Advertise a zero window.
+    pub zero_window: bool,
 }
 
 #[cfg(test)]
 impl Extension for Scripted {
     fn name(&self) -> &'static str {
         "scripted"
+    }
+    fn window(&self, rcv_wnd: u64) -> u64 {
+        if self.zero_window {
+            0
+        } else {
+            rcv_wnd
+        }
     }
     fn on_notice(&mut self, n: Notice) -> Response {
         self.answers

@@ -391,6 +391,16 @@ impl Socket {
                     self.try_send(now, out);
                 }
                 Response::Resume => {}
+                Response::AdvanceAck(ack) if ack > self.snd_una && ack <= self.snd_max => {
+                    self.snd_una = ack;
+                    self.snd_nxt = self.snd_nxt.max(ack);
+                    self.rec.get_mut().on_cumulative_ack(ack);
+                    if self.sack_on {
+                        self.sb.on_cumulative_ack(ack);
+                    }
+                    self.on_fin_acked();
+                }
+                Response::AdvanceAck(_) => {}
             }
         }
     }
@@ -468,6 +478,14 @@ impl Socket {
 
     fn rcv_wnd(&self) -> u64 {
         self.cfg.rcv_buf.saturating_sub(self.unread)
+    }
+
+    /// The window to advertise: the buffer's, as receiver extensions would have it (data in
+    /// flight is still accepted up to the buffer).
+    fn advertised_wnd(&self) -> u64 {
+        self.ext
+            .iter()
+            .fold(self.rcv_wnd(), |w, e| e.get().window(w))
     }
 
     fn flight_size(&self) -> u64 {

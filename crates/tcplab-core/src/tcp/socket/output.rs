@@ -12,7 +12,7 @@ impl Socket {
             seq,
             self.rcv_nxt,
             flags,
-            self.rcv_wnd() as u32,
+            self.advertised_wnd() as u32,
         );
         if !flags.has(TcpFlags::SYN) {
             h.wscale_applied = self.rcv_shift;
