@@ -14,12 +14,12 @@ stored results are identical bit for bit (apart from wall-clock time).
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import functools
 import itertools
 import json
-import multiprocessing
+import logging
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -191,15 +191,21 @@ def run_sweep(
     workers: int | None = None,
     address: str | None = None,
     progress: bool | None = None,
+    verbose: bool = False,
 ) -> SweepReport:
     """Run every missing run of ``sweep`` and store the results; see the module docstring.
 
-    ``executor`` is ``"local"`` (a process pool of ``workers``, default ``os.cpu_count()``) or
-    ``"ray"`` (connect to ``address``, or start/use a local Ray; ``workers`` then caps the runs in
-    flight).  ``progress`` shows a bar (default: when stderr is a terminal).
+    ``executor`` is ``"local"`` (``workers`` processes, default ``os.cpu_count()``) or ``"ray"``
+    (connect to ``address``, or start/use a local Ray; ``workers`` then caps the runs in flight).
+    ``progress`` shows a bar (default: when stderr is a terminal); ``verbose`` shows Ray's
+    start-up messages.
     """
     if executor not in EXECUTORS:
-        raise ValueError(f"unknown executor {executor!r}; expected one of {list(EXECUTORS)}")
+        raise ValueError(f"executor: unknown {executor!r}; expected one of {list(EXECUTORS)}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers: expected a positive number of parallel runs, got {workers}")
+    if address is not None and executor != "ray":
+        raise ValueError("address: a cluster address is only used by the ray executor (executor='ray')")
     src = load(sweep.base)
     version = _core.version()
     plans: dict[str, _Planned] = {}
@@ -265,35 +271,32 @@ def run_sweep(
     with tracker(sweep.name, total, done=len(done), enabled=progress) as bar:
         for _ in failed_now:
             bar.advance(failed=True)
-        run = _run_local if executor == "local" else _run_ray
-        for outcome in run([p.task for p in todo], workers, address):
+        tasks = [p.task for p in todo]
+        outcomes = _run_local(tasks, workers, address) if executor == "local" else _run_ray(tasks, workers, address, verbose)
+        for outcome in outcomes:
             bar.advance(failed=on_result(outcome))
 
     return SweepReport(sweep.name, total, len(done), tuple(executed), tuple(failed_now))
 
 
 def _run_local(tasks: list[Task], workers: int | None, address: str | None) -> Iterator[dict[str, Any]]:
-    """Yield outcomes as a process pool finishes them.
+    """Yield outcomes as local worker processes finish them (see :mod:`tcplab.workers`)."""
+    # Imported here so that ``python -m tcplab.workers`` finds the module not yet imported.
+    from tcplab.workers import run_local
 
-    Workers are spawned (not forked) so they never inherit the driver's threads or open database.
-    """
-    if not tasks:
-        return
-    workers = max(1, min(workers or os.cpu_count() or 1, len(tasks)))
-    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        futures = {pool.submit(execute, t): t for t in tasks}
-        for fut in cf.as_completed(futures):
-            yield _outcome_or_crash(fut.result, futures[fut])
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    return run_local(tasks, workers)
 
 
-def _run_ray(tasks: list[Task], workers: int | None, address: str | None) -> Iterator[dict[str, Any]]:
+def _run_ray(
+    tasks: list[Task], workers: int | None, address: str | None, verbose: bool = False
+) -> Iterator[dict[str, Any]]:
     """Yield outcomes as Ray tasks finish; Ray is imported only when asked for.
 
-    An already initialised Ray (e.g. by the caller) is used as is; otherwise we connect to
-    ``address`` (or start a local instance) and shut it down afterwards.
+    An already initialised Ray (e.g. by the caller) is used as is; otherwise we connect to the
+    cluster at ``address``, or start a local instance with ``workers`` CPUs, and disconnect (or shut
+    it down) afterwards.  At most ``workers`` runs are in flight either way, so a cap is honoured on
+    a shared cluster too.  Ray's start-up messages (log lines, authentication notes) are hidden
+    unless ``verbose``: a sweep's output is its progress and its summary line.
     """
     if not tasks:
         return
@@ -303,7 +306,14 @@ def _run_ray(tasks: list[Task], workers: int | None, address: str | None) -> Ite
         raise RuntimeError("the ray executor needs Ray: pip install 'tcplab[ray]'") from exc
     owned = not ray.is_initialized()
     if owned:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        if address is not None:
+            _check_reachable(address)
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": verbose}
+        if not verbose:
+            options["logging_level"] = logging.ERROR
+        if address is None and workers is not None and not os.environ.get("RAY_ADDRESS"):
+            options["num_cpus"] = workers  # a cluster we start has exactly the asked-for workers
+        ray.init(address=address, **options)
     try:
         remote = ray.remote(num_cpus=1)(execute)
         limit = workers or len(tasks)
@@ -320,6 +330,18 @@ def _run_ray(tasks: list[Task], workers: int | None, address: str | None) -> Ite
     finally:
         if owned:
             ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """Fail fast when a ``host:port`` cluster address does not answer (Ray itself retries for
+    minutes); other forms (``auto``, ``ray://...``) are left to Ray."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or "://" in address:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+    except OSError as exc:
+        raise ConnectionError(f"address: no Ray cluster answers at {address} ({exc.strerror or exc})") from None
 
 
 def _outcome_or_crash(get: Callable[[], Any], task: Task) -> dict[str, Any]:
