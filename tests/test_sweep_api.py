@@ -19,6 +19,7 @@ import tcplab
 from conftest import WIRED, run_cli
 from matplotlib.container import ErrorbarContainer
 from tcplab.cli import _number
+from tcplab.runner import Sweep
 from tcplab.sweeps import SweepResult
 
 LOSS = "links.bottleneck.loss.p"
@@ -208,3 +209,38 @@ def test_ray_executor_gives_the_same_runs_and_summary(store: Path, tmp_path: Pat
         mean, ci95, n = by_hand(res, "goodput_bps", {LOSS: row[LOSS], VARIANT: row[VARIANT]})
         assert row["mean"] == pytest.approx(mean, rel=1e-12) and row["ci95"] == pytest.approx(ci95, rel=1e-6)
         assert row["n"] == n == 3
+
+
+def test_example_sweep_file_runs_and_plots(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parents[1] / "examples" / "sweeps" / "wired_lossy.toml"
+    spec = Sweep.from_toml(example)
+    assert spec.base == example.parent / "../wired_lossy.toml"  # relative to the sweep file
+    assert len(spec.expand()) == 12 and spec.replications == 5
+    db = tmp_path / "tcplab.db"
+    assert run_cli("sweep", str(example), "--store", str(db)).returncode == 0
+    out = tmp_path / "goodput.png"
+    proc = run_cli("plot", str(db), "--x", LOSS, "--y", "goodput_bps", "--hue", VARIANT, "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ('replications = "five"', "sweep.replications: expected a positive integer, got 'five'"),
+        ("replications = 0", "sweep.replications: expected a positive integer, got 0"),
+        ('variants = "sack"', "sweep.variants: expected an array of variant names"),
+        ('seed0 = 1.5', "sweep.seed0: expected an integer"),
+        ("cells = [1]", "sweep.cells: expected an array of tables"),
+        ("grid = { \"tcp.variant\" = \"sack\" }", "sweep.grid.tcp.variant: expected a non-empty array of values"),
+        ("nme = 1", "sweep: unknown field(s) ['nme']; allowed:"),
+    ],
+)
+def test_sweep_file_errors_name_the_field(field: str, message: str, tmp_path: Path) -> None:
+    spec = tmp_path / "bad.toml"
+    spec.write_text(f'[sweep]\nname = "bad"\nbase = "wired.toml"\n{field}\n')
+    with pytest.raises(ValueError) as err:
+        Sweep.from_toml(spec)
+    assert message in str(err.value)
+    proc = run_cli("sweep", str(spec), "--store", str(tmp_path / "x.db"))
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr

@@ -297,7 +297,6 @@ def cmd_plot(args: argparse.Namespace) -> int:
                              f"{list(res.parameters)}")
     by = [args.x, *(p for p in res.default_by() if p != args.x)]
     summary = res.summary(args.y, by=by)
-    label = args.y
     out = Path(args.output or f"{res.name.replace('/', '_')}_{args.y}_vs_{args.x.rsplit('.', 1)[-1]}.png")
     summary.plot(
         x=args.x,
@@ -305,7 +304,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
         band=args.band,
         logx=args.logx,
         logy=args.logy,
-        title=f"{res.name}: {label} vs. {args.x}",
+        title=f"{res.name}: {args.y} vs. {args.x}",
         path=out,
     )
     _err(f"wrote {out}")

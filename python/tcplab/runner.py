@@ -62,12 +62,12 @@ class Sweep:
 
     def __post_init__(self) -> None:
         if not self.name:
-            raise ValueError("a sweep needs a name")
+            raise ValueError("sweep.name: a sweep needs a name (how its results are found again)")
         if self.replications < 1:
-            raise ValueError("replications must be at least 1")
+            raise ValueError(f"sweep.replications: expected a positive integer, got {self.replications}")
         for path, values in self.grid.items():
             if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
-                raise ValueError(f"grid entry {path!r} must be a non-empty list of values")
+                raise ValueError(f"sweep.grid.{path}: expected a non-empty array of values, got {values!r}")
 
     def expand(self) -> list[dict[str, Any]]:
         """The cells of the sweep in a stable order (explicit cells, then grid, then variants)."""
@@ -99,7 +99,10 @@ class Sweep:
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any], base_dir: str | os.PathLike = ".") -> Sweep:
-        """Build from the parsed form of a sweep file (see :meth:`from_toml`)."""
+        """Build from the parsed form of a sweep file (see :meth:`from_toml` and docs/sweeps.md).
+
+        Raises ValueError naming the field (``sweep.replications``) and what it accepts.
+        """
         spec = doc.get("sweep")
         if not isinstance(spec, Mapping):
             raise ValueError("a sweep file needs a [sweep] table")
@@ -110,20 +113,41 @@ class Sweep:
         if "base" in spec:
             if rest:
                 raise ValueError("sweep.base is set, so the file must not also contain scenario tables")
-            base: ScenarioLike = Path(base_dir) / spec["base"]
+            base: ScenarioLike = Path(base_dir) / _field(spec, "base", str, "a scenario file path")
         elif rest:
             base = rest
         else:
             raise ValueError("sweep: give sweep.base or put the scenario in the same file")
+        grid = _field(spec, "grid", Mapping, "a table of override path = [values]", {})
+        cells = _field(spec, "cells", list, "an array of tables of override path = value", None)
+        if cells is not None and not all(isinstance(c, Mapping) for c in cells):
+            raise ValueError("sweep.cells: expected an array of tables of override path = value")
+        variants = _field(spec, "variants", list, 'an array of variant names, e.g. ["reno", "sack"]', [])
+        if not all(isinstance(v, str) for v in variants):
+            raise ValueError('sweep.variants: expected an array of variant names, e.g. ["reno", "sack"]')
         return cls(
-            name=spec.get("name", ""),
+            name=_field(spec, "name", str, "a non-empty string", ""),
             base=base,
-            grid=dict(spec.get("grid", {})),
-            cells=spec.get("cells"),
-            variants=tuple(spec.get("variants", ())),
-            replications=int(spec.get("replications", 1)),
-            seed0=int(spec.get("seed0", 1)),
+            grid=dict(grid),
+            cells=cells,
+            variants=tuple(variants),
+            replications=_field(spec, "replications", int, "a positive integer", 1),
+            seed0=_field(spec, "seed0", int, "an integer (the first seed)", 1),
         )
+
+
+_MISSING = object()
+
+
+def _field(spec: Mapping[str, Any], name: str, kind: type, expected: str, default: Any = _MISSING) -> Any:
+    """``spec[name]`` if it is a ``kind`` (booleans are not integers), else a ValueError in the
+    sweep file's words."""
+    value = spec.get(name, default)
+    if value is _MISSING:
+        raise ValueError(f"sweep.{name}: missing; expected {expected}")
+    if value is not default and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise ValueError(f"sweep.{name}: expected {expected}, got {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
