@@ -23,8 +23,8 @@ from tcplab.runner import Sweep, run_sweep
 from tcplab.store import Store
 
 LOSS = "links.bottleneck.loss.p"
-#: A run that takes many seconds of CPU (the tiny scenario with a 30 GB download at 1 Gb/s).
-HEAVY = {"flows.download.size": "30GB", "links.bottleneck.rate": "1Gbps", "duration": "100000s", "trace.pcap": []}
+#: A run that takes minutes of CPU (the tiny scenario with a 300 GB download at 1 Gb/s).
+HEAVY = {"flows.download.size": "300GB", "links.bottleneck.rate": "1Gbps", "duration": "100000s", "trace.pcap": []}
 
 
 def stored_count(db: Path) -> int:
@@ -37,6 +37,10 @@ def stored_count(db: Path) -> int:
 
 def worker_pids() -> list[int]:
     """Process ids of this process's ``tcplab.workers`` children (read from /proc)."""
+    return _workers_of(os.getpid())
+
+
+def _workers_of(parent: int) -> list[int]:
     pids = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -47,7 +51,7 @@ def worker_pids() -> list[int]:
         except OSError:
             continue
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == os.getpid() and b"tcplab.workers" in cmdline:
+        if ppid == parent and b"tcplab.workers" in cmdline:
             pids.append(int(entry.name))
     return pids
 
@@ -185,3 +189,55 @@ def test_ray_on_an_existing_cluster_by_address(wired_toml: Path, tmp_path: Path)
     unreachable = run_cli("sweep", str(spec), "--store", str(tmp_path / "x.db"), "--executor", "ray", "--address", "127.0.0.1:1")
     assert unreachable.returncode == 1 and "no Ray cluster answers at 127.0.0.1:1" in unreachable.stderr
     assert "Traceback" not in unreachable.stderr
+
+
+def _start_heavy_sweep(wired_toml: Path, tmp_path: Path) -> tuple[subprocess.Popen[str], list[int]]:
+    """`tcplab sweep` of heavy runs in a session of its own, once both its workers are running."""
+    spec = tmp_path / "sweep.toml"  # beside wired_toml
+    spec.write_text(
+        '[sweep]\nname = "int"\nbase = "wired.toml"\nreplications = 4\n[sweep.grid]\n'
+        + "".join(f'"{path}" = ["{value}"]\n' for path, value in HEAVY.items() if path != "trace.pcap")
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tcplab", "sweep", str(spec), "--store", str(tmp_path / "t.db"), "--workers", "2"],
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while len(children := _workers_of(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return proc, children
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_ctrl_c_stops_a_sweep_and_its_workers(wired_toml: Path, tmp_path: Path) -> None:
+    """SIGINT to the terminal's process group (what Ctrl-C sends) ends the sweep with status 130
+    and leaves no worker behind; waits for the workers to be running, not for a fixed time."""
+    proc, children = _start_heavy_sweep(wired_toml, tmp_path)
+    try:
+        assert len(children) == 2, "the workers did not start"
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=30) == 130
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.stderr is not None and proc.stderr.read().strip() == "interrupted"
+    assert all(_gone(pid) for pid in children)
+
+
+def test_workers_end_when_the_driver_is_killed(wired_toml: Path, tmp_path: Path) -> None:
+    proc, children = _start_heavy_sweep(wired_toml, tmp_path)
+    assert len(children) == 2, "the workers did not start"
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 30  # they check for their driver every second
+    while not all(_gone(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_gone(pid) for pid in children)

@@ -22,6 +22,8 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from multiprocessing.connection import wait
 from pathlib import Path
@@ -57,8 +59,14 @@ class _Worker:
         package_root = str(Path(__file__).resolve().parents[1])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+        # A session of its own: Ctrl-C in the terminal reaches the driver only, which then stops the
+        # workers (a worker interrupted while still importing would print a traceback).
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tcplab.workers"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
+            [sys.executable, "-m", "tcplab.workers", str(os.getpid())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            start_new_session=True,
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.stdin: IO[bytes] = self.proc.stdin
@@ -149,18 +157,29 @@ def _died(w: _Worker, pool: list[_Worker], queue: list[Task]) -> dict[str, Any]:
     }
 
 
+def _exit_with_driver(driver: int) -> None:
+    """End this worker as soon as the driver is gone (e.g. killed with SIGKILL), even mid-run: the
+    run's result could not be delivered anyway."""
+    while os.getppid() == driver:
+        time.sleep(1.0)
+    os._exit(1)
+
+
 def main() -> int:
     """The worker loop: read a task, run it, write the outcome, until the driver closes stdin."""
     protocol = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # stray writes to stdout go to stderr, never into the protocol stream
     tasks = os.fdopen(0, "rb")
+    # The driver's pid comes from the driver: it may have died before this line runs.
+    driver = int(sys.argv[1]) if len(sys.argv) > 1 else os.getppid()
+    threading.Thread(target=_exit_with_driver, args=(driver,), daemon=True).start()
     from tcplab.runner import execute
 
     try:
         while (task := _read_frame(tasks)) is not None:
             _write_frame(protocol, execute(task))
-    except (KeyboardInterrupt, BrokenPipeError):  # Ctrl-C in the terminal, or the driver is gone
-        return 130
+    except BrokenPipeError:  # the driver is gone
+        return 1
     return 0
 
 
