@@ -244,3 +244,13 @@ def test_sweep_file_errors_name_the_field(field: str, message: str, tmp_path: Pa
     assert message in str(err.value)
     proc = run_cli("sweep", str(spec), "--store", str(tmp_path / "x.db"))
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_several_flows_are_summarised_apart(tmp_path: Path) -> None:
+    base = copy.deepcopy(WIRED)
+    base["flows"].append(dict(base["flows"][0], name="second", size="100KB"))
+    res = tcplab.sweep(base, variants=VARIANTS, replications=2, store=tmp_path / "t.db", name="two", workers=2)
+    assert res.runs.height == 8 and res.default_by() == [VARIANT, "flow"]
+    summary = res.summary("bytes_delivered")
+    assert summary.select(VARIANT, "flow").rows() == [(v, f) for v in VARIANTS for f in ("download", "second")]
+    assert summary.filter(pl.col("flow") == "second")["mean"].to_list() == [100_000.0, 100_000.0]

@@ -104,8 +104,8 @@ class SweepResult:
 
     def default_by(self) -> list[str]:
         """The swept parameters, and ``flow`` when the runs hold more than one flow."""
-        flows = self.ok["flow"].drop_nulls().unique() if "flow" in self.runs.columns else []
-        return [*self.parameters, *(["flow"] if len(flows) > 1 else [])]
+        flows = self.ok["flow"].drop_nulls().n_unique() if "flow" in self.runs.columns else 0
+        return [*self.parameters, *(["flow"] if flows > 1 else [])]
 
     def summary(self, metric: str = DEFAULT_METRIC, by: Sequence[str] | None = None) -> SweepSummary:
         """Mean, 95 % CI half-width, std and n of ``metric`` over the ok runs, per group of ``by``

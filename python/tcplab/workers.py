@@ -119,9 +119,9 @@ def run_local(tasks: list[Task], workers: int | None) -> Iterator[dict[str, Any]
                 lost.append(_died(w, pool, queue))
         yield from lost
         while any(w.task is not None for w in pool):
-            busy = {w.stdout: w for w in pool if w.task is not None}
-            for stream in wait(list(busy)):
-                w = busy[stream]  # type: ignore[index]
+            busy = {w.stdout.fileno(): w for w in pool if w.task is not None}
+            for fd in wait(list(busy)):
+                w = busy[fd]  # type: ignore[index]  # wait() returns what it was given: fds
                 outcome = _read_frame(w.stdout)
                 if outcome is None:
                     outcome = _died(w, pool, queue)
