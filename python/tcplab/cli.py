@@ -264,14 +264,10 @@ def _results_summary(args: argparse.Namespace) -> int:
     res = results(args.store, args.sweep)
     summary = res.summary(args.summary, by=args.by or None)
     if args.csv or args.parquet:
+        from tcplab.store import write_frame
+
         out = Path(args.csv or args.parquet)
-        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if args.csv:
-            summary.write_csv(tmp)
-        else:
-            summary.write_parquet(tmp)
-        os.replace(tmp, out)
+        write_frame(summary, out, "csv" if args.csv else "parquet")
         _err(f"wrote {summary.height} rows to {out}")
         return EXIT_OK
     header = [*summary.by, "mean", "± 95 % CI", "n"]

@@ -269,17 +269,23 @@ class Store:
     def export(self, out: str | os.PathLike, sweep: str | None = None, status: str | None = None) -> int:
         """Write :meth:`flows` to ``out`` (``.csv`` or ``.parquet`` by suffix); returns the row count."""
         out = Path(out)
-        frame = self.flows(sweep, status)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-        if out.suffix.lower() == ".csv":
-            frame.write_csv(tmp)
-        elif out.suffix.lower() == ".parquet":
-            frame.write_parquet(tmp)
-        else:
+        fmt = out.suffix.lower().lstrip(".")
+        if fmt not in ("csv", "parquet"):
             raise ValueError(f"unsupported export format {out.suffix!r}; use .csv or .parquet")
-        os.replace(tmp, out)
+        frame = self.flows(sweep, status)
+        write_frame(frame, out, fmt)
         return frame.height
+
+
+def write_frame(frame: pl.DataFrame, out: Path, fmt: str) -> None:
+    """Write ``frame`` as ``fmt`` ("csv" or "parquet") under a temporary name, then rename it."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    if fmt == "csv":
+        frame.write_csv(tmp)
+    else:
+        frame.write_parquet(tmp)
+    os.replace(tmp, out)
 
 
 def _expand_cells(rows: list[dict[str, Any]], tail_schema: dict[str, Any]) -> pl.DataFrame:
