@@ -87,7 +87,7 @@ def test_a_worker_dying_mid_sweep_fails_only_its_run(tmp_path: Path) -> None:
     assert len(killed) == 1
     assert report.total == 4 and len(report.executed) == 4 and len(report.failed) == 1
     failed = runs.filter(pl.col("status") == "failed")
-    assert failed.height == 1 and failed["flows.download.size"][0] == "30GB"
+    assert failed.height == 1 and failed["flows.download.size"][0] == HEAVY["flows.download.size"]
     assert failed["error"][0] == "worker process died (killed by SIGKILL) while running this run"
     assert runs.filter(pl.col("status") == "ok").height == 3
     assert worker_pids() == []  # every worker ended with the sweep
