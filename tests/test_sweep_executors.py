@@ -241,3 +241,25 @@ def test_workers_end_when_the_driver_is_killed(wired_toml: Path, tmp_path: Path)
     while not all(_gone(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(_gone(pid) for pid in children)
+
+
+def test_ray_started_locally_gets_the_worker_count_and_stays_quiet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    ray = _ray()
+    calls: list[dict[str, Any]] = []
+    real_init = ray.init
+
+    def recording_init(*args: Any, **kwargs: Any) -> Any:
+        calls.append(kwargs)
+        return real_init(*args, **kwargs)
+
+    monkeypatch.setattr(ray, "init", recording_init)
+    sweep = Sweep("local-ray", copy.deepcopy(WIRED), grid={LOSS: [0.0, 0.02]})
+    with Store(tmp_path / "tcplab.db") as store:
+        report = run_sweep(sweep, store, executor="ray", workers=1, progress=False)
+    assert len(report.executed) == 2 and not report.failed
+    assert len(calls) == 1 and calls[0]["num_cpus"] == 1 and calls[0]["address"] is None
+    assert not ray.is_initialized()  # the instance we started is shut down again
+    err = capfd.readouterr().err
+    assert "Started a local Ray instance" not in err and "INFO" not in err and "WARNING" not in err, err
