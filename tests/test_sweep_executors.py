@@ -263,3 +263,27 @@ def test_ray_started_locally_gets_the_worker_count_and_stays_quiet(
     assert not ray.is_initialized()  # the instance we started is shut down again
     err = capfd.readouterr().err
     assert "Started a local Ray instance" not in err and "INFO" not in err and "WARNING" not in err, err
+
+
+def test_a_panic_in_the_core_is_a_failed_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pyo3 raises a Rust panic as PanicException, a BaseException: the run fails with its message
+    instead of taking the worker down; Ctrl-C still stops the sweep."""
+    from tcplab import runner
+
+    class PanicException(BaseException):  # stands in for pyo3_runtime.PanicException
+        pass
+
+    def panics(*args: Any) -> Any:
+        raise PanicException("index out of bounds")
+
+    monkeypatch.setattr(runner._core, "run", panics)
+    task = runner.Task("k", "", "toml", (), 1)
+    outcome = runner.execute(task)
+    assert (outcome["status"], outcome["error"]) == ("failed", "PanicException: index out of bounds")
+
+    def interrupted(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner._core, "run", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        runner.execute(task)

@@ -169,7 +169,9 @@ def execute(task: Task) -> dict[str, Any]:
     """
     try:
         raw = _core.run(task.text, task.format, task.seed, list(task.overrides))
-    except Exception as exc:  # a failed run is data, whatever the cause
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # a failed run is data, whatever the cause (a Rust panic included)
         return {
             "key": task.key,
             "status": "failed",
