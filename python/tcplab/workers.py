@@ -11,8 +11,8 @@ status), is replaced, and the sweep carries on.
 Protocol on the worker's stdin/stdout: frames of an 8-byte big-endian length and a pickle; the
 driver sends a :class:`~tcplab.runner.Task`, the worker answers with the outcome dict of
 :func:`~tcplab.runner.execute`.  The worker moves anything else written to its stdout to stderr, so a
-stray print cannot corrupt the protocol.  Waiting on pipes and sessions make this POSIX-only, like
-the rest of tcplab's process handling.
+stray print cannot corrupt the protocol.  Waiting on pipe descriptors and starting sessions make this
+POSIX-only.
 """
 
 from __future__ import annotations
