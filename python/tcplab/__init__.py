@@ -2,12 +2,16 @@
 
 The simulation runs in the compiled core (``tcplab._core``, Rust).  This package is the thin,
 typed front: it accepts scenarios as paths, TOML text or dicts, returns results as polars
-DataFrames, and (in ``tcplab.runner``) fans sweeps out over processes or a Ray cluster.
+DataFrames, and fans sweeps out over processes or a Ray cluster (``sweep``, ``results``; see
+docs/sweeps.md).
 
 >>> import tcplab
 >>> res = tcplab.run("examples/wired_bottleneck.toml", seed=1,
 ...                  overrides={"links.bottleneck.loss.p": 0.01})   # doctest: +SKIP
 >>> res.flows.select("name", "goodput_bps")                          # doctest: +SKIP
+>>> grid = tcplab.sweep("examples/wired_lossy.toml", grid={"links.bottleneck.loss.p": [0.01, 0.02]},
+...                     variants=["reno", "sack"], replications=5)  # doctest: +SKIP
+>>> grid.summary("goodput_bps")                                     # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from typing import Any
 from tcplab import _core
 from tcplab.exceptions import ScenarioError, SimulationError, TcplabError
 from tcplab.result import Result
+from tcplab.runner import Sweep
 from tcplab.scenario import ScenarioLike, load, override_pairs
+from tcplab.sweeps import SweepResult, SweepSummary, results, sweep
 
 __version__: str = _core.version()
 
@@ -30,11 +36,16 @@ __all__ = [
     "Result",
     "ScenarioError",
     "SimulationError",
+    "Sweep",
+    "SweepResult",
+    "SweepSummary",
     "TcplabError",
     "__version__",
     "resolve",
+    "results",
     "run",
     "schema",
+    "sweep",
 ]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -172,12 +173,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from tcplab.runner import Sweep, run_sweep
     from tcplab.store import Store
 
+    if args.address and args.executor != "ray":
+        raise UsageError("--address names a Ray cluster: add --executor ray")
     try:
         sweep = Sweep.from_toml(args.file)
     except ValueError as exc:  # includes TOML syntax errors
         raise UsageError(f"{args.file}: {exc}") from exc
     with Store(args.store) as store:
-        rep = run_sweep(sweep, store, executor=args.executor, workers=args.workers, address=args.address)
+        rep = run_sweep(
+            sweep, store, executor=args.executor, workers=args.workers, address=args.address, verbose=args.verbose
+        )
     _err(
         f"sweep {rep.sweep}: {rep.total} runs, {rep.cached} already stored, {len(rep.executed)} executed, "
         f"{len(rep.failed)} failed; results in {args.store}"
@@ -185,30 +190,120 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return EXIT_FAILED if rep.failed else EXIT_OK
 
 
+def _print_table(title: str | None, header: Sequence[str], rows: Sequence[Sequence[str]], right: int = 0) -> None:
+    """A table with every cell in full: folded in a narrow terminal, never cut; as wide as it needs
+    when stdout is not a terminal (a file, a pipe).  The last ``right`` columns are right-aligned."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    if title:
+        print(title)
+    table = Table(box=box.SIMPLE_HEAD)
+    for i, col in enumerate(header):
+        table.add_column(col, justify="right" if i >= len(header) - right else "left", overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    console = Console()
+    if not console.is_terminal:
+        needed = Console(width=1_000_000).measure(table).maximum
+        console = Console(width=max(console.width, needed))
+    console.print(table)
+
+
+def _number(x: float | int | None) -> str:
+    """A table number with at least 6 significant digits, in fixed notation with thousands
+    separators when that stays short (4,242,660 rather than 4.24266e+06); an en dash when missing."""
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "–"
+    if x == 0 or 1e-4 <= abs(x) < 1e12:
+        decimals = max(0, 5 - math.floor(math.log10(abs(x)))) if x else 0
+        return f"{x:,.{decimals}f}"
+    return f"{x:.6g}"
+
+
 def cmd_results(args: argparse.Namespace) -> int:
     from tcplab.store import Store
 
-    if not Path(args.store).exists():
+    if not Path(args.store).is_file():
         raise UsageError(f"{args.store}: no results store (run a sweep first, or pass --store)")
+    if args.by and not args.summary:
+        raise UsageError("--by groups a summary: add --summary METRIC")
+    if args.summary:
+        return _results_summary(args)
     with Store(args.store) as store:
         if args.csv or args.parquet:
             n = store.export(args.csv or args.parquet, sweep=args.sweep, status=args.status)
             _err(f"wrote {n} rows to {args.csv or args.parquet}")
             return EXIT_OK
-        runs = store.runs(args.sweep, args.status)
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table()
-    for col in ("sweep", "key", "cell", "seed", "status", "wall s", "error"):
-        table.add_column(col)
-    for r in runs.iter_rows(named=True):
-        wall = "–" if r["wall_time_s"] is None else f"{r['wall_time_s']:.2f}"
-        table.add_row(r["sweep"], r["key"][:12], r["cell"], str(r["seed"]), r["status"], wall, r["error"] or "")
-    console = Console()
-    console.print(table)
+        runs = store.listing(args.sweep, args.status)
+    params = runs.columns[runs.columns.index("error") + 1 : runs.columns.index("wall_time_s")]
+    header = ["sweep", "key", *params, "seed", "status", "wall s", "error"]
+    rows = [
+        [
+            r["sweep"],
+            r["key"][:12],
+            *("–" if r[p] is None else str(r[p]) for p in params),
+            str(r["seed"]),
+            r["status"],
+            "–" if r["wall_time_s"] is None else f"{r['wall_time_s']:.3f}",
+            r["error"] or "",
+        ]
+        for r in runs.iter_rows(named=True)
+    ]
+    _print_table(None, header, rows)
     ok = int((runs["status"] == "ok").sum())
-    console.print(f"{runs.height} runs: {ok} ok, {runs.height - ok} failed")
+    print(f"{runs.height} runs: {ok} ok, {runs.height - ok} failed")
+    return EXIT_OK
+
+
+def _results_summary(args: argparse.Namespace) -> int:
+    """``tcplab results --summary METRIC [--by PATH...]``: mean ± 95 % CI per cell."""
+    from tcplab.sweeps import results
+
+    res = results(args.store, args.sweep)
+    summary = res.summary(args.summary, by=args.by or None)
+    if args.csv or args.parquet:
+        from tcplab.store import write_frame
+
+        out = Path(args.csv or args.parquet)
+        write_frame(summary, out, "csv" if args.csv else "parquet")
+        _err(f"wrote {summary.height} rows to {out}")
+        return EXIT_OK
+    header = [*summary.by, "mean", "± 95 % CI", "n"]
+    rows = [
+        [*("–" if r[c] is None else str(r[c]) for c in summary.by), _number(r["mean"]), _number(r["ci95"]), str(r["n"])]
+        for r in summary.iter_rows(named=True)
+    ]
+    title = f"{res.name}: {args.summary}, mean ± 95 % CI (Student t) over n ok runs per cell"
+    _print_table(title, header, rows, right=3)
+    failed = res.failed["key"].n_unique()
+    if failed:
+        _err(f"{failed} failed runs left out (list them with: tcplab results --sweep {res.name} --status failed)")
+    return EXIT_OK
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from tcplab.sweeps import results
+
+    res = results(args.store, args.sweep)
+    for flag, path in (("--x", args.x), ("--hue", args.hue)):
+        if path is not None and path not in res.parameters:
+            raise UsageError(f"{flag}: {path!r} is not a swept parameter of {res.name}; expected one of "
+                             f"{list(res.parameters)}")
+    by = [args.x, *(p for p in res.default_by() if p != args.x)]
+    summary = res.summary(args.y, by=by)
+    out = Path(args.output or f"{res.name.replace('/', '_')}_{args.y}_vs_{args.x.rsplit('.', 1)[-1]}.png")
+    summary.plot(
+        x=args.x,
+        hue=args.hue,
+        band=args.band,
+        logx=args.logx,
+        logy=args.logy,
+        title=f"{res.name}: {args.y} vs. {args.x}",
+        path=out,
+    )
+    _err(f"wrote {out}")
     return EXIT_OK
 
 
@@ -262,19 +357,38 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("schema", help="print the JSON Schema of the scenario format")
     p.set_defaults(func=cmd_schema)
 
-    p = sub.add_parser("sweep", help="run a sweep file; resumes, skipping runs already stored")
+    p = sub.add_parser("sweep", help="run a sweep file (docs/sweeps.md); resumes, skipping runs already stored")
     p.add_argument("file", help="sweep file (.toml with a [sweep] table)")
     _executor_args(p)
+    p.add_argument("--verbose", action="store_true", help="show Ray's start-up messages")
     p.set_defaults(func=cmd_sweep)
 
-    p = sub.add_parser("results", help="list or export stored runs")
+    p = sub.add_parser("results", help="list, summarise or export stored runs")
     p.add_argument("--store", default=str(DEFAULT_STORE), help=f"results database (default: {DEFAULT_STORE})")
-    p.add_argument("--sweep", help="only this sweep")
+    p.add_argument("--sweep", help="only this sweep (needed with --summary when the store holds several)")
     p.add_argument("--status", choices=("ok", "failed"), help="only runs with this status")
+    p.add_argument(
+        "--summary", metavar="METRIC", help="mean ± 95 %% CI of a per-flow metric (e.g. goodput_bps) per cell"
+    )
+    p.add_argument(
+        "--by", nargs="+", metavar="PATH", help="group the summary by these columns (default: the swept parameters)"
+    )
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--csv", metavar="OUT", help="export one row per run and flow as CSV")
-    fmt.add_argument("--parquet", metavar="OUT", help="export one row per run and flow as Parquet")
+    fmt.add_argument("--csv", metavar="OUT", help="export one row per run and flow (or the summary) as CSV")
+    fmt.add_argument("--parquet", metavar="OUT", help="export one row per run and flow (or the summary) as Parquet")
     p.set_defaults(func=cmd_results)
+
+    p = sub.add_parser("plot", help="plot a metric of a stored sweep against a swept parameter, with 95 % CIs")
+    p.add_argument("store", help="results database (e.g. results/tcplab.db)")
+    p.add_argument("--sweep", help="the sweep (needed when the store holds several)")
+    p.add_argument("--x", required=True, metavar="PATH", help="swept parameter on the x axis")
+    p.add_argument("--y", default="goodput_bps", metavar="METRIC", help="per-flow metric (default: goodput_bps)")
+    p.add_argument("--hue", metavar="PATH", help="one line per value of this swept parameter (e.g. tcp.variant)")
+    p.add_argument("-o", "--output", metavar="FILE.png", help="output file (default: <sweep>_<y>_vs_<x>.png)")
+    p.add_argument("--band", action="store_true", help="draw the CI as a shaded band instead of error bars")
+    p.add_argument("--logx", action="store_true", help="logarithmic x axis")
+    p.add_argument("--logy", action="store_true", help="logarithmic y axis")
+    p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser("reproduce", help="run the papers' experiments and write the report")
     p.add_argument("papers", nargs="*", help="experiment names (default: all)")

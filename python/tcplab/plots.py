@@ -8,10 +8,14 @@ figures alike.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from pathlib import Path
 
+import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.ticker import ScalarFormatter
 
 
 def new_figure() -> tuple[Figure, Axes]:
@@ -30,3 +34,99 @@ def save(fig: Figure, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="png")
     return path
+
+
+def metric_axis(metric: str) -> tuple[str, float]:
+    """Axis label and divisor for a metric column: bit rates in Mb/s, times in s, ratios in %."""
+    if metric.endswith("_bps"):
+        return f"{metric.removesuffix('_bps').replace('_', ' ')} (Mb/s)", 1e6
+    for suffix, unit in (("_s", "s"), ("_pct", "%")):
+        if metric.endswith(suffix):
+            return f"{metric.removesuffix(suffix).replace('_', ' ')} ({unit})", 1.0
+    return metric.replace("_", " "), 1.0
+
+
+def summary_figure(
+    summary: pl.DataFrame,
+    metric: str,
+    by: Sequence[str],
+    x: str | None = None,
+    hue: str | None = None,
+    *,
+    band: bool = False,
+    logx: bool = False,
+    logy: bool = False,
+    title: str | None = None,
+    ax: Axes | None = None,
+) -> Figure:
+    """Plot a summary table (``by`` columns, ``mean``, ``ci95``, ``n``; see
+    :func:`tcplab.stats.summary_frame`): mean of ``metric`` against ``x`` with the 95 % confidence
+    interval as error bars (or a shaded ``band``), one line per value of ``hue``.
+
+    ``x`` defaults to the only grouping column, or the only numeric one.  ``hue`` defaults to the
+    other grouping columns together (one line per combination); when ``hue`` is given, every other
+    grouping column must hold a single value.  A non-numeric ``x`` is drawn as categories.
+    Raises ValueError naming the allowed columns.
+    """
+    by = list(by)
+    if x is None:
+        numeric = [c for c in by if summary.schema[c].is_numeric()]
+        candidates = by if len(by) == 1 else numeric
+        if len(candidates) != 1:
+            raise ValueError(f"x: name the column for the x axis, one of {by}")
+        x = candidates[0]
+    if x not in by:
+        raise ValueError(f"x: {x!r} is not a grouping column of the summary; expected one of {by}")
+    others = [c for c in by if c != x]
+    if hue is not None:
+        if hue not in others:
+            raise ValueError(f"hue: {hue!r} is not a grouping column other than x; expected one of {others}")
+        varying = [c for c in others if c != hue and summary[c].n_unique() > 1]
+        if varying:
+            raise ValueError(
+                f"hue: {varying} also vary, so lines would mix their values; summarise by {[x, hue]} "
+                f"(filtering the runs first), or leave hue unset for one line per combination"
+            )
+    lines = [hue] if hue is not None else others
+    label, scale = metric_axis(metric)
+    numeric_x = summary.schema[x].is_numeric()
+    categories = sorted(summary[x].drop_nulls().unique().to_list())
+
+    if ax is None:
+        fig, ax = new_figure()
+    else:
+        fig = ax.figure  # type: ignore[assignment]
+    groups = summary.group_by(lines, maintain_order=True) if lines else [((), summary)]
+    for key, group in sorted(groups, key=lambda kv: [str(k) for k in kv[0]]):
+        group = group.filter(pl.col(x).is_not_null()).sort(x)
+        xs = group[x].to_list() if numeric_x else [categories.index(v) for v in group[x].to_list()]
+        means = [m / scale for m in group["mean"].to_list()]
+        # One replication has no interval: draw no bar rather than a misleading zero-width one.
+        errs = [e / scale if e is not None and math.isfinite(e) else 0.0 for e in group["ci95"].to_list()]
+        name = ", ".join(str(k) if len(lines) == 1 else f"{c}={k}" for c, k in zip(lines, key, strict=True))
+        if band:
+            (line,) = ax.plot(xs, means, marker="o", label=name or None)
+            low = [m - e for m, e in zip(means, errs, strict=True)]
+            high = [m + e for m, e in zip(means, errs, strict=True)]
+            ax.fill_between(xs, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+        else:
+            # Categories have no order between them: markers only, no connecting line.
+            style = "-" if numeric_x else "none"
+            ax.errorbar(xs, means, yerr=errs, marker="o", linestyle=style, capsize=3, label=name or None)
+    if not numeric_x:
+        ax.set_xticks(range(len(categories)), [str(c) for c in categories])
+    if logx and numeric_x:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(ScalarFormatter())  # 2, 4, 6 rather than 2 x 10^0
+        ax.yaxis.set_minor_formatter(ScalarFormatter())
+    ax.set_xlabel(x)
+    ax.set_ylabel(label)
+    counts = sorted(set(summary["n"].to_list()))
+    n_text = f"n = {counts[0]}" if len(counts) == 1 else f"n = {counts[0]}–{counts[-1]}"
+    interval = "shaded band" if band else "error bars"
+    ax.set_title(f"{title or f'{label} vs. {x}'}\nmean, {interval}: 95 % CI over {n_text} runs", fontsize="medium")
+    if lines:
+        ax.legend(title=", ".join(lines), frameon=False)
+    return fig

@@ -14,12 +14,12 @@ stored results are identical bit for bit (apart from wall-clock time).
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import functools
 import itertools
 import json
-import multiprocessing
+import logging
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,12 +62,12 @@ class Sweep:
 
     def __post_init__(self) -> None:
         if not self.name:
-            raise ValueError("a sweep needs a name")
+            raise ValueError("sweep.name: a sweep needs a name (how its results are found again)")
         if self.replications < 1:
-            raise ValueError("replications must be at least 1")
+            raise ValueError(f"sweep.replications: expected a positive integer, got {self.replications}")
         for path, values in self.grid.items():
             if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
-                raise ValueError(f"grid entry {path!r} must be a non-empty list of values")
+                raise ValueError(f"sweep.grid.{path}: expected a non-empty array of values, got {values!r}")
 
     def expand(self) -> list[dict[str, Any]]:
         """The cells of the sweep in a stable order (explicit cells, then grid, then variants)."""
@@ -99,7 +99,10 @@ class Sweep:
 
     @classmethod
     def from_dict(cls, doc: Mapping[str, Any], base_dir: str | os.PathLike = ".") -> Sweep:
-        """Build from the parsed form of a sweep file (see :meth:`from_toml`)."""
+        """Build from the parsed form of a sweep file (see :meth:`from_toml` and docs/sweeps.md).
+
+        Raises ValueError naming the field (``sweep.replications``) and what it accepts.
+        """
         spec = doc.get("sweep")
         if not isinstance(spec, Mapping):
             raise ValueError("a sweep file needs a [sweep] table")
@@ -110,20 +113,41 @@ class Sweep:
         if "base" in spec:
             if rest:
                 raise ValueError("sweep.base is set, so the file must not also contain scenario tables")
-            base: ScenarioLike = Path(base_dir) / spec["base"]
+            base: ScenarioLike = Path(base_dir) / _field(spec, "base", str, "a scenario file path")
         elif rest:
             base = rest
         else:
             raise ValueError("sweep: give sweep.base or put the scenario in the same file")
+        grid = _field(spec, "grid", Mapping, "a table of override path = [values]", {})
+        cells = _field(spec, "cells", list, "an array of tables of override path = value", None)
+        if cells is not None and not all(isinstance(c, Mapping) for c in cells):
+            raise ValueError("sweep.cells: expected an array of tables of override path = value")
+        variants = _field(spec, "variants", list, 'an array of variant names, e.g. ["reno", "sack"]', [])
+        if not all(isinstance(v, str) for v in variants):
+            raise ValueError('sweep.variants: expected an array of variant names, e.g. ["reno", "sack"]')
         return cls(
-            name=spec.get("name", ""),
+            name=_field(spec, "name", str, "a non-empty string", ""),
             base=base,
-            grid=dict(spec.get("grid", {})),
-            cells=spec.get("cells"),
-            variants=tuple(spec.get("variants", ())),
-            replications=int(spec.get("replications", 1)),
-            seed0=int(spec.get("seed0", 1)),
+            grid=dict(grid),
+            cells=cells,
+            variants=tuple(variants),
+            replications=_field(spec, "replications", int, "a positive integer", 1),
+            seed0=_field(spec, "seed0", int, "an integer (the first seed)", 1),
         )
+
+
+_MISSING = object()
+
+
+def _field(spec: Mapping[str, Any], name: str, kind: type, expected: str, default: Any = _MISSING) -> Any:
+    """``spec[name]`` if it is a ``kind`` (booleans are not integers), else a ValueError in the
+    sweep file's words."""
+    value = spec.get(name, default)
+    if value is _MISSING:
+        raise ValueError(f"sweep.{name}: missing; expected {expected}")
+    if value is not default and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise ValueError(f"sweep.{name}: expected {expected}, got {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -145,7 +169,9 @@ def execute(task: Task) -> dict[str, Any]:
     """
     try:
         raw = _core.run(task.text, task.format, task.seed, list(task.overrides))
-    except Exception as exc:  # a failed run is data, whatever the cause
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # a failed run is data, whatever the cause (a Rust panic included)
         return {
             "key": task.key,
             "status": "failed",
@@ -191,15 +217,21 @@ def run_sweep(
     workers: int | None = None,
     address: str | None = None,
     progress: bool | None = None,
+    verbose: bool = False,
 ) -> SweepReport:
     """Run every missing run of ``sweep`` and store the results; see the module docstring.
 
-    ``executor`` is ``"local"`` (a process pool of ``workers``, default ``os.cpu_count()``) or
-    ``"ray"`` (connect to ``address``, or start/use a local Ray; ``workers`` then caps the runs in
-    flight).  ``progress`` shows a bar (default: when stderr is a terminal).
+    ``executor`` is ``"local"`` (``workers`` processes, default ``os.cpu_count()``) or ``"ray"``
+    (connect to ``address``, or start/use a local Ray; ``workers`` then caps the runs in flight).
+    ``progress`` shows a bar (default: when stderr is a terminal); ``verbose`` shows Ray's
+    start-up messages.
     """
     if executor not in EXECUTORS:
-        raise ValueError(f"unknown executor {executor!r}; expected one of {list(EXECUTORS)}")
+        raise ValueError(f"executor: unknown {executor!r}; expected one of {list(EXECUTORS)}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers: expected a positive number of parallel runs, got {workers}")
+    if address is not None and executor != "ray":
+        raise ValueError("address: a cluster address is only used by the ray executor (executor='ray')")
     src = load(sweep.base)
     version = _core.version()
     plans: dict[str, _Planned] = {}
@@ -265,35 +297,32 @@ def run_sweep(
     with tracker(sweep.name, total, done=len(done), enabled=progress) as bar:
         for _ in failed_now:
             bar.advance(failed=True)
-        run = _run_local if executor == "local" else _run_ray
-        for outcome in run([p.task for p in todo], workers, address):
+        tasks = [p.task for p in todo]
+        outcomes = _run_local(tasks, workers, address) if executor == "local" else _run_ray(tasks, workers, address, verbose)
+        for outcome in outcomes:
             bar.advance(failed=on_result(outcome))
 
     return SweepReport(sweep.name, total, len(done), tuple(executed), tuple(failed_now))
 
 
 def _run_local(tasks: list[Task], workers: int | None, address: str | None) -> Iterator[dict[str, Any]]:
-    """Yield outcomes as a process pool finishes them.
+    """Yield outcomes as local worker processes finish them (see :mod:`tcplab.workers`)."""
+    # Imported here so that ``python -m tcplab.workers`` finds the module not yet imported.
+    from tcplab.workers import run_local
 
-    Workers are spawned (not forked) so they never inherit the driver's threads or open database.
-    """
-    if not tasks:
-        return
-    workers = max(1, min(workers or os.cpu_count() or 1, len(tasks)))
-    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        futures = {pool.submit(execute, t): t for t in tasks}
-        for fut in cf.as_completed(futures):
-            yield _outcome_or_crash(fut.result, futures[fut])
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    return run_local(tasks, workers)
 
 
-def _run_ray(tasks: list[Task], workers: int | None, address: str | None) -> Iterator[dict[str, Any]]:
+def _run_ray(
+    tasks: list[Task], workers: int | None, address: str | None, verbose: bool = False
+) -> Iterator[dict[str, Any]]:
     """Yield outcomes as Ray tasks finish; Ray is imported only when asked for.
 
-    An already initialised Ray (e.g. by the caller) is used as is; otherwise we connect to
-    ``address`` (or start a local instance) and shut it down afterwards.
+    An already initialised Ray (e.g. by the caller) is used as is; otherwise we connect to the
+    cluster at ``address``, or start a local instance with ``workers`` CPUs, and disconnect (or shut
+    it down) afterwards.  At most ``workers`` runs are in flight either way, so a cap is honoured on
+    a shared cluster too.  Ray's start-up messages (log lines, authentication notes) are hidden
+    unless ``verbose``: a sweep's output is its progress and its summary line.
     """
     if not tasks:
         return
@@ -303,7 +332,14 @@ def _run_ray(tasks: list[Task], workers: int | None, address: str | None) -> Ite
         raise RuntimeError("the ray executor needs Ray: pip install 'tcplab[ray]'") from exc
     owned = not ray.is_initialized()
     if owned:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        if address is not None:
+            _check_reachable(address)
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": verbose}
+        if not verbose:
+            options["logging_level"] = logging.ERROR
+        if address is None and workers is not None and not os.environ.get("RAY_ADDRESS"):
+            options["num_cpus"] = workers  # a cluster we start has exactly the asked-for workers
+        ray.init(address=address, **options)
     try:
         remote = ray.remote(num_cpus=1)(execute)
         limit = workers or len(tasks)
@@ -320,6 +356,18 @@ def _run_ray(tasks: list[Task], workers: int | None, address: str | None) -> Ite
     finally:
         if owned:
             ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """Fail fast when a ``host:port`` cluster address does not answer (Ray itself retries for
+    minutes); other forms (``auto``, ``ray://...``) are left to Ray."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or "://" in address:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+    except OSError as exc:
+        raise ConnectionError(f"address: no Ray cluster answers at {address} ({exc.strerror or exc})") from None
 
 
 def _outcome_or_crash(get: Callable[[], Any], task: Task) -> dict[str, Any]:

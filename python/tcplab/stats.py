@@ -10,8 +10,11 @@ robust for every degree of freedom and accurate to ~1e-12.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
 
 _EPS = 1e-15
 _TINY = 1e-300
@@ -105,3 +108,35 @@ def summarise(values: Iterable[float], confidence: float = 0.95) -> Summary:
     std = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
     half = t_ppf(0.5 + confidence / 2.0, n - 1) * std / math.sqrt(n)
     return Summary(mean, std, half, n)
+
+
+def summary_frame(frame: pl.DataFrame, metric: str, by: Sequence[str]) -> pl.DataFrame:
+    """Summarise column ``metric`` of ``frame`` per group of the ``by`` columns.
+
+    One row per distinct combination of ``by`` (sorted by them), with ``mean``, ``ci95`` (the
+    half-width of the 95 % Student-t interval, as :func:`summarise`), ``std`` and ``n``.
+    Null and NaN values are left out of a group (a failed run has no metric), so ``n`` counts the
+    values actually averaged.  Raises ``ValueError`` naming the allowed columns when ``metric`` is
+    not a numeric column or a ``by`` column does not exist.
+    """
+    numeric = [c for c, t in frame.schema.items() if t.is_numeric()]
+    if metric not in frame.columns or metric not in numeric:
+        raise ValueError(f"metric {metric!r} is not a numeric column; expected one of {numeric}")
+    by = list(by)
+    missing = [c for c in by if c not in frame.columns]
+    if missing:
+        raise ValueError(f"cannot group by {missing}: no such column; expected some of {frame.columns}")
+    if metric in by:
+        raise ValueError(f"metric {metric!r} cannot also be a grouping column")
+    if not by:  # one group: the whole frame
+        groups = [((), frame[metric].to_list())]
+    else:
+        grouped = frame.group_by(by, maintain_order=True).agg(pl.col(metric)).sort(by, nulls_last=True)
+        groups = [(tuple(row[c] for c in by), row[metric]) for row in grouped.iter_rows(named=True)]
+    rows = []
+    for key, values in groups:
+        s = summarise(values)
+        rows.append(dict(zip(by, key, strict=True)) | {"mean": s.mean, "ci95": s.ci95, "std": s.std, "n": s.n})
+    schema: dict[str, Any] = {c: frame.schema[c] for c in by}
+    schema |= {"mean": pl.Float64, "ci95": pl.Float64, "std": pl.Float64, "n": pl.Int64}
+    return pl.DataFrame(rows, schema=schema)

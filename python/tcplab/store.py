@@ -22,7 +22,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -214,15 +214,27 @@ class Store:
         """Names of every sweep with at least one stored run."""
         return [r[0] for r in self._db.execute("SELECT DISTINCT sweep FROM sweep_runs ORDER BY sweep")]
 
-    def flows(self, sweep: str | None = None, status: str | None = "ok") -> pl.DataFrame:
+    def parameters(self, sweep: str) -> list[str]:
+        """The override paths a sweep varies (every path of its cells), sorted."""
+        cells = self._db.execute("SELECT DISTINCT cell FROM sweep_runs WHERE sweep = ?", (sweep,))
+        return sorted({path for (cell,) in cells for path in json.loads(cell)})
+
+    def flows(
+        self,
+        sweep: str | None = None,
+        status: str | None = "ok",
+        members: Collection[tuple[str, int]] | None = None,
+    ) -> pl.DataFrame:
         """One row per (run, flow), with the cell's override paths as columns.
 
         Failed runs (when included by ``status``) appear once, with null flow columns and their error.
         Columns: key, sweep, seed, status, error, <cell paths...>, sim_time_s, events, wall_time_s,
-        flow, <flow counters...>.
+        flow, <flow counters...>.  ``members``, if given, keeps only these (cell JSON, seed) pairs.
         """
         rows: list[dict[str, Any]] = []
         for run in self.runs(sweep, status).iter_rows(named=True):
+            if members is not None and (run["cell"], run["seed"]) not in members:
+                continue
             base = {k: run[k] for k in ("key", "sweep", "seed", "status", "error")}
             cell = json.loads(run["cell"])
             summary = json.loads(run["summary_json"]) if run["summary_json"] else {}
@@ -230,13 +242,24 @@ class Store:
             base.update(
                 sim_time_s=summary.get("sim_time_s"), events=summary.get("events"), wall_time_s=run["wall_time_s"]
             )
-            flows = summary.get("flows") or [None]
-            for flow in flows:
+            for flow in summary.get("flows") or [None]:
                 row = dict(base)
-                for col in FLOW_SCHEMA:
+                # Every counter the core reports, those of FLOW_SCHEMA first (null for a failed run).
+                for col in [*FLOW_SCHEMA, *(k for k in flow or {} if k not in FLOW_SCHEMA)]:
                     row["flow" if col == "name" else col] = flow.get(col) if flow else None
                 rows.append(row)
-        return _expand_cells(rows)
+        return _expand_cells(rows, _FLOW_TAIL)
+
+    def listing(self, sweep: str | None = None, status: str | None = None) -> pl.DataFrame:
+        """One row per run (per sweep membership if ``sweep`` is given), the cell's override paths
+        as columns: key, sweep, seed, status, error, <cell paths...>, wall_time_s."""
+        runs = self.runs(sweep, status)
+        rows = [
+            {k: run[k] for k in ("key", "sweep", "seed", "status", "error")}
+            | {"cell": json.loads(run["cell"]), "wall_time_s": run["wall_time_s"]}
+            for run in runs.iter_rows(named=True)
+        ]
+        return _expand_cells(rows, {"wall_time_s": pl.Float64})
 
     def series(self, key: str) -> pl.DataFrame:
         """The time series of run ``key`` (empty if it recorded none)."""
@@ -246,24 +269,32 @@ class Store:
     def export(self, out: str | os.PathLike, sweep: str | None = None, status: str | None = None) -> int:
         """Write :meth:`flows` to ``out`` (``.csv`` or ``.parquet`` by suffix); returns the row count."""
         out = Path(out)
-        frame = self.flows(sweep, status)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-        if out.suffix.lower() == ".csv":
-            frame.write_csv(tmp)
-        elif out.suffix.lower() == ".parquet":
-            frame.write_parquet(tmp)
-        else:
+        fmt = out.suffix.lower().lstrip(".")
+        if fmt not in ("csv", "parquet"):
             raise ValueError(f"unsupported export format {out.suffix!r}; use .csv or .parquet")
-        os.replace(tmp, out)
+        frame = self.flows(sweep, status)
+        write_frame(frame, out, fmt)
         return frame.height
 
 
-def _expand_cells(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    """Turn each row's ``cell`` dict into one column per override path.
+def write_frame(frame: pl.DataFrame, out: Path, fmt: str) -> None:
+    """Write ``frame`` as ``fmt`` ("csv" or "parquet") under a temporary name, then rename it."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    if fmt == "csv":
+        frame.write_csv(tmp)
+    else:
+        frame.write_parquet(tmp)
+    os.replace(tmp, out)
+
+
+def _expand_cells(rows: list[dict[str, Any]], tail_schema: dict[str, Any]) -> pl.DataFrame:
+    """Turn each row's ``cell`` dict into one column per override path, placed after the run's
+    identity (key, sweep, seed, status, error) and before its other fields.
 
     A column whose values are all numbers (or null) stays numeric; any other mix becomes strings, so
-    cells from different sweeps can share an export.
+    cells from different sweeps can share an export.  ``tail_schema`` pins the dtypes of the other
+    fields (they may be all-null); fields it does not name keep their inferred type.
     """
     paths = sorted({p for row in rows for p in row["cell"]})
     columns: dict[str, list[Any]] = {p: [row["cell"].get(p) for row in rows] for p in paths}
@@ -276,18 +307,18 @@ def _expand_cells(rows: list[dict[str, Any]]) -> pl.DataFrame:
         elif numeric and any(isinstance(v, float) for v in present):
             columns[path] = [None if v is None else float(v) for v in values]
     head = ["key", "sweep", "seed", "status", "error"]
-    tail = [k for k in (rows[0] if rows else {}) if k not in head and k != "cell"]
+    head_schema: dict[str, Any] = {k: pl.String for k in head} | {"seed": pl.Int64}
+    if not rows:
+        return pl.DataFrame(schema=head_schema | tail_schema)
+    tail = list(dict.fromkeys(k for row in rows for k in row if k not in head and k != "cell"))
     data: dict[str, list[Any]] = {k: [row[k] for row in rows] for k in head}
     data.update(columns)
-    data.update({k: [row[k] for row in rows] for k in tail})
-    schema_overrides: dict[str, Any] = {
-        "flow": pl.String,
-        "error": pl.String,
-        "sim_time_s": pl.Float64,
-        "events": pl.Int64,
-    }
-    schema_overrides.update({("flow" if k == "name" else k): v for k, v in FLOW_SCHEMA.items()})
-    if not rows:
-        empty: dict[str, Any] = {k: pl.String for k in head} | {"seed": pl.Int64}
-        return pl.DataFrame(schema=empty | schema_overrides)
-    return pl.DataFrame(data, schema_overrides={k: v for k, v in schema_overrides.items() if k in data}, strict=False)
+    data.update({k: [row.get(k) for row in rows] for k in tail})
+    pinned = {k: v for k, v in (head_schema | tail_schema).items() if k in data}
+    return pl.DataFrame(data, schema_overrides=pinned, strict=False)
+
+
+#: dtypes of the per-flow columns of :meth:`Store.flows` (the flow's ``name`` is its ``flow`` column).
+_FLOW_TAIL: dict[str, Any] = {"sim_time_s": pl.Float64, "events": pl.Int64, "wall_time_s": pl.Float64} | {
+    ("flow" if k == "name" else k): v for k, v in FLOW_SCHEMA.items()
+}
