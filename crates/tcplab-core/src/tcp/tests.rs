@@ -2191,3 +2191,111 @@ fn a_receiver_extension_sets_the_advertised_window() {
     assert_eq!(out[0].hdr.window, 0);
     assert_eq!(out[0].hdr.ack, S + M);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tests for ECN (RFC 3168 §6.1)
+// ---------------------------------------------------------------------------------------------
+
+fn ecn_cfg() -> TcpConfig {
+    TcpConfig {
+        ecn: true,
+        delayed_ack: false,
+        initial_window: InitialWindow::Segments(10),
+        initial_ssthresh: Some(10 * M),
+        ..cfg()
+    }
+}
+
+#[test]
+fn ecn_is_negotiated_only_when_both_ends_ask() {
+    // RFC 3168 §6.1.1: an ECN-setup SYN carries ECE and CWR; the SYN-ACK answers with ECE only.
+    let (_, syn) = syn_sent(ecn_cfg());
+    assert!(syn[0].hdr.flags.has(TcpFlags::ECE) && syn[0].hdr.flags.has(TcpFlags::CWR));
+    let mut s = Socket::new(ecn_cfg(), SERVER_PORT, CLIENT_PORT, SERVER_ISS);
+    s.listen();
+    let synack = send(&mut s, SimTime::ZERO, &syn[0]);
+    assert!(synack[0].hdr.flags.has(TcpFlags::ECE) && !synack[0].hdr.flags.has(TcpFlags::CWR));
+    // Both ends ECN-capable: new data is ECT (§6.1.1), the SYN itself is not.
+    assert!(!syn[0].ect && !synack[0].ect);
+    let (_, out) = sending(ecn_cfg());
+    assert!(out.iter().all(|sg| sg.ect));
+    // A peer that did not ask: no ECT.
+    let (_, mut s) = established_with(cfg(), ecn_cfg());
+    assert!(write_all(&mut s, T0).iter().all(|sg| !sg.ect));
+}
+
+#[test]
+fn ecn_receiver_echoes_ce_until_cwr() {
+    let (mut c, _) = established(ecn_cfg());
+    let data = |k: u64, flags: TcpFlags| {
+        seg(
+            TcpHeader {
+                seq: S + k * M,
+                flags,
+                ..S_TEMPL
+            },
+            M as u32,
+        )
+    };
+    let mut out = vec![];
+    // RFC 3168 §6.1.3: a CE-marked segment sets ECE on every ACK from then on...
+    let d0 = data(0, TcpFlags::ACK);
+    c.on_segment(T0, &d0.hdr, d0.payload, true, &mut out);
+    assert!(out[0].hdr.flags.has(TcpFlags::ECE));
+    let out = send(&mut c, T0, &data(1, TcpFlags::ACK));
+    assert!(out[0].hdr.flags.has(TcpFlags::ECE), "echoed until CWR");
+    // ...until a data segment with CWR arrives.
+    let out = send(
+        &mut c,
+        T0,
+        &data(2, TcpFlags(TcpFlags::ACK.0 | TcpFlags::CWR.0)),
+    );
+    assert!(!out[0].hdr.flags.has(TcpFlags::ECE));
+}
+
+#[test]
+fn ecn_sender_halves_once_per_window_and_sets_cwr() {
+    let (mut s, out) = sending(ecn_cfg());
+    assert_eq!(out.len(), 10);
+    let ece = |ack: u64| {
+        seg(
+            TcpHeader {
+                ack,
+                flags: TcpFlags(TcpFlags::ACK.0 | TcpFlags::ECE.0),
+                ..C_TEMPL
+            },
+            0,
+        )
+    };
+    // First ECE: ssthresh = cwnd = max(FlightSize/2, 2·SMSS) with FlightSize measured before the
+    // ACK's own advance (10 segments): 5000 (§6.1.2 — as for a loss, but no retransmission).
+    let out = send(&mut s, T0 + ms(100), &ece(S + M));
+    assert_eq!(s.ssthresh(), 5000);
+    assert_eq!(s.stats.ecn_reductions, 1);
+    assert!(!s.in_recovery());
+    // cwnd 5000 with 9 segments in flight: nothing goes out yet; the first new segment that does
+    // carries CWR.
+    assert!(out.is_empty());
+    // Further ECEs for data of the same window do not reduce again; as the window drains, new
+    // segments go out, and the first of them carries CWR (§6.1.2).
+    let mut sent = vec![];
+    for k in 2..=9 {
+        sent.extend(send(&mut s, T0 + ms(100), &ece(S + k * M)));
+    }
+    assert_eq!(s.stats.ecn_reductions, 1);
+    sent.extend(send(&mut s, T0 + ms(100), &c_ack(S + 10 * M)));
+    assert!(sent.len() >= 2);
+    assert_eq!(sent[0].hdr.seq, S + 10 * M);
+    assert!(sent[0].hdr.flags.has(TcpFlags::CWR));
+    assert!(sent[1..].iter().all(|sg| !sg.hdr.flags.has(TcpFlags::CWR)));
+    let out = sent;
+    // An ECE acknowledging data sent after the reduction is a new congestion signal.
+    let first_new = out[0].hdr.seq;
+    let before = s.ssthresh();
+    send(&mut s, T0 + ms(200), &ece(first_new + M));
+    assert_eq!(s.stats.ecn_reductions, 2);
+    assert!(s.ssthresh() <= before);
+    // Retransmissions are never ECT (§6.1.5): a timeout's retransmission goes out without it.
+    let (_, rtx) = fire(&mut s);
+    assert!(!rtx[0].ect);
+}
