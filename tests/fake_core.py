@@ -1,4 +1,5 @@
-"""A tiny stand-in for the compiled ``tcplab._core``, used ONLY by ``test_runner_fake.py``.
+"""A tiny stand-in for the compiled ``tcplab._core``, used ONLY by the runner tests of
+``test_units.py`` (its ``fake`` fixture).
 
 Why it exists: the store, resume and executor logic in ``tcplab.runner``/``tcplab.store`` can be
 unit-tested without the simulator, and those tests then stay fast and independent of model changes.

@@ -58,8 +58,10 @@ def test_out_writes_summary_atomically(wired_toml: Path, tmp_path: Path) -> None
     assert summary["seed"] == 2 and summary["flows"]
     assert any(p.suffix == ".pcap" for p in out.iterdir()), sorted(out.iterdir())
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no staging left
-    if (out / "series.parquet").exists():
-        assert pl.read_parquet(out / "series.parquet").columns == ["flow", "series", "t_s", "value"]
+    # The scenario traces cwnd, so the series file must be there (and hold that series).
+    series = pl.read_parquet(out / "series.parquet")
+    assert series.columns == ["flow", "series", "t_s", "value"]
+    assert series.height > 0 and set(series["series"]) == {"cwnd"}
 
 
 def test_bad_input_exits_2_and_writes_nothing(wired_toml: Path, tmp_path: Path) -> None:

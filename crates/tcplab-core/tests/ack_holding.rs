@@ -191,9 +191,22 @@ fn holding_finishes_the_download_sooner_than_plain_reno() {
 #[test]
 fn fh_rto_recovers_after_the_outage() {
     // The mobile's ACKs for data delivered from the cache echo old TSvals; the holder advances
-    // them by the cache dwell time so that the FH's RTO returns to the path's value.
-    let o = run(&scenario(true, 1.0, &[DOWN]), 1);
-    let rto = series(&o, "rto");
-    let after = at(&rto, DOWN.1 + 1.5);
-    assert!(after < 1.0, "FH RTO {after} s 1.5 s after the outage");
+    // them by the cache dwell time so that the FH's RTO returns to the path's value. Read the
+    // RTO from LINK_UP on, while those ACKs arrive: with the dwell time not added it peaks at
+    // 12-13 s there (13.3 s for seed 1) before falling back.
+    for seed in 1..=3 {
+        let o = run(&scenario(true, 1.0, &[DOWN]), seed);
+        let peak = series(&o, "rto")
+            .iter()
+            .filter(|p| p.0 >= DOWN.1 && p.0 <= DOWN.1 + 1.5)
+            .map(|p| p.1)
+            .fold(0.0, f64::max);
+        eprintln!("seed {seed}: FH RTO peak {peak:.3} s in the 1.5 s after the outage");
+        // Measured 0.39-0.45 s (seeds 1-3); the bound leaves 0.15 s above that, and stays far
+        // below the 12 s the echo of the outage gives.
+        assert!(
+            peak < 0.6,
+            "seed {seed}: FH RTO peaks at {peak} s after the outage"
+        );
+    }
 }

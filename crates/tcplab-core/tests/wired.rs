@@ -189,22 +189,26 @@ fn same_seed_same_results_different_seed_different_results() {
     assert_ne!(strip(&a), strip(&c));
 }
 
-#[test]
-fn bad_scenarios_name_every_field() {
-    let bad = BOTTLENECK
-        .replace("rate = \"10Mbps\"", "rate = \"-10Mbps\"\nratee = 3")
-        .replace("delay = \"1ms\"", "delay = \"1\"")
-        .replace("b = \"client\"", "b = \"cliet\"");
-    let errs = match api::run(&bad, Format::Toml, None, &[], None) {
-        Err(api::Error::Scenario(e)) => e,
+/// The scenario errors a run of `text` reports (it must be rejected before running).
+fn scenario_errors(text: &str) -> Vec<String> {
+    match api::run(text, Format::Toml, None, &[], None) {
+        Err(api::Error::Scenario(e)) => e.iter().map(|e| e.to_string()).collect(),
         other => panic!(
             "expected scenario errors, got {:?}",
             other.map(|o| o.summary)
         ),
-    };
-    let text: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    }
+}
+
+#[test]
+fn bad_scenarios_name_every_field() {
+    let bad = BOTTLENECK
+        .replace("rate = \"10Mbps\"", "rate = \"-10Mbps\"")
+        .replace("delay = \"1ms\"", "delay = \"1\"")
+        .replace("b = \"client\"", "b = \"cliet\"");
+    let text = scenario_errors(&bad);
     eprintln!("{}", text.join("\n"));
-    // Form errors of two different links are both reported.
+    // Form errors of two different links are both reported, each naming its field.
     assert!(
         text.iter()
             .any(|e| e.starts_with("links[0].delay") && e.contains("no unit")),
@@ -212,11 +216,21 @@ fn bad_scenarios_name_every_field() {
     );
     assert!(
         text.iter()
-            .any(|e| e.starts_with("links[1]") && (e.contains("ratee") || e.contains("positive"))),
+            .any(|e| e.starts_with("links[1].rate") && e.contains("must be positive")),
+        "{text:?}"
+    );
+    // A misspelt field is named with the fields allowed there.
+    let text = scenario_errors(&BOTTLENECK.replace("rate = \"10Mbps\"", "ratee = \"10Mbps\""));
+    eprintln!("{}", text.join("\n"));
+    assert!(
+        text.iter()
+            .any(|e| e.starts_with("links[1].ratee: unknown field")
+                && e.contains("`rate`")
+                && e.contains("`delay`")),
         "{text:?}"
     );
     let fixed = bad
-        .replace("rate = \"-10Mbps\"\nratee = 3", "rate = \"10Mbps\"")
+        .replace("rate = \"-10Mbps\"", "rate = \"10Mbps\"")
         .replace("delay = \"1\"", "delay = \"1ms\"");
     let errs = match api::run(&fixed, Format::Toml, None, &[], None) {
         Err(api::Error::Scenario(e)) => e,

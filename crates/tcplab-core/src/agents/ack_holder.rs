@@ -567,6 +567,15 @@ mod tests {
         (bs, t, seq)
     }
 
+    /// LINK_GOING_DOWN at `t` for an outage estimated at `est_down`, without an RTT estimate.
+    fn going_down(bs: &mut AckHolder, t: SimTime, est_down: SimTime, out: &mut Vec<Packet>) {
+        let ev = AgentEvent::LinkGoingDown {
+            est_down,
+            rtt_to_mobile: None,
+        };
+        bs.on_event(t, ev, out);
+    }
+
     #[test]
     fn replica_tracks_the_fh_rtt() {
         let (bs, _, _) = warmed_up();
@@ -679,17 +688,48 @@ mod tests {
     }
 
     #[test]
+    fn a_release_the_fh_could_not_answer_is_extrapolated_in_the_next_echo() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(5), &mut out);
+        for k in 1..=10u64 {
+            bs.on_packet(
+                t0,
+                Dir::FromMobile,
+                &mut ack(seq - 10_000 + k * 1000, ts(t0), ts(t0)),
+                &mut out,
+            );
+        }
+        bs.on_event(t0, AgentEvent::LinkGone, &mut out);
+        let t1 = bs.poll_timeout().unwrap();
+        bs.handle_timeout(t1, &mut out);
+        // The FH sends nothing in answer (as after a divided ACK that opened less than a
+        // segment): the latest TSval the BS holds is still the one from before the outage.
+        let t2 = bs.poll_timeout().unwrap();
+        assert!(t2 > t1);
+        bs.handle_timeout(t2, &mut out);
+        let echoes: Vec<u32> = out.iter().map(|a| a.tcp().unwrap().ts.unwrap().1).collect();
+        assert_eq!(echoes[0], ts(t0), "the FH's latest stamp");
+        // The warm-up's data left the FH as it reached the BS (one-way estimate 0), so the stamp
+        // the FH would have given on receiving the first release is that release's time: the
+        // FH's sample for the second is then the planned gap t2 - t1.
+        assert_eq!(bs.fh_oneway, 0.0);
+        // `echo` floors a difference of f64 seconds to whole milliseconds, so an exact count can
+        // come out 1 ms low; without the extrapolation the echo would be ts(t0), t1 - t0 earlier.
+        assert!(t1 - t0 > ms(100));
+        assert!(
+            (ts(t1) - 1..=ts(t1)).contains(&echoes[1]),
+            "extrapolated to the previous release: {} vs ts(t1) = {}",
+            echoes[1],
+            ts(t1)
+        );
+    }
+
+    #[test]
     fn too_few_acks_are_divided_at_most_twice_each() {
         let (mut bs, t0, seq) = warmed_up();
         let mut out = vec![];
-        bs.on_event(
-            t0,
-            AgentEvent::LinkGoingDown {
-                est_down: SimTime::from_secs(30),
-                rtt_to_mobile: None,
-            },
-            &mut out,
-        );
+        going_down(&mut bs, t0, SimTime::from_secs(30), &mut out);
         for k in 0..3u64 {
             bs.on_packet(
                 t0,

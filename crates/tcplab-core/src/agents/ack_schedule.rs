@@ -276,11 +276,15 @@ mod tests {
     }
 
     #[test]
-    fn gaps_sum_to_the_outage() {
+    fn phase_two_gap_is_the_papers_theta() {
+        // θ = (T − S(n))/(N − n) with S(n) from eq. (8)'s closed form, not from the gaps
+        // themselves; for n = 0 it is T/N.
+        assert!((theta(&FIG2, 0).unwrap() - 1000.0 / 30.0).abs() < 1e-12);
         for n in 0..12 {
             let x = gaps(&FIG2, n, Estimator::Pure).unwrap();
             assert_eq!(x.len(), 30);
-            assert!((x.iter().sum::<f64>() - 1000.0).abs() < 1e-9);
+            let th = theta(&FIG2, n).unwrap();
+            assert!(x[n..].iter().all(|&g| (g - th).abs() < 1e-9), "n = {n}");
         }
     }
 
@@ -294,39 +298,66 @@ mod tests {
         assert!(!feasible(&FIG2, &x, Estimator::Pure));
     }
 
+    /// A small case worked by hand (eqs. 1–4, all values exact in binary): μ0 = 1, σ0 = 1/4,
+    /// N = 3, so RTO0 = 2, and after phase-1 gaps of 2 and 2.875 the RTO is 2.875 then 4.40625.
+    const SMALL: Params = Params {
+        t: 9.0,
+        n_acks: 3,
+        mu0: 1.0,
+        sigma0: 0.25,
+    };
+
     #[test]
-    fn best_feasible_schedule_respects_the_rto_and_beats_its_neighbours() {
-        for est in [
-            Estimator::Pure,
-            Estimator::Clamped {
-                min: 0.2,
-                max: 60.0,
-                granularity: 0.01,
-            },
-        ] {
-            let s = best_feasible(&FIG2, est).expect("a feasible schedule exists");
-            assert!(feasible(&FIG2, &s.gaps, est));
-            assert!((s.gaps.iter().sum::<f64>() - 1000.0).abs() < 1e-9);
-            let states = replay(&FIG2, &s.gaps, est);
-            for (i, g) in s.gaps.iter().enumerate() {
-                assert!(*g <= states[i].2 * (1.0 + 1e-12), "gap {i} exceeds the RTO");
-            }
-            // Every other feasible n ends with a larger RTO.
-            for n in 0..30 {
-                if let Some(x) = gaps(&FIG2, n, est) {
-                    if feasible(&FIG2, &x, est) {
-                        assert!(replay(&FIG2, &x, est).last().unwrap().2 >= s.final_rto - 1e-12);
-                    }
-                }
-            }
-            if est == Estimator::Pure {
-                assert!((s.final_rto - rto_final(&FIG2, s.n).unwrap()).abs() < 1e-9);
-                eprintln!(
-                    "Fig. 2 parameters: feasible optimum n = {}, final RTO {:.3} s, θ = {:.3} s",
-                    s.n, s.final_rto, s.gaps[29]
-                );
-            }
-        }
+    fn best_feasible_takes_the_only_feasible_n() {
+        // T = 9: n = 0 gives θ = 3 > RTO0 = 2 and n = 1 gives θ = 3.5 > RTO1 = 2.875; only n = 2
+        // fits (θ = 4.125 ≤ 4.40625). Last sample 4.125: μ = 1.69140625, σ = 1.26953125.
+        let s = best_feasible(&SMALL, Estimator::Pure).unwrap();
+        assert_eq!(s.n, 2);
+        assert_eq!(s.gaps, vec![2.0, 2.875, 4.125]);
+        assert_eq!(s.final_rto, 1.69140625 + 4.0 * 1.26953125);
+        // T = 10: θ(2) = 5.125 exceeds 4.40625, nothing fits.
+        assert_eq!(
+            best_feasible(&Params { t: 10.0, ..SMALL }, Estimator::Pure),
+            None
+        );
+    }
+
+    #[test]
+    fn best_feasible_takes_the_smallest_final_rto_not_the_first_feasible_n() {
+        // T = 7.5: n = 1 fits (gaps 2, 2.75, 2.75; RTO 2.875 then 4.265625) and ends at
+        // 1.505859375 + 4·0.90625 = 5.130859375; n = 2 fits (gaps 2, 2.875, 2.625) and ends at
+        // 1.50390625 + 4·0.89453125 = 5.08203125, the smaller.
+        let p = Params { t: 7.5, ..SMALL };
+        let s = best_feasible(&p, Estimator::Pure).unwrap();
+        assert_eq!((s.n, s.final_rto), (2, 1.50390625 + 4.0 * 0.89453125));
+        assert_eq!(s.gaps, vec![2.0, 2.875, 2.625]);
+        assert_eq!(rto_final(&p, 1), Some(1.505859375 + 4.0 * 0.90625));
+    }
+
+    #[test]
+    fn best_feasible_schedule_for_fig2_matches_the_closed_form() {
+        let s = best_feasible(&FIG2, Estimator::Pure).expect("a feasible schedule exists");
+        // Its final RTO is eq. (11)'s at the chosen n, and its gaps fit the FH's RTO.
+        assert!((s.final_rto - rto_final(&FIG2, s.n).unwrap()).abs() < 1e-9);
+        assert!(feasible(&FIG2, &s.gaps, Estimator::Pure));
+        eprintln!(
+            "Fig. 2 parameters: feasible optimum n = {}, final RTO {:.3} s, θ = {:.3} s",
+            s.n, s.final_rto, s.gaps[29]
+        );
+    }
+
+    #[test]
+    fn guard_releases_phase_one_early_and_keeps_phase_two_within_it() {
+        // With a 10 % guard the phase-1 gaps are 0.9·RTO: 1.8, then (μ 1.1, σ 0.3875,
+        // RTO 2.65) 2.385.
+        let x = gaps_guarded(&SMALL, 2, Estimator::Pure, 0.1).unwrap();
+        assert!(
+            (x[0] - 1.8).abs() < 1e-12 && (x[1] - 2.385).abs() < 1e-12,
+            "{x:?}"
+        );
+        // Unguarded, n = 2 fits (above); guarded, θ = 9 − 4.185 = 4.815 exceeds 0.9·RTO2 =
+        // 0.9·3.708125, and n = 0, 1 do not fit either: the guarded search finds nothing.
+        assert_eq!(best_feasible_guarded(&SMALL, Estimator::Pure, 0.1), None);
     }
 
     #[test]

@@ -618,6 +618,68 @@ mod tests {
         assert_eq!(ih.buffered(), 0);
     }
 
+    /// After a reconnection that delivered segments 2 and 3 from the buffer: the mobile
+    /// acknowledged segment 2 (absorbed, the FH already has that ACK), so segment 3 is the IH's.
+    fn ih_resuming_with_segment_3_outstanding(t: SimTime) -> MtcpPlusIh {
+        let (mut ih, mut out) = ih_with_flight();
+        let down = AgentEvent::LinkGoingDown {
+            est_down: SimTime::from_secs(10),
+            rtt_to_mobile: None,
+        };
+        ih.on_event(SimTime::from_secs(1), down, &mut out);
+        ih.on_event(t, AgentEvent::LinkUp, &mut out);
+        assert_eq!(
+            ih.on_packet(t, Dir::FromMobile, &mut ack(seg(3), 8760), &mut out),
+            Verdict::Absorb
+        );
+        ih
+    }
+
+    #[test]
+    fn ih_retransmits_on_the_third_duplicate_ack_only() {
+        let t = SimTime::from_secs(11);
+        let mut ih = ih_resuming_with_segment_3_outstanding(t);
+        let before = ih.stats.ih_retransmissions;
+        let mut out = vec![];
+        for k in 1..=4u32 {
+            assert_eq!(
+                ih.on_packet(t, Dir::FromMobile, &mut ack(seg(3), 8760), &mut out),
+                Verdict::Absorb,
+                "duplicate {k} is below what the FH has"
+            );
+            let sent: Vec<u64> = out.iter().map(|p| p.tcp().unwrap().seq).collect();
+            // Fast retransmit on the third duplicate (RFC 5681 §3.2), once: not on the fourth.
+            let want = if k >= 3 { vec![seg(3)] } else { vec![] };
+            assert_eq!(sent, want, "after duplicate {k}");
+        }
+        assert_eq!(ih.stats.ih_retransmissions, before + 1);
+        assert_eq!(out[0].payload, MSS, "the buffered segment itself");
+    }
+
+    #[test]
+    fn ih_timer_doubles_up_to_its_maximum_and_resets_when_the_ack_advances() {
+        let t = SimTime::from_secs(11);
+        let mut ih = ih_resuming_with_segment_3_outstanding(t);
+        let mut out = vec![];
+        // Binary exponential backoff of the IH's own timer (as RFC 6298 (5.5)): 0.5, 1, 2, 4,
+        // then the 8 s maximum.
+        let mut now = t;
+        for want_ms in [500, 1000, 2000, 4000, 8000, 8000] {
+            let at = ih.poll_timeout().expect("timer armed");
+            assert_eq!(at - now, SimTime::from_millis(want_ms));
+            // Not before its time.
+            ih.handle_timeout(at - SimTime::from_millis(1), &mut out);
+            assert!(out.is_empty());
+            ih.handle_timeout(at, &mut out);
+            assert_eq!(out.len(), 1, "one retransmission per expiry");
+            assert_eq!(out.pop().unwrap().tcp().unwrap().seq, seg(3));
+            now = at;
+        }
+        // An ACK that advances (still below what the FH has) restarts the timer from 0.5 s.
+        ih.on_packet(now, Dir::FromMobile, &mut ack(seg(3) + 100, 8760), &mut out);
+        assert_eq!(ih.poll_timeout(), Some(now + SimTime::from_millis(500)));
+    }
+
     #[test]
     fn acks_sent_after_the_prediction_keep_the_fh_window_closed() {
         let (mut ih, mut out) = ih_with_flight();

@@ -235,8 +235,10 @@ mod tests {
         assert_eq!(q.bytes(), 200);
     }
 
-    #[test]
-    fn red_marks_ect_and_drops_non_ect_between_thresholds() {
+    /// Offers 2000 packets, alternately ECN-capable and not, to a RED queue held at `held`
+    /// packets (w_q = 1, so the average is the instantaneous length). Returns the outcomes as
+    /// [ect][Queued, QueuedMarked, Dropped] counts.
+    fn red_outcomes(held: u32, ecn: bool) -> [[u32; 3]; 2] {
         let cfg = QueueConfig::Red {
             limit: 100,
             min_th: 5.0,
@@ -244,31 +246,66 @@ mod tests {
             max_p: 0.1,
             w_q: 1.0,
             gentle: false,
-            ecn: true,
+            ecn,
         };
         let mut rng = Rng::derive(0, StreamId::Custom(1));
         let mut q = Queue::new(cfg, SimTime(1000));
-        let (mut marked, mut dropped) = (0, 0);
-        // With w_q = 1 the average is the instantaneous length: hold it at 10 packets.
-        for i in 0..10 {
+        for i in 0..held {
             q.enqueue(SimTime(0), PktId(i), 1000, true, &mut rng);
         }
+        let mut n = [[0; 3]; 2];
         for i in 0..2000u32 {
-            match q.enqueue(SimTime(0), PktId(100 + i), 1000, i % 2 == 0, &mut rng) {
-                Enqueue::QueuedMarked => {
-                    marked += 1;
-                    q.dequeue(SimTime(0));
-                }
-                Enqueue::Dropped => dropped += 1,
-                Enqueue::Queued => {
-                    q.dequeue(SimTime(0));
-                }
+            let ect = i % 2 == 0;
+            let v = q.enqueue(SimTime(0), PktId(100 + i), 1000, ect, &mut rng);
+            if v != Enqueue::Dropped {
+                q.dequeue(SimTime(0));
             }
+            let k = match v {
+                Enqueue::Queued => 0,
+                Enqueue::QueuedMarked => 1,
+                Enqueue::Dropped => 2,
+            };
+            n[usize::from(ect)][k] += 1;
         }
-        assert!(
-            marked > 20 && dropped > 20,
-            "marked {marked} dropped {dropped}"
-        );
-        assert_eq!(q.len(), 10);
+        assert_eq!(q.len() as u32, held);
+        n
+    }
+
+    #[test]
+    fn red_marks_ect_and_drops_non_ect_between_thresholds() {
+        let [non_ect, ect] = red_outcomes(10, true);
+        // RFC 3168 §7: an early action on an ECN-capable packet is a mark, never a drop; a packet
+        // that is not ECN-capable is dropped, never marked.
+        assert_eq!(ect[2], 0, "ECT packets dropped: {ect:?}");
+        assert_eq!(non_ect[1], 0, "non-ECT packets marked: {non_ect:?}");
+        // Between the thresholds pb = max_p (10 - 5)/(15 - 5) = 0.05, and the count correction
+        // pa = pb/(1 - count pb) makes the gap between early actions uniform on 1..=20
+        // (Floyd & Jacobson §7): one action per 10.5 arrivals, 190 of 2000 on average (standard
+        // deviation ~8; plain pb would give 100). Bounds at ±4 standard deviations.
+        let actions = ect[1] + non_ect[2];
+        assert!((160..=222).contains(&actions), "{actions} early actions");
+        assert!(ect[1] > 60 && non_ect[2] > 60, "{ect:?} {non_ect:?}");
+    }
+
+    #[test]
+    fn red_without_ecn_drops_ect_packets_too() {
+        let [non_ect, ect] = red_outcomes(10, false);
+        assert_eq!(ect[1] + non_ect[1], 0, "no marks without ECN");
+        assert!(ect[2] > 60 && non_ect[2] > 60, "{ect:?} {non_ect:?}");
+    }
+
+    #[test]
+    fn red_above_max_th_drops_even_ect_packets() {
+        // RFC 3168 §7: at or above the maximum threshold the router drops, ECN or not.
+        let [non_ect, ect] = red_outcomes(15, true);
+        assert_eq!(ect, [0, 0, 1000]);
+        assert_eq!(non_ect, [0, 0, 1000]);
+    }
+
+    #[test]
+    fn red_below_min_th_queues_everything() {
+        let [non_ect, ect] = red_outcomes(4, true);
+        assert_eq!(ect, [1000, 0, 0]);
+        assert_eq!(non_ect, [1000, 0, 0]);
     }
 }
