@@ -16,15 +16,17 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from tcplab import _core
 from tcplab._fs import replace_dir, staging_dir, write_text
 from tcplab.exceptions import ScenarioError, TcplabError, format_error
 from tcplab.result import Result
-from tcplab.scenario import load, parse_set
+from tcplab.scenario import ScenarioText, load, parse_set
 from tcplab.store import DEFAULT_STORE
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -40,6 +42,40 @@ class UsageError(Exception):
     """Bad command-line input, reported on stderr with exit status 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the argument (no usage dump), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+SEED_MAX = 2**64 - 1
+
+
+def _seed(text: str) -> int:
+    """A seed is a u64 in the core: refuse anything else here, before a run starts."""
+    try:
+        seed = int(text, 0)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed; allowed: an integer from 0 to {SEED_MAX}")
+    return seed
+
+
+def _scenario_file(name: str) -> ScenarioText:
+    """Read a scenario file, turning the ways it can be unreadable into one line naming it."""
+    path = Path(name)
+    if path.is_dir():
+        raise UsageError(f"{name}: is a directory; expected a scenario file (.toml or .json)")
+    try:
+        return load(path)
+    except FileNotFoundError as exc:
+        raise UsageError(f"{name}: no such file") from exc
+    except PermissionError as exc:
+        raise UsageError(f"{name}: permission denied") from exc
+
+
 # ------------------------------------------------------------------ tcplab run
 
 
@@ -53,7 +89,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.pcap and not args.out:
         raise UsageError("--pcap needs --out DIR (the pcaps are written there)")
     overrides = [parse_set(s) for s in args.set]
-    src = load(Path(args.file))
+    src = _scenario_file(args.file)
     out = Path(args.out) if args.out else None
     if out is not None:
         _check_out(out)
@@ -240,13 +276,13 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tcplab", description=__doc__.split("\n\n")[0])
+    parser = _Parser(prog="tcplab", description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", action="version", version=f"tcplab {_core.version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="run one scenario")
     p.add_argument("file", help="scenario file (.toml or .json)")
-    p.add_argument("--seed", type=int, help="random seed (default: the scenario's)")
+    p.add_argument("--seed", type=_seed, help=f"random seed, 0 to {SEED_MAX} (default: the scenario's)")
     p.add_argument(
         "--set",
         action="append",
@@ -298,6 +334,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except FileNotFoundError as exc:
         _err(f"{exc.filename}: no such file")
+        return EXIT_USAGE
+    except IsADirectoryError as exc:
+        _err(f"{exc.filename}: is a directory; expected a file")
+        return EXIT_USAGE
+    except sqlite3.Error as exc:  # e.g. --store names a folder or a file that is not a database
+        _err(f"error: results store {getattr(args, 'store', '')}: {exc}")
         return EXIT_USAGE
     except (TcplabError, RuntimeError, OSError) as exc:
         _err(*format_error(exc))

@@ -11,6 +11,7 @@ pub mod schema;
 mod tcp;
 pub mod units;
 mod validate;
+mod words;
 
 use std::fmt;
 

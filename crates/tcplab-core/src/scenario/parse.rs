@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::schema::{
     AgentSpec, FlowSpec, LinkSpec, NodeSpec, Scenario, TcpSpec, TraceSpec, WlanSpec,
 };
+use super::words::in_scenario_words;
 use super::{err, FieldError, Format};
 
 const TOP_FIELDS: &[&str] = &[
@@ -128,7 +129,7 @@ fn de<T: DeserializeOwned>(v: &Value, loc: &str, errs: &mut Vec<FieldError>) -> 
                 (true, p) => p.to_string(),
                 (false, p) => format!("{loc}.{p}"),
             };
-            errs.push(err(full, e.inner().to_string()));
+            errs.push(err(full, in_scenario_words(&e.inner().to_string())));
             None
         }
     }
