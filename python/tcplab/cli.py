@@ -20,7 +20,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from tcplab import _core
 from tcplab._fs import replace_dir, staging_dir, write_text
@@ -29,8 +29,11 @@ from tcplab.result import Result
 from tcplab.scenario import ScenarioText, load, parse_set
 from tcplab.store import DEFAULT_STORE
 
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-JSON_KEYS = ("scenario", "seed", "sim_time_s", "wall_time_s", "events", "flows")
 
 
 def _err(*lines: str) -> None:
@@ -76,6 +79,30 @@ def _scenario_file(name: str) -> ScenarioText:
         raise UsageError(f"{name}: permission denied") from exc
 
 
+# ------------------------------------------------------------------ tables
+
+
+def console() -> Console:
+    """A console for tables and messages; text lines are never wrapped or cut (soft wrap)."""
+    from rich.console import Console
+
+    return Console(soft_wrap=True)
+
+
+def print_table(con: Console, table: Table) -> None:
+    """Print a table at its full natural width: names and numbers are never truncated.
+
+    rich otherwise fits tables to the console width, which is 80 columns whenever stdout is piped
+    or redirected ("downl…", "10,274,…"); a terminal narrower than the table wraps its lines.
+    """
+    from rich.console import Console
+
+    natural = con.measure(table, options=con.options.update_width(1_000_000)).maximum
+    if natural > con.width:  # rich caps print(width=) at the console's width: widen the console
+        con = Console(width=natural, soft_wrap=True, file=con.file, force_terminal=con.is_terminal)
+    con.print(table)
+
+
 # ------------------------------------------------------------------ tcplab run
 
 
@@ -90,6 +117,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("--pcap needs --out DIR (the pcaps are written there)")
     overrides = [parse_set(s) for s in args.set]
     src = _scenario_file(args.file)
+    if args.pcap and not _core.resolve(src.text, src.format, overrides)["trace"].get("pcap"):
+        # --pcap with no trace.pcap list in the scenario: capture every link and WLAN interface.
+        overrides.append(("trace.pcap", '["*"]'))
     out = Path(args.out) if args.out else None
     if out is not None:
         _check_out(out)
@@ -111,20 +141,22 @@ def cmd_run(args: argparse.Namespace) -> int:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
     if args.json:
-        print(json.dumps({k: result.summary.get(k) for k in JSON_KEYS}, allow_nan=False))
+        print(result.to_json())  # the same summary as summary.json
     else:
         _print_result(result, out)
+    if args.pcap and out is not None:
+        pcaps = sorted(p.name for p in out.glob("*.pcap"))
+        _err(f"{len(pcaps)} pcap file{'s' if len(pcaps) != 1 else ''} in {out}: {', '.join(pcaps) or 'none'}")
     return EXIT_OK
 
 
 def _print_result(result: Result, out: Path | None) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
     s = result.summary
-    console = Console()
-    console.print(
+    con = console()
+    con.print(
         f"[bold]{s.get('scenario')}[/] seed {s.get('seed')}: {s.get('sim_time_s'):.3f} s simulated in "
         f"{s.get('wall_time_s'):.3f} s wall, {s.get('events'):,} events"
     )
@@ -146,7 +178,26 @@ def _print_result(result: Result, out: Path | None) -> None:
             str(f["timeouts"]),
             str(f["spurious_retransmissions"]),
         )
-    console.print(flows)
+    if s.get("flows") or not s.get("cbr"):
+        print_table(con, flows)
+    if s.get("cbr"):
+        cbr = Table(title="UDP/CBR flows", box=box.SIMPLE_HEAD)
+        for col in ("flow", "from", "to", "sent", "delivered", "delivered B", "loss %", "throughput Mb/s"):
+            cbr.add_column(
+                col, justify="left" if col in ("flow", "from", "to") else "right", min_width=len(col), no_wrap=True
+            )
+        for c in s["cbr"]:
+            cbr.add_row(
+                c["name"],
+                c["src"],
+                c["dst"],
+                f"{c['sent']:,}",
+                f"{c['received']:,}",
+                f"{c['bytes_received']:,}",
+                f"{c['loss_pct']:.2f}",
+                f"{c['throughput_bps'] / 1e6:.3f}",
+            )
+        print_table(con, cbr)
     if s.get("links"):
         links = Table(title="links", box=box.SIMPLE_HEAD)
         for col in ("link", "direction", "packets", "bytes", "queue drops", "loss drops", "outage drops"):
@@ -163,7 +214,7 @@ def _print_result(result: Result, out: Path | None) -> None:
                 str(ln["drops_loss"]),
                 str(ln["drops_outage"]),
             )
-        console.print(links)
+        print_table(con, links)
     if s.get("wifi"):
         wifi = Table(title="802.11 stations", box=box.SIMPLE_HEAD)
         cols = ("wlan", "node", "frames", "retries", "collisions", "errors", "retry drops", "queue drops", "outage drops")
@@ -181,12 +232,12 @@ def _print_result(result: Result, out: Path | None) -> None:
                 str(w["drops_queue"]),
                 str(w["drops_outage"]),
             )
-        console.print(wifi)
+        print_table(con, wifi)
     for a in s.get("agents") or []:
         stats = ", ".join(f"{k} {v}" for k, v in a["stats"].items() if v)
-        console.print(f"agent {a['kind']} at {a['node']} for {a['mobile']}: {stats or 'idle'}")
+        con.print(f"agent {a['kind']} at {a['node']} for {a['mobile']}: {stats or 'idle'}")
     if out is not None:
-        console.print(f"results written to {out}")
+        con.print(f"results written to {out}")
 
 
 # ------------------------------------------------------------------ tcplab schema / sweep / results / reproduce
@@ -232,7 +283,6 @@ def cmd_results(args: argparse.Namespace) -> int:
             _err(f"wrote {n} rows to {args.csv or args.parquet}")
             return EXIT_OK
         runs = store.runs(args.sweep, args.status)
-    from rich.console import Console
     from rich.table import Table
 
     table = Table()
@@ -241,10 +291,10 @@ def cmd_results(args: argparse.Namespace) -> int:
     for r in runs.iter_rows(named=True):
         wall = "–" if r["wall_time_s"] is None else f"{r['wall_time_s']:.2f}"
         table.add_row(r["sweep"], r["key"][:12], r["cell"], str(r["seed"]), r["status"], wall, r["error"] or "")
-    console = Console()
-    console.print(table)
+    con = console()
+    print_table(con, table)
     ok = int((runs["status"] == "ok").sum())
-    console.print(f"{runs.height} runs: {ok} ok, {runs.height - ok} failed")
+    con.print(f"{runs.height} runs: {ok} ok, {runs.height - ok} failed")
     return EXIT_OK
 
 
@@ -291,7 +341,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="override a field, e.g. links.bottleneck.rate=5Mbps (repeatable)",
     )
     p.add_argument("--out", help="write summary.json and series.parquet into this folder")
-    p.add_argument("--pcap", action="store_true", help="also write pcap traces into --out")
+    p.add_argument(
+        "--pcap",
+        action="store_true",
+        help="also write pcap traces into --out: the links and WLANs in trace.pcap, or all of them",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.set_defaults(func=cmd_run)
 

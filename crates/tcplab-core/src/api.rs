@@ -5,6 +5,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::scenario::{self, FieldError, Format, Scenario};
+use crate::time::SimTime;
 use crate::world::{SimError, World};
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -115,12 +116,22 @@ pub struct LinkSignalSummary {
     pub value: Option<f64>,
 }
 
+/// A UDP/CBR flow: datagrams and payload bytes sent and delivered to the destination node.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct CbrSummary {
     pub name: String,
+    pub src: String,
+    pub dst: String,
+    /// Datagrams sent.
     pub sent: u64,
+    /// Datagrams delivered to `dst`.
     pub received: u64,
+    pub bytes_sent: u64,
     pub bytes_received: u64,
+    /// (sent − received) / sent · 100 (0 when nothing was sent).
+    pub loss_pct: f64,
+    /// Payload bits delivered per second of the flow's active span (start to min(stop, end)).
+    pub throughput_bps: f64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -238,6 +249,12 @@ pub fn run(
     p.finish()
 }
 
+/// Seconds as reported: ns / 1e9 is the double nearest the exact decimal (60 s prints as 60.0),
+/// where `as_secs_f64`'s ns · 1e-9 adds float noise (60.00000000000001).
+fn secs(t: SimTime) -> f64 {
+    t.0 as f64 / 1e9
+}
+
 /// Collects the summary and the time series of a finished world.
 pub fn summarize(w: &World) -> RunOutput {
     let end = w.now;
@@ -248,7 +265,7 @@ pub fn summarize(w: &World) -> RunOutput {
         let rcv = &w.sockets[f.client.idx()];
         let st = snd.stats;
         let delivered = rcv.delivered();
-        let response = f.completed_at.map(|t| (t - f.start).as_secs_f64());
+        let response = f.completed_at.map(|t| secs(t - f.start));
         let span = f
             .completed_at
             .unwrap_or(end)
@@ -286,7 +303,7 @@ pub fn summarize(w: &World) -> RunOutput {
             for (t, v) in s.t.iter().zip(&s.v) {
                 series.flow.push(f.name.clone());
                 series.series.push(s.kind.name().to_string());
-                series.t_s.push(t.as_secs_f64());
+                series.t_s.push(secs(*t));
                 series.value.push(*v);
             }
         }
@@ -315,11 +332,27 @@ pub fn summarize(w: &World) -> RunOutput {
     let cbr = w
         .cbr
         .iter()
-        .map(|c| CbrSummary {
-            name: c.name.clone(),
-            sent: c.sent,
-            received: c.received,
-            bytes_received: c.bytes_received,
+        .map(|c| {
+            let span = c.stop.min(end).saturating_sub(c.start).as_secs_f64();
+            CbrSummary {
+                name: c.name.clone(),
+                src: w.nodes[c.src.idx()].name.clone(),
+                dst: w.nodes[c.dst.idx()].name.clone(),
+                sent: c.sent,
+                received: c.received,
+                bytes_sent: c.sent * u64::from(c.packet_size),
+                bytes_received: c.bytes_received,
+                loss_pct: if c.sent > 0 {
+                    c.sent.saturating_sub(c.received) as f64 / c.sent as f64 * 100.0
+                } else {
+                    0.0
+                },
+                throughput_bps: if span > 0.0 {
+                    c.bytes_received as f64 * 8.0 / span
+                } else {
+                    0.0
+                },
+            }
         })
         .collect();
     let wifi = w
@@ -357,13 +390,13 @@ pub fn summarize(w: &World) -> RunOutput {
             use crate::wifi::LinkSignalKind as K;
             let (kind, value) = match e.kind {
                 K::SignalLevel { dbm } => ("signal_level", Some(dbm)),
-                K::GoingDown { expected } => ("going_down", Some(expected.as_secs_f64())),
+                K::GoingDown { expected } => ("going_down", Some(secs(expected))),
                 K::Gone => ("gone", None),
                 K::Up => ("up", None),
                 K::Failure => ("failure", None),
             };
             LinkSignalSummary {
-                t_s: e.t.as_secs_f64(),
+                t_s: secs(e.t),
                 node: w.nodes[e.node.idx()].name.clone(),
                 peer: e.peer.map(|p| w.nodes[p.idx()].name.clone()),
                 kind: kind.to_string(),
@@ -408,7 +441,7 @@ pub fn summarize(w: &World) -> RunOutput {
             }
         };
         for r in tr {
-            frames.t_s.push(r.t.as_secs_f64());
+            frames.t_s.push(secs(r.t));
             frames.node.push(node_of(r.sta));
             frames.event.push(r.event.name());
             frames.kind.push(match r.kind {
@@ -430,7 +463,7 @@ pub fn summarize(w: &World) -> RunOutput {
         summary: Summary {
             scenario: w.name.clone(),
             seed: w.seed,
-            sim_time_s: end.as_secs_f64(),
+            sim_time_s: secs(end),
             wall_time_s: w.wall_time,
             events: w.events,
             flows,
