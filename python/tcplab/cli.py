@@ -117,6 +117,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("--pcap needs --out DIR (the pcaps are written there)")
     overrides = [parse_set(s) for s in args.set]
     src = _scenario_file(args.file)
+    for w in _core.warnings(src.text, src.format, overrides):  # valid, but likely not what was meant
+        _err(f"warning: {w['loc']}: {w['msg']}")
     if args.pcap and not _core.resolve(src.text, src.format, overrides)["trace"].get("pcap"):
         # --pcap with no trace.pcap list in the scenario: capture every link and WLAN interface.
         overrides.append(("trace.pcap", '["*"]'))
@@ -180,6 +182,9 @@ def _print_result(result: Result, out: Path | None) -> None:
         )
     if s.get("flows") or not s.get("cbr"):
         print_table(con, flows)
+    for f in s.get("flows", []):
+        if f.get("reason"):
+            con.print(f"flow {f['name']}: {f['reason']}")
     if s.get("cbr"):
         cbr = Table(title="UDP/CBR flows", box=box.SIMPLE_HEAD)
         for col in ("flow", "from", "to", "sent", "delivered", "delivered B", "loss %", "throughput Mb/s"):

@@ -33,6 +33,7 @@ FLOW_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "spurious_retransmissions": pl.Int64,
     "retransmission_ratio_pct": pl.Float64,
     "window_probes": pl.Int64,
+    "reason": pl.String,
 }
 LINK_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "name": pl.String,
@@ -119,6 +120,11 @@ class Result:
     #: The per-frame 802.11 trace (``trace.frames = true``), one row per transmission and per
     #: reception outcome at the addressee; empty otherwise.
     frames: pl.DataFrame = field(default_factory=pl.DataFrame)
+
+    @property
+    def warnings(self) -> list[str]:
+        """The scenario's warnings ("loc: msg"), e.g. a station beyond its AP's reception range."""
+        return list(self.summary.get("warnings") or [])
 
     @property
     def cbr(self) -> pl.DataFrame:

@@ -4,7 +4,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::app::{AppKind, TcpFlow};
 use crate::scenario::{self, FieldError, Format, Scenario};
+use crate::tcp::Socket;
 use crate::time::SimTime;
 use crate::world::{SimError, World};
 
@@ -62,6 +64,9 @@ pub struct FlowSummary {
     pub retransmission_ratio_pct: f64,
     pub fast_recoveries: u64,
     pub window_probes: u64,
+    /// Why a flow that should have finished did not (None when it completed, or when it is an
+    /// unlimited transfer that ran until the end).
+    pub reason: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -150,6 +155,9 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<AgentSummary>,
     pub cbr: Vec<CbrSummary>,
+    /// Warnings of the scenario ("loc: msg"), e.g. a station beyond its AP's reception range.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// An in-network agent's counters.
@@ -199,6 +207,8 @@ pub struct RunOutput {
 pub struct Prepared {
     pub world: World,
     pub scenario: Scenario,
+    /// The scenario's warnings, copied into the summary.
+    pub warnings: Vec<FieldError>,
 }
 
 /// Validates without running; returns the resolved scenario.
@@ -211,6 +221,16 @@ pub fn resolve(
     Ok(scenario::resolve(&s))
 }
 
+/// Validates without running; returns the scenario's warnings (see `scenario::warnings`).
+pub fn warnings(
+    text: &str,
+    format: Format,
+    overrides: &[(String, String)],
+) -> Result<Vec<FieldError>, Error> {
+    let s = scenario::load(text, format, overrides).map_err(Error::Scenario)?;
+    Ok(scenario::warnings(&s))
+}
+
 pub fn prepare(
     text: &str,
     format: Format,
@@ -221,7 +241,11 @@ pub fn prepare(
     let s = scenario::load(text, format, overrides).map_err(Error::Scenario)?;
     let seed = seed.or(s.seed).unwrap_or(1);
     let world = scenario::build(&s, seed, pcap_dir).map_err(Error::Scenario)?;
-    Ok(Prepared { world, scenario: s })
+    Ok(Prepared {
+        world,
+        warnings: scenario::warnings(&s),
+        scenario: s,
+    })
 }
 
 impl Prepared {
@@ -232,7 +256,9 @@ impl Prepared {
 
     pub fn finish(mut self) -> Result<RunOutput, Error> {
         self.world.finish_pcaps().map_err(Error::Simulation)?;
-        Ok(summarize(&self.world))
+        let mut out = summarize(&self.world);
+        out.summary.warnings = self.warnings.iter().map(|w| w.to_string()).collect();
+        Ok(out)
     }
 }
 
@@ -253,6 +279,40 @@ pub fn run(
 /// where `as_secs_f64`'s ns · 1e-9 adds float noise (60.00000000000001).
 fn secs(t: SimTime) -> f64 {
     t.0 as f64 / 1e9
+}
+
+/// Why a flow did not finish, in the user's terms; None if it completed or is unlimited and
+/// still running at the end.
+fn unfinished_reason(f: &TcpFlow, snd: &Socket, rcv: &Socket, end: SimTime) -> Option<String> {
+    if f.completed_at.is_some() {
+        return None;
+    }
+    let limit = rcv.config().max_retransmissions;
+    match (rcv.connected_at(), snd.aborted() || rcv.aborted()) {
+        // RFC 9293 §3.8.3: the client gives up after R2 retransmissions of its SYN.
+        (None, true) => Some(format!(
+            "never connected: the client's SYN was retransmitted {limit} times (tcp.max_retransmissions) \
+             without an answer; the server is unreachable"
+        )),
+        (None, false) => Some(format!(
+            "never connected: the handshake had not completed when the run ended at {} s",
+            secs(end)
+        )),
+        (Some(_), true) => Some(format!(
+            "aborted after {} bytes: a segment was retransmitted {} times \
+             (tcp.max_retransmissions) without an answer, or a RST arrived",
+            rcv.delivered(),
+            snd.config().max_retransmissions
+        )),
+        (Some(_), false) => match f.kind {
+            AppKind::Bulk => None,
+            AppKind::BulkDownload { size } => Some(format!(
+                "not finished: {} of {size} bytes delivered when the run ended at {} s",
+                rcv.delivered(),
+                secs(end)
+            )),
+        },
+    }
 }
 
 /// Collects the summary and the time series of a finished world.
@@ -298,6 +358,7 @@ pub fn summarize(w: &World) -> RunOutput {
             },
             fast_recoveries: st.fast_recoveries,
             window_probes: st.window_probes,
+            reason: unfinished_reason(f, snd, rcv, end),
         });
         for s in &w.series[fi].series {
             for (t, v) in s.t.iter().zip(&s.v) {
@@ -472,6 +533,7 @@ pub fn summarize(w: &World) -> RunOutput {
             link_signals,
             agents,
             cbr,
+            warnings: Vec::new(),
         },
         series,
     }
