@@ -115,3 +115,12 @@ def test_flow_columns_in_reading_order_and_times_without_float_noise() -> None:
     assert repr(res.summary["sim_time_s"]) == "60.0"
     # Every reported time is the double nearest its exact nanosecond count (ns / 1e9).
     assert all(t == round(t * 1e9) / 1e9 for t in res.series["t_s"].to_list())
+
+
+def test_papers_are_named_by_authors_not_by_a_seed_like_number() -> None:
+    """'seed 000' read like the random seed: titles and the schema name papers by their authors."""
+    from tcplab.experiments import ack_holding, mtcp_plus
+
+    texts = [mtcp_plus.TITLE, ack_holding.TITLE, json.dumps(tcplab.schema())]
+    assert not any("seed 00" in t.lower() for t in texts)
+    assert "Omueti" in mtcp_plus.TITLE and "Bhutani" in ack_holding.TITLE

@@ -60,7 +60,7 @@ pub struct FlowSummary {
     pub fast_retransmissions: u64,
     pub timeouts: u64,
     pub spurious_retransmissions: u64,
-    /// Seed 000 eq. (7): retransmissions / (segments sent − retransmissions) · 100.
+    /// Omueti & Trajković (M-TCP+ paper) eq. (7): retransmissions / (segments sent − retransmissions) · 100.
     pub retransmission_ratio_pct: f64,
     pub fast_recoveries: u64,
     pub window_probes: u64,

@@ -207,7 +207,7 @@ fn run(
     json_to_py(py, &summary)
 }
 
-/// Seed 001's ACK-release schedule: RTO_N(n) for every n (eq. 11), the paper's literal choice of
+/// Bhutani's ACK-release schedule: RTO_N(n) for every n (eq. 11), the paper's literal choice of
 /// n, the feasible optimum, and that schedule's gaps with the FH's RTO after each ACK.
 /// `estimator` is None for eqs. (1)–(4) as written, or (min, max, granularity) in seconds for a
 /// clamped RFC 6298 estimator.
