@@ -1,4 +1,4 @@
-"""The ack-holding experiment (seed 001): interface, analytic schedule, and a small end-to-end run."""
+"""The ack-holding experiment (Bhutani's ACK pacing paper): interface, analytic schedule, and a small end-to-end run."""
 
 from __future__ import annotations
 

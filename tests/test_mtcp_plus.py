@@ -1,4 +1,4 @@
-"""Seed 000's qualitative findings, each checked on a shortened scenario built by the experiment's
+"""Omueti & Trajković's (M-TCP+) qualitative findings, each checked on a shortened scenario built by the experiment's
 own scenario function (20 MB instead of 100 MB; the outage schedules are the paper's), plus the
 end-to-end guarantee that no application byte is lost, duplicated or reordered at the WH."""
 

@@ -17,19 +17,24 @@ import json
 import math
 import os
 import shutil
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 from tcplab import _core
 from tcplab._fs import replace_dir, staging_dir, write_text
 from tcplab.exceptions import ScenarioError, TcplabError, format_error
 from tcplab.result import Result
-from tcplab.scenario import load, parse_set
+from tcplab.scenario import ScenarioText, load, parse_set
 from tcplab.store import DEFAULT_STORE
 
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-JSON_KEYS = ("scenario", "seed", "sim_time_s", "wall_time_s", "events", "flows")
 
 
 def _err(*lines: str) -> None:
@@ -39,6 +44,64 @@ def _err(*lines: str) -> None:
 
 class UsageError(Exception):
     """Bad command-line input, reported on stderr with exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line naming the argument (no usage dump), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+SEED_MAX = 2**64 - 1
+
+
+def _seed(text: str) -> int:
+    """A seed is a u64 in the core: refuse anything else here, before a run starts."""
+    try:
+        seed = int(text, 0)
+    except ValueError:
+        seed = -1
+    if not 0 <= seed <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed; allowed: an integer from 0 to {SEED_MAX}")
+    return seed
+
+
+def _scenario_file(name: str) -> ScenarioText:
+    """Read a scenario file, turning the ways it can be unreadable into one line naming it."""
+    path = Path(name)
+    if path.is_dir():
+        raise UsageError(f"{name}: is a directory; expected a scenario file (.toml or .json)")
+    try:
+        return load(path)
+    except FileNotFoundError as exc:
+        raise UsageError(f"{name}: no such file") from exc
+    except PermissionError as exc:
+        raise UsageError(f"{name}: permission denied") from exc
+
+
+# ------------------------------------------------------------------ tables
+
+
+def console() -> Console:
+    """A console for tables and messages; text lines are never wrapped or cut (soft wrap)."""
+    from rich.console import Console
+
+    return Console(soft_wrap=True)
+
+
+def print_table(con: Console, table: Table) -> None:
+    """Print a table at its full natural width: names and numbers are never truncated.
+
+    rich otherwise fits tables to the console width, which is 80 columns whenever stdout is piped
+    or redirected ("downl…", "10,274,…"); a terminal narrower than the table wraps its lines.
+    """
+    from rich.console import Console
+
+    natural = con.measure(table, options=con.options.update_width(1_000_000)).maximum
+    if natural > con.width:  # rich caps print(width=) at the console's width: widen the console
+        con = Console(width=natural, soft_wrap=True, file=con.file, force_terminal=con.is_terminal)
+    con.print(table)
 
 
 # ------------------------------------------------------------------ tcplab run
@@ -54,7 +117,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.pcap and not args.out:
         raise UsageError("--pcap needs --out DIR (the pcaps are written there)")
     overrides = [parse_set(s) for s in args.set]
-    src = load(Path(args.file))
+    src = _scenario_file(args.file)
+    for w in _core.warnings(src.text, src.format, overrides):  # valid, but likely not what was meant
+        _err(f"warning: {w['loc']}: {w['msg']}")
+    if args.pcap and not _core.resolve(src.text, src.format, overrides)["trace"].get("pcap"):
+        # --pcap with no trace.pcap list in the scenario: capture every link and WLAN interface.
+        overrides.append(("trace.pcap", '["*"]'))
     out = Path(args.out) if args.out else None
     if out is not None:
         _check_out(out)
@@ -76,20 +144,22 @@ def cmd_run(args: argparse.Namespace) -> int:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
     if args.json:
-        print(json.dumps({k: result.summary.get(k) for k in JSON_KEYS}, allow_nan=False))
+        print(result.to_json())  # the same summary as summary.json
     else:
         _print_result(result, out)
+    if args.pcap and out is not None:
+        pcaps = sorted(p.name for p in out.glob("*.pcap"))
+        _err(f"{len(pcaps)} pcap file{'s' if len(pcaps) != 1 else ''} in {out}: {', '.join(pcaps) or 'none'}")
     return EXIT_OK
 
 
 def _print_result(result: Result, out: Path | None) -> None:
     from rich import box
-    from rich.console import Console
     from rich.table import Table
 
     s = result.summary
-    console = Console()
-    console.print(
+    con = console()
+    con.print(
         f"[bold]{s.get('scenario')}[/] seed {s.get('seed')}: {s.get('sim_time_s'):.3f} s simulated in "
         f"{s.get('wall_time_s'):.3f} s wall, {s.get('events'):,} events"
     )
@@ -111,7 +181,29 @@ def _print_result(result: Result, out: Path | None) -> None:
             str(f["timeouts"]),
             str(f["spurious_retransmissions"]),
         )
-    console.print(flows)
+    if s.get("flows") or not s.get("cbr"):
+        print_table(con, flows)
+    for f in s.get("flows", []):
+        if f.get("reason"):
+            con.print(f"flow {f['name']}: {f['reason']}")
+    if s.get("cbr"):
+        cbr = Table(title="UDP/CBR flows", box=box.SIMPLE_HEAD)
+        for col in ("flow", "from", "to", "sent", "delivered", "delivered B", "loss %", "throughput Mb/s"):
+            cbr.add_column(
+                col, justify="left" if col in ("flow", "from", "to") else "right", min_width=len(col), no_wrap=True
+            )
+        for c in s["cbr"]:
+            cbr.add_row(
+                c["name"],
+                c["src"],
+                c["dst"],
+                f"{c['sent']:,}",
+                f"{c['received']:,}",
+                f"{c['bytes_received']:,}",
+                f"{c['loss_pct']:.2f}",
+                f"{c['throughput_bps'] / 1e6:.3f}",
+            )
+        print_table(con, cbr)
     if s.get("links"):
         links = Table(title="links", box=box.SIMPLE_HEAD)
         for col in ("link", "direction", "packets", "bytes", "queue drops", "loss drops", "outage drops"):
@@ -128,7 +220,7 @@ def _print_result(result: Result, out: Path | None) -> None:
                 str(ln["drops_loss"]),
                 str(ln["drops_outage"]),
             )
-        console.print(links)
+        print_table(con, links)
     if s.get("wifi"):
         wifi = Table(title="802.11 stations", box=box.SIMPLE_HEAD)
         cols = ("wlan", "node", "frames", "retries", "collisions", "errors", "retry drops", "queue drops", "outage drops")
@@ -146,12 +238,12 @@ def _print_result(result: Result, out: Path | None) -> None:
                 str(w["drops_queue"]),
                 str(w["drops_outage"]),
             )
-        console.print(wifi)
+        print_table(con, wifi)
     for a in s.get("agents") or []:
         stats = ", ".join(f"{k} {v}" for k, v in a["stats"].items() if v)
-        console.print(f"agent {a['kind']} at {a['node']} for {a['mobile']}: {stats or 'idle'}")
+        con.print(f"agent {a['kind']} at {a['node']} for {a['mobile']}: {stats or 'idle'}")
     if out is not None:
-        console.print(f"results written to {out}")
+        con.print(f"results written to {out}")
 
 
 # ------------------------------------------------------------------ tcplab schema / sweep / results / reproduce
@@ -335,13 +427,13 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tcplab", description=__doc__.split("\n\n")[0])
+    parser = _Parser(prog="tcplab", description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", action="version", version=f"tcplab {_core.version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="run one scenario")
     p.add_argument("file", help="scenario file (.toml or .json)")
-    p.add_argument("--seed", type=int, help="random seed (default: the scenario's)")
+    p.add_argument("--seed", type=_seed, help=f"random seed, 0 to {SEED_MAX} (default: the scenario's)")
     p.add_argument(
         "--set",
         action="append",
@@ -350,7 +442,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="override a field, e.g. links.bottleneck.rate=5Mbps (repeatable)",
     )
     p.add_argument("--out", help="write summary.json and series.parquet into this folder")
-    p.add_argument("--pcap", action="store_true", help="also write pcap traces into --out")
+    p.add_argument(
+        "--pcap",
+        action="store_true",
+        help="also write pcap traces into --out: the links and WLANs in trace.pcap, or all of them",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.set_defaults(func=cmd_run)
 
@@ -412,6 +508,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except FileNotFoundError as exc:
         _err(f"{exc.filename}: no such file")
+        return EXIT_USAGE
+    except IsADirectoryError as exc:
+        _err(f"{exc.filename}: is a directory; expected a file")
+        return EXIT_USAGE
+    except sqlite3.Error as exc:  # e.g. --store names a folder or a file that is not a database
+        _err(f"error: results store {getattr(args, 'store', '')}: {exc}")
         return EXIT_USAGE
     except (TcplabError, RuntimeError, OSError) as exc:
         _err(*format_error(exc))

@@ -14,6 +14,8 @@ from typing import Any
 
 import polars as pl
 
+# Column order is reading order (what, outcome, then the counters that explain it); the core's
+# dicts arrive with sorted keys, so the frames are built in this order.
 FLOW_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "name": pl.String,
     "variant": pl.String,
@@ -24,11 +26,14 @@ FLOW_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "goodput_bps": pl.Float64,
     "segments_sent": pl.Int64,
     "retransmissions": pl.Int64,
-    "timeout_retransmissions": pl.Int64,
     "fast_retransmissions": pl.Int64,
+    "timeout_retransmissions": pl.Int64,
     "timeouts": pl.Int64,
+    "fast_recoveries": pl.Int64,
     "spurious_retransmissions": pl.Int64,
     "retransmission_ratio_pct": pl.Float64,
+    "window_probes": pl.Int64,
+    "reason": pl.String,
 }
 LINK_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "name": pl.String,
@@ -38,6 +43,18 @@ LINK_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "drops_queue": pl.Int64,
     "drops_loss": pl.Int64,
     "drops_outage": pl.Int64,
+    "ecn_marks": pl.Int64,
+}
+CBR_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
+    "name": pl.String,
+    "src": pl.String,
+    "dst": pl.String,
+    "sent": pl.Int64,
+    "received": pl.Int64,
+    "bytes_sent": pl.Int64,
+    "bytes_received": pl.Int64,
+    "loss_pct": pl.Float64,
+    "throughput_bps": pl.Float64,
 }
 SERIES_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "flow": pl.String,
@@ -52,7 +69,8 @@ def records_frame(rows: list[dict[str, Any]], schema: dict[str, Any]) -> pl.Data
     if not rows:
         return pl.DataFrame(schema=schema)
     known = {k: v for k, v in schema.items() if k in rows[0]}
-    return pl.from_dicts(rows, schema_overrides=known, infer_schema_length=None)
+    frame = pl.from_dicts(rows, schema_overrides=known, infer_schema_length=None)
+    return frame.select([*known, *(c for c in frame.columns if c not in known)])
 
 
 def series_frame(series: dict[str, list[Any]] | None) -> pl.DataFrame:
@@ -90,8 +108,8 @@ class Result:
     """Outcome of one simulation run.
 
     ``summary`` holds scenario name, seed, simulated and wall time, event count, and the per-flow and
-    per-link counters as plain data.  ``flows``, ``links`` and ``series`` are DataFrame views;
-    ``wifi`` (per-station 802.11 counters), ``link_signals`` (the cross-layer link events) and
+    per-link counters as plain data.  ``flows`` (TCP), ``links`` and ``series`` are DataFrame views;
+    ``cbr`` (UDP/CBR flows), ``wifi`` (per-station 802.11 counters), ``link_signals`` (the cross-layer link events) and
     ``agents`` (in-network agents' counters) are views of the optional parts, empty when absent.
     """
 
@@ -102,6 +120,16 @@ class Result:
     #: The per-frame 802.11 trace (``trace.frames = true``), one row per transmission and per
     #: reception outcome at the addressee; empty otherwise.
     frames: pl.DataFrame = field(default_factory=pl.DataFrame)
+
+    @property
+    def warnings(self) -> list[str]:
+        """The scenario's warnings ("loc: msg"), e.g. a station beyond its AP's reception range."""
+        return list(self.summary.get("warnings") or [])
+
+    @property
+    def cbr(self) -> pl.DataFrame:
+        """UDP/CBR flows: datagrams and bytes sent and delivered, loss and throughput."""
+        return records_frame(self.summary.get("cbr") or [], CBR_SCHEMA)
 
     @property
     def wifi(self) -> pl.DataFrame:
@@ -139,5 +167,5 @@ class Result:
         s = self.summary
         return (
             f"Result(scenario={s.get('scenario')!r}, seed={s.get('seed')}, sim_time_s={s.get('sim_time_s')}, "
-            f"flows={self.flows.height}, links={self.links.height}, series_points={self.series.height})"
+            f"flows={self.flows.height}, cbr={len(self.summary.get('cbr') or [])}, links={self.links.height}, series_points={self.series.height})"
         )

@@ -43,7 +43,12 @@ def load(scenario: ScenarioLike) -> ScenarioText:
     if isinstance(scenario, (str, os.PathLike)):
         path = Path(scenario)
         fmt = "json" if path.suffix.lower() == ".json" else "toml"
-        return ScenarioText(path.read_text(encoding="utf-8"), fmt)
+        try:
+            return ScenarioText(path.read_text(encoding="utf-8"), fmt)
+        except UnicodeDecodeError as exc:  # a binary file: name it, not the codec
+            raise ValueError(
+                f"{path}: not a text file (invalid UTF-8 at byte {exc.start}); a scenario is TOML or JSON text"
+            ) from None
     raise TypeError(f"expected a path, TOML text or a dict, got {type(scenario).__name__}")
 
 

@@ -4,7 +4,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::app::{AppKind, TcpFlow};
 use crate::scenario::{self, FieldError, Format, Scenario};
+use crate::tcp::Socket;
+use crate::time::SimTime;
 use crate::world::{SimError, World};
 
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -57,10 +60,13 @@ pub struct FlowSummary {
     pub fast_retransmissions: u64,
     pub timeouts: u64,
     pub spurious_retransmissions: u64,
-    /// Seed 000 eq. (7): retransmissions / (segments sent − retransmissions) · 100.
+    /// Omueti & Trajković (M-TCP+ paper) eq. (7): retransmissions / (segments sent − retransmissions) · 100.
     pub retransmission_ratio_pct: f64,
     pub fast_recoveries: u64,
     pub window_probes: u64,
+    /// Why a flow that should have finished did not (None when it completed, or when it is an
+    /// unlimited transfer that ran until the end).
+    pub reason: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -115,12 +121,22 @@ pub struct LinkSignalSummary {
     pub value: Option<f64>,
 }
 
+/// A UDP/CBR flow: datagrams and payload bytes sent and delivered to the destination node.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct CbrSummary {
     pub name: String,
+    pub src: String,
+    pub dst: String,
+    /// Datagrams sent.
     pub sent: u64,
+    /// Datagrams delivered to `dst`.
     pub received: u64,
+    pub bytes_sent: u64,
     pub bytes_received: u64,
+    /// (sent − received) / sent · 100 (0 when nothing was sent).
+    pub loss_pct: f64,
+    /// Payload bits delivered per second of the flow's active span (start to min(stop, end)).
+    pub throughput_bps: f64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -139,6 +155,9 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<AgentSummary>,
     pub cbr: Vec<CbrSummary>,
+    /// Warnings of the scenario ("loc: msg"), e.g. a station beyond its AP's reception range.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// An in-network agent's counters.
@@ -188,6 +207,8 @@ pub struct RunOutput {
 pub struct Prepared {
     pub world: World,
     pub scenario: Scenario,
+    /// The scenario's warnings, copied into the summary.
+    pub warnings: Vec<FieldError>,
 }
 
 /// Validates without running; returns the resolved scenario.
@@ -200,6 +221,16 @@ pub fn resolve(
     Ok(scenario::resolve(&s))
 }
 
+/// Validates without running; returns the scenario's warnings (see `scenario::warnings`).
+pub fn warnings(
+    text: &str,
+    format: Format,
+    overrides: &[(String, String)],
+) -> Result<Vec<FieldError>, Error> {
+    let s = scenario::load(text, format, overrides).map_err(Error::Scenario)?;
+    Ok(scenario::warnings(&s))
+}
+
 pub fn prepare(
     text: &str,
     format: Format,
@@ -210,7 +241,11 @@ pub fn prepare(
     let s = scenario::load(text, format, overrides).map_err(Error::Scenario)?;
     let seed = seed.or(s.seed).unwrap_or(1);
     let world = scenario::build(&s, seed, pcap_dir).map_err(Error::Scenario)?;
-    Ok(Prepared { world, scenario: s })
+    Ok(Prepared {
+        world,
+        warnings: scenario::warnings(&s),
+        scenario: s,
+    })
 }
 
 impl Prepared {
@@ -221,7 +256,9 @@ impl Prepared {
 
     pub fn finish(mut self) -> Result<RunOutput, Error> {
         self.world.finish_pcaps().map_err(Error::Simulation)?;
-        Ok(summarize(&self.world))
+        let mut out = summarize(&self.world);
+        out.summary.warnings = self.warnings.iter().map(|w| w.to_string()).collect();
+        Ok(out)
     }
 }
 
@@ -238,6 +275,46 @@ pub fn run(
     p.finish()
 }
 
+/// Seconds as reported: ns / 1e9 is the double nearest the exact decimal (60 s prints as 60.0),
+/// where `as_secs_f64`'s ns · 1e-9 adds float noise (60.00000000000001).
+fn secs(t: SimTime) -> f64 {
+    t.0 as f64 / 1e9
+}
+
+/// Why a flow did not finish, in the user's terms; None if it completed or is unlimited and
+/// still running at the end.
+fn unfinished_reason(f: &TcpFlow, snd: &Socket, rcv: &Socket, end: SimTime) -> Option<String> {
+    if f.completed_at.is_some() {
+        return None;
+    }
+    let limit = rcv.config().max_retransmissions;
+    match (rcv.connected_at(), snd.aborted() || rcv.aborted()) {
+        // RFC 9293 §3.8.3: the client gives up after R2 retransmissions of its SYN.
+        (None, true) => Some(format!(
+            "never connected: the client's SYN was retransmitted {limit} times (tcp.max_retransmissions) \
+             without an answer; the server is unreachable"
+        )),
+        (None, false) => Some(format!(
+            "never connected: the handshake had not completed when the run ended at {} s",
+            secs(end)
+        )),
+        (Some(_), true) => Some(format!(
+            "aborted after {} bytes: a segment was retransmitted {} times \
+             (tcp.max_retransmissions) without an answer, or a RST arrived",
+            rcv.delivered(),
+            snd.config().max_retransmissions
+        )),
+        (Some(_), false) => match f.kind {
+            AppKind::Bulk => None,
+            AppKind::BulkDownload { size } => Some(format!(
+                "not finished: {} of {size} bytes delivered when the run ended at {} s",
+                rcv.delivered(),
+                secs(end)
+            )),
+        },
+    }
+}
+
 /// Collects the summary and the time series of a finished world.
 pub fn summarize(w: &World) -> RunOutput {
     let end = w.now;
@@ -248,7 +325,7 @@ pub fn summarize(w: &World) -> RunOutput {
         let rcv = &w.sockets[f.client.idx()];
         let st = snd.stats;
         let delivered = rcv.delivered();
-        let response = f.completed_at.map(|t| (t - f.start).as_secs_f64());
+        let response = f.completed_at.map(|t| secs(t - f.start));
         let span = f
             .completed_at
             .unwrap_or(end)
@@ -281,12 +358,13 @@ pub fn summarize(w: &World) -> RunOutput {
             },
             fast_recoveries: st.fast_recoveries,
             window_probes: st.window_probes,
+            reason: unfinished_reason(f, snd, rcv, end),
         });
         for s in &w.series[fi].series {
             for (t, v) in s.t.iter().zip(&s.v) {
                 series.flow.push(f.name.clone());
                 series.series.push(s.kind.name().to_string());
-                series.t_s.push(t.as_secs_f64());
+                series.t_s.push(secs(*t));
                 series.value.push(*v);
             }
         }
@@ -315,11 +393,27 @@ pub fn summarize(w: &World) -> RunOutput {
     let cbr = w
         .cbr
         .iter()
-        .map(|c| CbrSummary {
-            name: c.name.clone(),
-            sent: c.sent,
-            received: c.received,
-            bytes_received: c.bytes_received,
+        .map(|c| {
+            let span = c.stop.min(end).saturating_sub(c.start).as_secs_f64();
+            CbrSummary {
+                name: c.name.clone(),
+                src: w.nodes[c.src.idx()].name.clone(),
+                dst: w.nodes[c.dst.idx()].name.clone(),
+                sent: c.sent,
+                received: c.received,
+                bytes_sent: c.sent * u64::from(c.packet_size),
+                bytes_received: c.bytes_received,
+                loss_pct: if c.sent > 0 {
+                    c.sent.saturating_sub(c.received) as f64 / c.sent as f64 * 100.0
+                } else {
+                    0.0
+                },
+                throughput_bps: if span > 0.0 {
+                    c.bytes_received as f64 * 8.0 / span
+                } else {
+                    0.0
+                },
+            }
         })
         .collect();
     let wifi = w
@@ -357,13 +451,13 @@ pub fn summarize(w: &World) -> RunOutput {
             use crate::wifi::LinkSignalKind as K;
             let (kind, value) = match e.kind {
                 K::SignalLevel { dbm } => ("signal_level", Some(dbm)),
-                K::GoingDown { expected } => ("going_down", Some(expected.as_secs_f64())),
+                K::GoingDown { expected } => ("going_down", Some(secs(expected))),
                 K::Gone => ("gone", None),
                 K::Up => ("up", None),
                 K::Failure => ("failure", None),
             };
             LinkSignalSummary {
-                t_s: e.t.as_secs_f64(),
+                t_s: secs(e.t),
                 node: w.nodes[e.node.idx()].name.clone(),
                 peer: e.peer.map(|p| w.nodes[p.idx()].name.clone()),
                 kind: kind.to_string(),
@@ -408,7 +502,7 @@ pub fn summarize(w: &World) -> RunOutput {
             }
         };
         for r in tr {
-            frames.t_s.push(r.t.as_secs_f64());
+            frames.t_s.push(secs(r.t));
             frames.node.push(node_of(r.sta));
             frames.event.push(r.event.name());
             frames.kind.push(match r.kind {
@@ -430,7 +524,7 @@ pub fn summarize(w: &World) -> RunOutput {
         summary: Summary {
             scenario: w.name.clone(),
             seed: w.seed,
-            sim_time_s: end.as_secs_f64(),
+            sim_time_s: secs(end),
             wall_time_s: w.wall_time,
             events: w.events,
             flows,
@@ -439,6 +533,7 @@ pub fn summarize(w: &World) -> RunOutput {
             link_signals,
             agents,
             cbr,
+            warnings: Vec::new(),
         },
         series,
     }

@@ -69,7 +69,7 @@ impl std::fmt::Display for SimError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SimError::EventLimit { limit, at } => {
-                write!(f, "event limit of {limit} events reached at t = {at} (raise simulation.max_events or shorten the run)")
+                write!(f, "event limit of {limit} events reached at t = {at} (raise the scenario's top-level `max_events` or shorten its `duration`)")
             }
             SimError::Io(e) => write!(f, "I/O error: {e}"),
         }

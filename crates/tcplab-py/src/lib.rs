@@ -151,6 +151,24 @@ fn resolve(
     }
 }
 
+/// The scenario's warnings as [{"loc", "msg"}] (it is valid; they do not stop a run).
+#[pyfunction]
+#[pyo3(signature = (text, format="toml", overrides=Vec::new()))]
+fn warnings(
+    py: Python<'_>,
+    text: &str,
+    format: &str,
+    overrides: Vec<(String, String)>,
+) -> PyResult<PyObject> {
+    let f = format_of(format)?;
+    let list = api::warnings(text, f, &overrides).map_err(|e| to_pyerr(py, e))?;
+    let v: Vec<Value> = list
+        .into_iter()
+        .map(|w| serde_json::json!({"loc": w.loc, "msg": w.msg}))
+        .collect();
+    json_to_py(py, &Value::Array(v))
+}
+
 /// Runs one simulation and returns its summary (a dict) with the time series in columns.
 #[pyfunction]
 #[pyo3(signature = (text, format="toml", seed=None, overrides=Vec::new(), pcap_dir=None))]
@@ -189,7 +207,7 @@ fn run(
     json_to_py(py, &summary)
 }
 
-/// Seed 001's ACK-release schedule: RTO_N(n) for every n (eq. 11), the paper's literal choice of
+/// Bhutani's ACK-release schedule: RTO_N(n) for every n (eq. 11), the paper's literal choice of
 /// n, the feasible optimum, and that schedule's gaps with the FH's RTO after each ACK.
 /// `estimator` is None for eqs. (1)–(4) as written, or (min, max, granularity) in seconds for a
 /// clamped RFC 6298 estimator.
@@ -266,6 +284,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(warnings, m)?)?;
     m.add_function(wrap_pyfunction!(ack_schedule, m)?)?;
     m.add("__version__", api::VERSION)?;
     Ok(())

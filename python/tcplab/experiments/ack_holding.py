@@ -1,4 +1,4 @@
-"""ack-holding: base-station ACK holding and pacing during fades (seed 001, Bhutani).
+"""ack-holding: base-station ACK holding and pacing during fades (Bhutani).
 
 Reproduces Table I (throughput of a 40 s TCP Reno transfer with one and with two 10 s fades, ACK
 holding vs. plain Reno), Figs. 3-4 (cwnd vs. time, both schemes), the analytic Figs. 2 and 5-8
@@ -45,7 +45,7 @@ from tcplab.stats import Summary, summarise
 from tcplab.store import Store
 
 NAME = "ack-holding"
-TITLE = "Base-station ACK holding and pacing during fades (seed 001, Bhutani)"
+TITLE = "Base-station ACK holding and pacing during fades (Bhutani)"
 
 OUTAGE_PATH = "wlans.cell.stations.1.outage.intervals"
 FACTOR_PATH = "wlans.cell.signals.duration_factor"

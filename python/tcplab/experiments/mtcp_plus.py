@@ -1,4 +1,4 @@
-"""mtcp-plus: M-TCP and M-TCP+ with disconnection feedback — seed 000 (Omueti & Trajković).
+"""mtcp-plus: M-TCP and M-TCP+ with disconnection feedback (Omueti & Trajković).
 
 Reproduces Tables 2–6 and Figs 4–8: a 100 MB FTP download from a fixed host (FH) through an
 intermediate host (IH: router and 802.11b access point) to a wireless host (WH), for 1000 s, with
@@ -41,7 +41,7 @@ from tcplab.stats import Summary, summarise
 from tcplab.store import Store
 
 NAME = "mtcp-plus"
-TITLE = "M-TCP+: disconnection feedback for TCP over 802.11b (seed 000, Omueti & Trajković)"
+TITLE = "M-TCP+: disconnection feedback for TCP over 802.11b (Omueti & Trajković)"
 
 VARIANTS: tuple[str, ...] = ("mtcp_plus", "mtcp", "newreno", "sack")
 LABEL = {"mtcp_plus": "M-TCP+", "mtcp": "M-TCP", "newreno": "NewReno", "sack": "SACK"}
@@ -66,7 +66,7 @@ SIM_TIME_S = 1000
 FEEDBACK_LEAD = "500ms"
 CONGESTION_CBR = "2Mbps"
 
-# ---- published numbers (seed 000) ---------------------------------------------------------------
+# ---- published numbers (Omueti & Trajković) -----------------------------------------------------
 
 _T2 = {True: (261.0, 261.1, 261.0, 261.0), False: (287.4, 287.8, 287.4, 287.4)}
 _T3 = {

@@ -11,6 +11,8 @@ pub mod schema;
 mod tcp;
 pub mod units;
 mod validate;
+mod warn;
+mod words;
 
 use std::fmt;
 
@@ -21,6 +23,7 @@ pub use parse::{apply_override, parse, parse_tree};
 pub use schema::*;
 pub use tcp::{merged_tcp, resolved_tcp, tcp_config, TcpTable};
 pub use validate::validate;
+pub use warn::warnings;
 
 use crate::time::SimTime;
 

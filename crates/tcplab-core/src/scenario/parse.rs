@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::schema::{AgentSpec, FlowSpec, LinkSpec, NodeSpec, Scenario, TraceSpec, WlanSpec};
+use super::words::in_scenario_words;
 use super::{err, FieldError, Format};
 use crate::tcp::TcpConfig;
 
@@ -131,7 +132,7 @@ pub(super) fn de<T: DeserializeOwned>(
                 (true, p) => p.to_string(),
                 (false, p) => format!("{loc}.{p}"),
             };
-            errs.push(err(full, e.inner().to_string()));
+            errs.push(err(full, in_scenario_words(&e.inner().to_string())));
             None
         }
     }

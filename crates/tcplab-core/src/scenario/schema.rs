@@ -390,18 +390,18 @@ pub struct WlanSpec {
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum AgentKindName {
-    /// M-TCP supervisor host (seed 000 §2.5): withholds the last byte of each ACK.
+    /// M-TCP supervisor host (Omueti & Trajković, M-TCP+ paper §2.5): withholds the last byte of each ACK.
     Mtcp,
-    /// M-TCP+ intermediate host (seed 000 §3.2, Algorithm 2).
+    /// M-TCP+ intermediate host (Omueti & Trajković §3.2, Algorithm 2).
     MtcpPlus,
-    /// Base-station ACK holding and pacing (seed 001).
+    /// Base-station ACK holding and pacing (Bhutani, ACK pacing paper).
     AckHolder,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum EstimatorName {
-    /// Eqs. (1)–(4) of seed 001 as written: RTO = μ + 4σ.
+    /// Eqs. (1)–(4) of Bhutani's ACK pacing paper as written: RTO = μ + 4σ.
     Pure,
     /// An RFC 6298 sender: RTO = clamp(μ + max(G, 4σ), rto_min, rto_max).
     Clamped,

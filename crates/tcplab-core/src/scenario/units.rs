@@ -16,6 +16,23 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::time::SimTime;
 
+/// 2^63: sizes and durations stay below it, so that sums of two (a flow's start plus its length,
+/// an ISN plus a transfer: unwrapped u64 sequence numbers, docs/ARCHITECTURE.md decision 4) cannot
+/// overflow u64.
+const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+/// 2^64: rates (bit/s) are u64.
+const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+
+/// A written number that is not finite ("1e400", "inf", "nan") is refused with its own message,
+/// not a misleading "must be positive".
+fn finite(v: f64, s: &str, what: &str) -> Result<f64, String> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("{what} '{s}' is not a finite number"))
+    }
+}
+
 fn split_number(s: &str) -> Option<(f64, &str)> {
     let s = s.trim();
     let end = s
@@ -51,10 +68,16 @@ pub fn parse_duration(s: &str) -> Result<SimTime, String> {
         "" => return Err(format!("'{s}' has no unit; durations take one of ns, us, ms, s, min, h (e.g. \"{s}ms\" or \"{s}s\")")),
         u => return Err(format!("unknown duration unit '{u}' in '{s}'; allowed: ns, us, ms, s, min, h")),
     };
-    if v < 0.0 || !v.is_finite() {
+    let ns = finite(v * scale * 1e9, s, "duration")?;
+    if ns < 0.0 {
         return Err(format!("duration '{s}' must be zero or positive"));
     }
-    Ok(SimTime::from_secs_f64(v * scale))
+    if ns >= TWO_POW_63 {
+        return Err(format!(
+            "duration '{s}' is too long; the longest allowed is 9223372036s (2^63 ns, about 292 years)"
+        ));
+    }
+    Ok(SimTime(ns.round() as u64))
 }
 
 /// Parses a rate string into bits per second.
@@ -74,9 +97,14 @@ pub fn parse_rate(s: &str) -> Result<u64, String> {
         "" => return Err(format!("'{s}' has no unit; rates take bps, kbps, Mbps, Gbps (or b/s, Mb/s, B/s …), e.g. \"{s}Mbps\"")),
         _ => return Err(format!("unknown rate unit '{unit}' in '{s}'; allowed: bps, kbps, Mbps, Gbps, b/s, kb/s, Mb/s, Gb/s, bit/s, B/s")),
     };
-    let bps = v * prefix * per_bit;
-    if bps <= 0.0 || !bps.is_finite() {
-        return Err(format!("rate '{s}' must be positive"));
+    let bps = finite(v * prefix * per_bit, s, "rate")?;
+    if bps < 0.5 {
+        return Err(format!("rate '{s}' must be positive (at least 1bps)"));
+    }
+    if bps >= TWO_POW_64 {
+        return Err(format!(
+            "rate '{s}' is too high; the highest allowed is 18446744073709551615bps (2^64 − 1 bit/s)"
+        ));
     }
     Ok(bps.round() as u64)
 }
@@ -96,10 +124,16 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         "GiB" => 1024.0 * 1024.0 * 1024.0,
         u => return Err(format!("unknown size unit '{u}' in '{s}'; allowed: B, kB, MB, GB (powers of ten), KiB, MiB, GiB (powers of two)")),
     };
-    if v < 0.0 || !v.is_finite() {
+    let bytes = finite(v * scale, s, "size")?;
+    if bytes < 0.0 {
         return Err(format!("size '{s}' must be zero or positive"));
     }
-    Ok((v * scale).round() as u64)
+    if bytes >= TWO_POW_63 {
+        return Err(format!(
+            "size '{s}' is too large; the largest allowed is 9223372036854775807B (2^63 − 1 bytes)"
+        ));
+    }
+    Ok(bytes.round() as u64)
 }
 
 /// Parses a distance string ("250m", "1.2km", "-30m") into micrometres (signed: positions may be
@@ -124,9 +158,11 @@ pub fn parse_distance(s: &str) -> Result<i64, String> {
             ))
         }
     };
-    let um = v * scale * 1e6;
-    if !um.is_finite() || um.abs() > 1e15 {
-        return Err(format!("distance '{s}' is out of range"));
+    let um = finite(v * scale * 1e6, s, "distance")?;
+    if um.abs() > 1e15 {
+        return Err(format!(
+            "distance '{s}' is out of range; allowed: -1000000km to 1000000km"
+        ));
     }
     Ok(um.round() as i64)
 }
@@ -362,5 +398,37 @@ mod tests {
         assert!(parse_size("3 furlongs").is_err());
         assert_eq!(fmt_size(65_536), "64KiB");
         assert_eq!(fmt_size(100_000_000), "100MB");
+    }
+
+    /// Values at or beyond the representable range, and non-finite ones, are refused with the
+    /// largest allowed value instead of saturating silently (a 2e19 B download once ran with 0
+    /// bytes delivered).
+    #[test]
+    fn overflowing_and_non_finite_values_are_refused() {
+        for s in ["2e19B", "1e30MB", "9223372036854775808B", "8589934592GiB"] {
+            let e = parse_size(s).unwrap_err();
+            assert!(e.contains("9223372036854775807B"), "{s}: {e}");
+        }
+        assert_eq!(
+            parse_size("9223372036854774784B").unwrap(),
+            9_223_372_036_854_774_784
+        );
+        assert!(parse_rate("2e19bps")
+            .unwrap_err()
+            .contains("18446744073709551615bps"));
+        assert!(parse_rate("0.1bps").unwrap_err().contains("positive"));
+        assert!(parse_duration("1e400s").unwrap_err().contains("finite"));
+        assert!(parse_duration("1e10s").unwrap_err().contains("9223372036s"));
+        assert_eq!(
+            parse_duration("9e9s").unwrap(),
+            SimTime::from_secs(9_000_000_000)
+        );
+        assert!(parse_distance("1e400m").unwrap_err().contains("finite"));
+        assert!(parse_distance("2e9m").unwrap_err().contains("1000000km"));
+        for f in [parse_size, parse_rate] {
+            for s in ["1e400B", "1e400bps", "-1e400B"] {
+                assert!(f(s).is_err(), "{s}");
+            }
+        }
     }
 }

@@ -55,7 +55,7 @@ impl CcKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ExtensionKind {
-    /// TCP-pgy S2 (seed 002 §3.2): the receiver stamps every ACK with its count of out-of-order
+    /// TCP-pgy S2 (Kim & Yoo, JCN 2008, §3.2): the receiver stamps every ACK with its count of out-of-order
     /// arrivals; the sender fast-retransmits once that count reaches DupThresh even when
     /// duplicate ACKs were lost.
     DupCount,
@@ -63,7 +63,7 @@ pub enum ExtensionKind {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InitialWindow {
-    /// RFC 3390: min(4·SMSS, max(2·SMSS, 4380 B)) — eq. (1) of seed 000.
+    /// RFC 3390: min(4·SMSS, max(2·SMSS, 4380 B)) — eq. (1) of the M-TCP+ paper.
     Rfc3390,
     /// A fixed number of segments.
     Segments(u32),
