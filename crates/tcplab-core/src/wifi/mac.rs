@@ -7,12 +7,14 @@
 //!
 //! **Backoff costs no event per slot.** While the medium is idle the MAC knows when its counter
 //! will reach zero: `due = idle_ref + IFS + k·slot`, where `idle_ref` is the latest of the end of
-//! the last busy period, the NAV expiry and the end of a response timeout. When the medium turns
-//! busy at `b`, the counter is frozen arithmetically: `k −= ⌊(b − (idle_ref + IFS)) / slot⌋`
-//! (802.11-2020 10.3.4.3: a slot counts only if the medium was idle for all of it). A counter
-//! that reaches zero exactly at `b` still transmits: CCA cannot detect a transmission that starts
-//! in the same slot boundary, which is what makes same-slot transmissions collide (Bianchi's
-//! assumption).
+//! the last busy period, the NAV expiry and the end of a response timeout. When a frame makes the
+//! medium busy, the counter is frozen arithmetically at the instant CCA reports it,
+//! `detect = arrival + aCCATime`: `k −= (number of slot boundaries before detect)` (802.11-2020
+//! 10.3.4.3: a slot counts only if the medium was idle for all of it). A station whose counter
+//! reaches zero before `detect` cannot know of the frame and transmits in that slot. The slot
+//! boundaries of the stations deferring on one busy period differ only by propagation delays
+//! (the last transmitter sees its frame end δ before its hearers do), far less than aCCATime, so
+//! stations that drew the same slot transmit together and collide (Bianchi's assumption).
 //!
 //! Sources: IEEE 802.11-2020 10.3 (DCF), 10.3.4.3 (backoff), 10.3.2.11 (ACK procedure and
 //! timeout), 10.3.4.4 (retry counters), 10.3.2.14 (duplicate detection), 10.3.2.5 (NAV);
@@ -122,7 +124,12 @@ pub struct MacStats {
     pub retries: u64,
     /// Exchanges that got no ACK/CTS (collision, error or outage at the far end).
     pub tx_failures: u64,
-    /// Receptions destroyed by an overlapping transmission.
+    /// Of those, the exchanges whose frame or response was lost to an overlapping frame at its
+    /// receiver (the receiver was sending, or locked on or destroyed by another frame): the
+    /// collisions this station experienced as a transmitter.
+    pub tx_collisions: u64,
+    /// Receptions at this station destroyed by an overlapping transmission (any frame it was
+    /// locked on, addressed to it or not).
     pub rx_collisions: u64,
     /// Frames lost to the error model.
     pub rx_errors: u64,
@@ -246,22 +253,25 @@ impl Dcf {
         Some(r + if self.eifs { phy.eifs } else { phy.difs })
     }
 
-    /// Freezes the counter because the medium turns busy at `b`.
-    fn freeze(&mut self, b: SimTime, phy: &PhyParams) {
+    /// Freezes the counter because a busy medium is detected at `detect` (for a frame from
+    /// elsewhere: its arrival here plus aCCATime; for our own frame: its start).
+    fn freeze(&mut self, detect: SimTime, phy: &PhyParams) {
         let Some(due) = self.due else { return };
-        if due <= b {
-            // Access granted at this very boundary: the timer at `due` transmits.
+        if due < detect {
+            // 10.3.4.3: the slot boundary came before CCA could report the medium busy, so access
+            // is granted in that slot: the timer at `due` transmits and same-slot ties collide.
             return;
         }
         self.due = None;
         match self.backoff {
             Some(k) => {
+                // Slots whose boundary came before the detection were idle (10.3.4.3).
                 let start = SimTime(due.0 - phy.slot.0 * k as u64);
-                let elapsed = if b > start {
-                    ((b - start).0 / phy.slot.0) as u32
+                let elapsed = if detect > start {
+                    ((detect - start).0 - 1) / phy.slot.0
                 } else {
                     0
-                };
+                } as u32;
                 self.backoff = Some(k - elapsed.min(k));
             }
             // Waiting out DIFS for immediate access and the medium turned busy: back off
@@ -370,10 +380,11 @@ impl Dcf {
         }
     }
 
-    /// The medium turns busy for this station (first sensed signal).
-    pub fn on_busy(&mut self, now: SimTime, phy: &PhyParams) {
+    /// The medium turns busy for this station (first sensed signal): a frame started at `now`
+    /// reaches it at `arrival` (now + propagation delay).
+    pub fn on_busy(&mut self, now: SimTime, arrival: SimTime, phy: &PhyParams) {
         self.settle(now);
-        self.freeze(now, phy);
+        self.freeze(arrival + phy.cca_time, phy);
     }
 
     /// The medium turns idle for this station (last sensed signal ended).

@@ -13,9 +13,11 @@
 //! costs one event however many stations hear it; the MAC timers add about one event per station
 //! per busy period, never one per backoff slot.
 //!
-//! **Propagation delay** is one constant per WLAN (Bianchi's δ): it delays every frame's end as
-//! seen by its hearers. The start of a frame is sensed at once; with equal delays this only moves
-//! every station's slot boundaries by the same δ, and keeps same-slot transmissions colliding.
+//! **Propagation delay** is one constant per WLAN (Bianchi's δ): every hearer takes a frame's end
+//! δ after the transmitter does, and the start of a frame reaches it δ after it starts. The MAC
+//! freezes its backoff only if the frame's arrival + aCCATime precedes its slot boundary, so the
+//! 1 µs lead of the last transmitter's slot boundaries over its hearers' does not break same-slot
+//! ties: stations that drew the same slot collide.
 //!
 //! **Outages** make a station deaf and mute: it senses and receives nothing and what it sends
 //! reaches no one, while its MAC keeps trying, so frames queued at the outage start are retried
@@ -578,7 +580,7 @@ impl Wifi {
                 hearers.push((nb.sta, nb.reach));
                 r.mac.sensed += 1;
                 if r.mac.sensed == 1 {
-                    r.mac.on_busy(now, phy);
+                    r.mac.on_busy(now, now + phy.prop_delay, phy);
                 }
                 if r.mac.is_transmitting() {
                     continue; // half duplex: the frame is lost for r
@@ -639,7 +641,7 @@ impl Wifi {
         self.run_actions(now, s, &mut acts);
         self.rearm(now, s);
         for &(r, reach) in &hearers {
-            let res_kind: u8 = {
+            let mut outcome = {
                 let st = &mut self.stations[r as usize];
                 st.mac.sensed -= 1;
                 match st.rx {
@@ -648,21 +650,20 @@ impl Wifi {
                         st.mac.rx_locked = false;
                         if lock.collided {
                             st.mac.stats.rx_collisions += 1;
-                            2
+                            Outcome::Collided
                         } else if !reach.decodable {
-                            2
+                            Outcome::TooWeak
                         } else {
-                            1
+                            Outcome::Ok
                         }
                     }
-                    _ => 0,
+                    _ => Outcome::Missed,
                 }
             };
+            let addressee = f.dst == r || f.dst == BROADCAST;
             // The error model applies to data frames at their addressee (every receiver of a
             // broadcast); the sender's and the receiver's chains each advance once per frame.
-            let mut res_kind = res_kind;
-            let mut by_error_model = false;
-            if res_kind == 1 && f.kind == FrameKind::Data && (f.dst == r || f.dst == BROADCAST) {
+            if outcome == Outcome::Ok && f.kind == FrameKind::Data && addressee {
                 let lost_tx = {
                     let st = &mut self.stations[s as usize];
                     st.loss_tx.lose(&mut st.rng_tx)
@@ -671,25 +672,34 @@ impl Wifi {
                 let lost_rx = st.loss_rx.lose(&mut st.rng_rx);
                 if lost_tx || lost_rx {
                     st.mac.stats.rx_errors += 1;
-                    res_kind = 2;
-                    by_error_model = true;
+                    outcome = Outcome::Error;
                 }
             }
-            if f.dst == r || f.dst == BROADCAST {
+            if f.dst == r && matches!(outcome, Outcome::Collided | Outcome::Missed) {
+                // The exchange fails because of an overlapping frame: a collision as the station
+                // that waits for the response experiences it (the sender of a DATA/RTS, the
+                // addressee of an ACK/CTS).
+                let waiter = match f.kind {
+                    FrameKind::Data | FrameKind::Rts => s,
+                    FrameKind::Ack | FrameKind::Cts => r,
+                };
+                self.stations[waiter as usize].mac.stats.tx_collisions += 1;
+            }
+            if addressee {
                 if let Some(tr) = self.frames.as_mut() {
-                    let ev = match (res_kind, by_error_model) {
-                        (1, _) => FrameEvent::RxOk,
-                        (2, true) => FrameEvent::RxError,
-                        (2, false) => FrameEvent::RxCollision,
-                        _ => FrameEvent::RxMissed,
+                    let ev = match outcome {
+                        Outcome::Ok => FrameEvent::RxOk,
+                        Outcome::Error => FrameEvent::RxError,
+                        Outcome::Collided | Outcome::TooWeak => FrameEvent::RxCollision,
+                        Outcome::Missed => FrameEvent::RxMissed,
                     };
                     tr.push(frame_record(now, r, ev, &f));
                 }
             }
-            let res = match res_kind {
-                1 => RxResult::Ok(&f),
-                2 => RxResult::Err,
-                _ => RxResult::None,
+            let res = match outcome {
+                Outcome::Ok => RxResult::Ok(&f),
+                Outcome::Collided | Outcome::TooWeak | Outcome::Error => RxResult::Err,
+                Outcome::Missed => RxResult::None,
             };
             let cfg = &self.wlans[w].cfg;
             let st = &mut self.stations[r as usize];
@@ -704,6 +714,20 @@ impl Wifi {
         rec.hearers = hearers;
         self.free_txs.push(id);
     }
+}
+
+/// What became of a frame at one of its hearers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    Ok,
+    /// Destroyed by an overlapping frame.
+    Collided,
+    /// Sensed but below the reception threshold.
+    TooWeak,
+    /// Lost to the frame error model.
+    Error,
+    /// Not locked on at all: the hearer was transmitting or receiving another frame.
+    Missed,
 }
 
 /// One line of the optional per-frame trace (`trace.frames = true`).

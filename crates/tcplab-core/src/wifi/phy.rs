@@ -68,6 +68,10 @@ pub struct PhyParams {
     pub cts_len: u32,
     /// Constant propagation delay inside the WLAN (Bianchi's δ; at most 1.8 µs at 550 m).
     pub prop_delay: SimTime,
+    /// aCCATime: how long the PHY needs to report a busy medium once a frame reaches it. A
+    /// station whose slot boundary falls before a frame's arrival + this time cannot know of
+    /// it and transmits in the same slot.
+    pub cca_time: SimTime,
 }
 
 pub const MBPS: u64 = 1_000_000;
@@ -108,6 +112,7 @@ impl PhyParams {
             rts_len: 20,
             cts_len: 14,
             prop_delay: SimTime::from_micros(1),
+            cca_time: SimTime::from_micros(15), // ns-2 models no CCA delay; the DSSS aCCATime (cl. 15 PHY characteristics)
         }
     }
 
@@ -161,6 +166,7 @@ impl PhyParams {
             rts_len: 20,                       // 9.3.1.2
             cts_len: 14,                       // 9.3.1.3
             prop_delay: SimTime::from_micros(1),
+            cca_time: SimTime::from_micros(15), // Table 16-4 aCCATime ≤ 15 µs
         }
     }
 
@@ -193,6 +199,7 @@ impl PhyParams {
             rts_len: 20,
             cts_len: 14,
             prop_delay: SimTime::from_micros(1),
+            cca_time: SimTime::from_micros(4), // Table 17-21 aCCATime < 4 µs
         };
         // EIFS with the ACK at the lowest mandatory rate, 6 Mb/s.
         p.eifs = p.sifs + p.difs + p.duration(14, 6 * MBPS);
@@ -232,6 +239,8 @@ impl PhyParams {
             rts_len: 20,
             cts_len: 14,
             prop_delay: SimTime::from_micros(1),
+            // 18.4.5: aCCATime < 4 µs with the short slot, ≤ 15 µs with the long one.
+            cca_time: SimTime::from_micros(if long_slot { 15 } else { 4 }),
         };
         // 10.3.2.3.7: the lowest mandatory ERP rate is 1 Mb/s DSSS (long preamble ACK, 304 µs).
         p.eifs = p.sifs + p.difs + p.plcp_long + SimTime::tx_time(14, MBPS);
