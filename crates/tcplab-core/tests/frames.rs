@@ -99,6 +99,7 @@ impl Air {
             },
             rate: RateSelection::Fixed(11_000_000),
             signals: SignalConfig::default(),
+            delay_from_distance: false,
         });
         for (i, &pos) in positions.iter().enumerate() {
             let rng = |k: u64| Rng::derive(7, StreamId::Custom(10 * i as u64 + k));

@@ -45,9 +45,10 @@ fn bianchi(n: u32, w: f64, m: i32, slot: f64, ts: f64, tc: f64, payload_bits: f6
     ps * ptr * payload_bits / e_slot * 1e6
 }
 
-/// The backoff stages of a PHY: CWmax + 1 = 2^m (CWmin + 1).
+/// Bianchi's W (backoff uniform on [0, W − 1]) and m (CWmax + 1 = 2^m (CWmin + 1)) of a PHY.
 fn stages(phy: &PhyParams) -> (f64, i32) {
-    let w = phy.cw_min as f64 + 1.0;
+    // The standard draws from [0, CW]; ns-2 from [0, CW − 1].
+    let w = phy.cw_min as f64 + if phy.ns2_backoff { 0.0 } else { 1.0 };
     (
         w,
         ((phy.cw_max + 1) / (phy.cw_min + 1)).trailing_zeros() as i32,

@@ -983,6 +983,9 @@ fn validate_wlan(
         if let Some(r) = w.basic_rate {
             check_rate(r.0, format!("{loc}.basic_rate"), errs);
         }
+        if let Some(r) = w.rts_cts_rate {
+            check_rate(r.0, format!("{loc}.rts_cts_rate"), errs);
+        }
         for (k, st) in w.rate_steps.iter().enumerate() {
             check_rate(st.rate.0, format!("{loc}.rate_steps[{k}].rate"), errs);
             if k > 0 && st.max_distance <= w.rate_steps[k - 1].max_distance {
@@ -1036,6 +1039,12 @@ fn validate_wlan(
     }
     if w.slot.is_some_and(|d| d.0 .0 == 0) {
         errs.push(err(format!("{loc}.slot"), "must be positive"));
+    }
+    if w.prop_delay.is_some() && w.prop_delay_from_distance == Some(true) {
+        errs.push(err(
+            format!("{loc}.prop_delay"),
+            "give either prop_delay or prop_delay_from_distance = true, not both",
+        ));
     }
     if let Some(pr) = &w.propagation {
         let pl = format!("{loc}.propagation");
@@ -1165,6 +1174,7 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
         if phy.modulation == Modulation::Dsss {
             // aRxPHYStartDelay follows the preamble (802.11-2020 Table 16-4).
             let rx = if sp { phy.plcp_short } else { phy.plcp_long };
+            phy.rx_start_delay = rx;
             phy.response_timeout = phy.sifs + phy.slot + rx;
         }
     }
@@ -1199,6 +1209,9 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
     if let Some(r) = w.basic_rate {
         phy.basic_rates = vec![r.0];
     }
+    if let Some(r) = w.rts_cts_rate {
+        phy.rts_cts_rate = Some(r.0);
+    }
     let d = MacParams::default();
     let mac = MacParams {
         // ns-2 RTSThreshold_ 0: RTS/CTS before every unicast frame (ALGORITHMS.md §6.1).
@@ -1210,6 +1223,7 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
         short_retry_limit: w.short_retry_limit.unwrap_or(d.short_retry_limit),
         long_retry_limit: w.long_retry_limit.unwrap_or(d.long_retry_limit),
         queue_limit: w.queue.map_or(d.queue_limit, |q| q as usize),
+        nav_reset: w.nav_reset.unwrap_or(d.nav_reset),
     };
     let propagation = match &w.propagation {
         None => Propagation::ns2_default(),
@@ -1271,6 +1285,7 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
             miss_probability: sg.miss_probability.unwrap_or(0.0),
             sample_interval: sg.sample_interval.map(|d| d.0),
         },
+        delay_from_distance: w.prop_delay_from_distance.unwrap_or(false),
     }
 }
 

@@ -483,6 +483,18 @@ pub struct WlanSpec {
     /// Propagation delay inside the WLAN (default 1 µs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prop_delay: Option<Duration>,
+    /// Each station pair's propagation delay is its distance / c instead of `prop_delay`
+    /// (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prop_delay_from_distance: Option<bool>,
+    /// RTS and CTS at this rate instead of the control rate of the data rate (ns-3 sends them
+    /// at the lowest basic rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rts_cts_rate: Option<Rate>,
+    /// Reset a NAV set by an RTS when no frame follows it (IEEE 802.11-2016 10.3.2.5; default
+    /// false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nav_reset: Option<bool>,
     /// Rate of control frames (replaces the preset's basic rate set with this one rate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basic_rate: Option<Rate>,

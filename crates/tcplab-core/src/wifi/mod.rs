@@ -26,7 +26,7 @@
 //! limit) are appended to [`Wifi::log`], which consumers read with their own cursor.
 
 pub mod channel;
-pub mod mac;
+pub mod dcf;
 pub mod phy;
 pub mod queue;
 
@@ -37,9 +37,7 @@ use crate::sim::Event;
 use crate::time::SimTime;
 
 pub use channel::{Propagation, RadioParams, RateSelection, Reach};
-pub use mac::{
-    Dcf, DropCause, Frame, FrameKind, MacAction, MacParams, MacStats, RxResult, BROADCAST,
-};
+pub use dcf::{Dcf, DropCause, Frame, FrameKind, Input, MacAction, MacParams, MacStats, BROADCAST};
 pub use phy::{Modulation, PhyParams};
 pub use queue::{PriQueue, QueuedPkt};
 
@@ -85,6 +83,20 @@ pub struct WlanConfig {
     pub propagation: Propagation,
     pub rate: RateSelection,
     pub signals: SignalConfig,
+    /// Each pair's propagation delay is its distance / c (ns-3's constant-speed model) instead of
+    /// the PHY's constant `prop_delay`.
+    pub delay_from_distance: bool,
+}
+
+impl WlanConfig {
+    /// Propagation delay between two stations `d` metres apart.
+    pub fn prop_delay(&self, d: f64) -> SimTime {
+        if self.delay_from_distance {
+            SimTime::from_secs_f64(d / channel::SPEED_OF_LIGHT)
+        } else {
+            self.phy.prop_delay
+        }
+    }
 }
 
 pub struct Wlan {
@@ -109,6 +121,8 @@ struct RxLock {
 struct Nbr {
     sta: u32,
     reach: Reach,
+    /// Propagation delay from this station to `sta`.
+    delay: SimTime,
 }
 
 /// A node's wireless interface.
@@ -128,6 +142,8 @@ pub struct Station {
     pub outage: Outage,
     pub down: bool,
     rx: Option<RxLock>,
+    /// Signals this station senses now (frames on the air above its CS threshold).
+    sensed: u32,
     nbrs: Vec<Nbr>,
     timer: Option<SimTime>,
     gen: u32,
@@ -140,8 +156,8 @@ struct TxRec {
     sta: u32,
     frame: Frame,
     end: SimTime,
-    /// Stations that sensed it at its start: (station, reach).
-    hearers: Vec<(u32, Reach)>,
+    /// Stations that sensed it at its start: (station, reach, propagation delay).
+    hearers: Vec<(u32, Reach, SimTime)>,
 }
 
 /// Cross-layer link signals (DESIGN.md principle 6).
@@ -258,6 +274,7 @@ impl Wifi {
             outage,
             down: false,
             rx: None,
+            sensed: 0,
             nbrs: Vec::new(),
             timer: None,
             gen: 0,
@@ -281,12 +298,15 @@ impl Wifi {
                 if a == b {
                     continue;
                 }
-                let reach = self.wlans[wlan as usize]
-                    .cfg
-                    .propagation
-                    .reach(self.distance(a, b));
+                let cfg = &self.wlans[wlan as usize].cfg;
+                let d = self.distance(a, b);
+                let reach = cfg.propagation.reach(d);
                 if reach.sensed {
-                    nb.push(Nbr { sta: b, reach });
+                    nb.push(Nbr {
+                        sta: b,
+                        reach,
+                        delay: cfg.prop_delay(d),
+                    });
                 }
             }
             self.stations[a as usize].nbrs = nb;
@@ -404,20 +424,19 @@ impl Wifi {
                 let st = &mut self.stations[s as usize];
                 if !st.down {
                     st.down = true;
-                    st.mac.down = true;
                     // A reception in progress is lost; the PHY is off.
                     st.rx = None;
-                    st.mac.rx_locked = false;
                     publish(&mut self.log, LinkSignalKind::Gone);
+                    self.mac_input(now, s, Input::Down(true));
                 }
             }
             LINK_UP => {
                 let st = &mut self.stations[s as usize];
                 if st.down && !st.outage.is_down(now) {
                     st.down = false;
-                    st.mac.down = false;
                     publish(&mut self.log, LinkSignalKind::Up);
                     self.schedule_outage(s, now);
+                    self.mac_input(now, s, Input::Down(false));
                 }
             }
             _ => {
@@ -492,15 +511,24 @@ impl Wifi {
             return; // superseded
         }
         st.timer = None;
-        let w = st.wlan as usize;
+        self.mac_input(now, s, Input::Timer);
+    }
+
+    /// Gives station `s`'s MAC one input at `at` and carries out what it asks for (at `now`,
+    /// the engine's time, which is `at` or up to one propagation delay later).
+    fn mac_input_at(&mut self, now: SimTime, at: SimTime, s: u32, input: Input<'_>) {
         let mut acts = std::mem::take(&mut self.acts);
-        let cfg = &self.wlans[w].cfg;
+        let cfg = &self.wlans[self.stations[s as usize].wlan as usize].cfg;
         self.stations[s as usize]
             .mac
-            .on_timer(now, &cfg.phy, &cfg.mac, &mut acts);
+            .handle(at, input, &cfg.phy, &cfg.mac, &mut acts);
         self.run_actions(now, s, &mut acts);
         self.acts = acts;
         self.rearm(now, s);
+    }
+
+    fn mac_input(&mut self, now: SimTime, s: u32, input: Input<'_>) {
+        self.mac_input_at(now, now, s, input);
     }
 
     fn rearm(&mut self, now: SimTime, s: u32) {
@@ -558,9 +586,8 @@ impl Wifi {
         hearers.clear();
         {
             let st = &mut self.stations[s as usize];
-            // Sending ends any reception in progress (half duplex).
+            // Sending ends any reception in progress (half duplex; the MAC knows it sends).
             st.rx = None;
-            st.mac.rx_locked = false;
             if st.pcap && f.kind == FrameKind::Data && !f.retry {
                 if let Some(p) = f.pkt {
                     self.io.pcap_tx.push((s, p));
@@ -569,47 +596,64 @@ impl Wifi {
         }
         let w = self.stations[s as usize].wlan as usize;
         let capture = self.wlans[w].cfg.propagation.capture_ratio();
-        let phy = &self.wlans[w].cfg.phy;
+        let mut max_delay = SimTime::ZERO;
         if !self.stations[s as usize].down {
+            // Reach and delay as the stations stand when the frame starts (the neighbour cache
+            // follows `set_position`); the frame keeps them until it ends.
             for k in 0..self.stations[s as usize].nbrs.len() {
                 let nb = self.stations[s as usize].nbrs[k];
                 let r = &mut self.stations[nb.sta as usize];
                 if r.down {
                     continue;
                 }
-                hearers.push((nb.sta, nb.reach));
-                r.mac.sensed += 1;
-                if r.mac.sensed == 1 {
-                    r.mac.on_busy(now, now + phy.prop_delay, phy);
-                }
-                if r.mac.is_transmitting() {
-                    continue; // half duplex: the frame is lost for r
-                }
+                hearers.push((nb.sta, nb.reach, nb.delay));
+                max_delay = max_delay.max(nb.delay);
+                r.sensed += 1;
+                let first = r.sensed == 1;
+                let sending = r.mac.is_transmitting();
                 let new = RxLock {
                     tx: id,
                     power: nb.reach.power,
                     end,
                     collided: false,
                 };
-                match r.rx.as_mut() {
-                    None => {
-                        r.rx = Some(new);
-                        r.mac.rx_locked = true;
-                    }
-                    Some(cur) => {
-                        if capture.is_some_and(|cp| cur.power >= cp * new.power) {
-                            // Captured: the frame being received survives; the new one is noise.
-                        } else {
-                            cur.collided = true;
-                            // ns-2 keeps the frame that ends last as the one being "received".
-                            if new.end > cur.end {
-                                *cur = RxLock {
-                                    collided: true,
-                                    ..new
-                                };
+                // Half duplex: a station that is sending does not receive the frame.
+                let mut locked = false;
+                let mut captured = false;
+                if !sending {
+                    match r.rx.as_mut() {
+                        None => {
+                            r.rx = Some(new);
+                            locked = true;
+                        }
+                        Some(cur) => {
+                            if capture.is_some_and(|cp| cur.power >= cp * new.power) {
+                                // Captured: the frame being received survives; the new one is
+                                // noise.
+                                captured = true;
+                            } else {
+                                cur.collided = true;
+                                // ns-2 keeps the frame that ends last as the one being
+                                // "received".
+                                if new.end > cur.end {
+                                    *cur = RxLock {
+                                        collided: true,
+                                        ..new
+                                    };
+                                }
                             }
                         }
                     }
+                }
+                if first {
+                    let arrival = now + nb.delay;
+                    self.mac_input(now, nb.sta, Input::MediumBusy { arrival });
+                }
+                if locked {
+                    self.mac_input(now, nb.sta, Input::RxStart);
+                }
+                if captured {
+                    self.mac_input(now, nb.sta, Input::Captured { air_time: d });
                 }
             }
         }
@@ -618,9 +662,9 @@ impl Wifi {
         rec.frame = f;
         rec.end = end;
         rec.hearers = hearers;
-        self.io
-            .sched
-            .push((end + phy.prop_delay, Event::WifiRxEnd(id)));
+        // One event resolves the frame for everyone, when it has ended at its farthest hearer;
+        // each hearer is handled at its own end instant (end + its delay).
+        self.io.sched.push((end + max_delay, Event::WifiRxEnd(id)));
     }
 
     /// Handles `Event::WifiRxEnd`: the frame `id` has ended for everyone.
@@ -630,24 +674,15 @@ impl Wifi {
             (r.sta, r.frame, r.end)
         };
         let hearers = std::mem::take(&mut self.txs[id as usize].hearers);
-        let w = self.stations[s as usize].wlan as usize;
-        let mut acts = std::mem::take(&mut self.acts);
-        {
-            let cfg = &self.wlans[w].cfg;
-            self.stations[s as usize]
-                .mac
-                .on_tx_end(end, &cfg.phy, &mut acts);
-        }
-        self.run_actions(now, s, &mut acts);
-        self.rearm(now, s);
-        for &(r, reach) in &hearers {
+        self.mac_input_at(now, end, s, Input::TxEnd);
+        for &(r, reach, delay) in &hearers {
+            let at = end + delay;
             let mut outcome = {
                 let st = &mut self.stations[r as usize];
-                st.mac.sensed -= 1;
+                st.sensed -= 1;
                 match st.rx {
                     Some(lock) if lock.tx == id => {
                         st.rx = None;
-                        st.mac.rx_locked = false;
                         if lock.collided {
                             st.mac.stats.rx_collisions += 1;
                             Outcome::Collided
@@ -693,23 +728,20 @@ impl Wifi {
                         Outcome::Collided | Outcome::TooWeak => FrameEvent::RxCollision,
                         Outcome::Missed => FrameEvent::RxMissed,
                     };
-                    tr.push(frame_record(now, r, ev, &f));
+                    tr.push(frame_record(at, r, ev, &f));
                 }
             }
-            let res = match outcome {
-                Outcome::Ok => RxResult::Ok(&f),
-                Outcome::Collided | Outcome::TooWeak | Outcome::Error => RxResult::Err,
-                Outcome::Missed => RxResult::None,
-            };
-            let cfg = &self.wlans[w].cfg;
-            let st = &mut self.stations[r as usize];
-            let idle = st.mac.sensed == 0 && !st.mac.is_transmitting();
-            st.mac
-                .on_rx_end(now, res, idle, &cfg.phy, &cfg.mac, &mut acts);
-            self.run_actions(now, r, &mut acts);
-            self.rearm(now, r);
+            match outcome {
+                Outcome::Ok => self.mac_input_at(now, at, r, Input::Frame(&f)),
+                Outcome::Collided | Outcome::TooWeak | Outcome::Error => {
+                    self.mac_input_at(now, at, r, Input::FrameError)
+                }
+                Outcome::Missed => {}
+            }
+            if self.stations[r as usize].sensed == 0 {
+                self.mac_input_at(now, at, r, Input::MediumIdle);
+            }
         }
-        self.acts = acts;
         let rec = &mut self.txs[id as usize];
         rec.hearers = hearers;
         self.free_txs.push(id);

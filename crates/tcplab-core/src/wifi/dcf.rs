@@ -1,9 +1,13 @@
 //! The 802.11 DCF MAC of one station as a sans-IO state machine.
 //!
-//! The MAC never schedules anything. The channel tells it when its medium turns busy or idle
-//! (`on_busy`, `on_idle`), when its own transmission ends (`on_tx_end`) and what it received
-//! (`on_frame`, `on_rx_error`); the world calls `on_timer` at the deadline `next_deadline()`
-//! returns. Every input pushes [`MacAction`]s.
+//! The MAC never schedules anything and reads no one else's state. Everything it learns is an
+//! [`Input`] given to [`Dcf::handle`] at an instant: the medium turns busy (with the instant the
+//! frame reached this station) or idle, its PHY locks on a frame, a reception ends with a frame or
+//! an error, its own transmission ends, its deadline comes, its outage starts or ends. Packets from
+//! the network layer come through [`Dcf::enqueue`]. Every input pushes [`MacAction`]s (transmit,
+//! deliver up, free, drop, link failure) and [`Dcf::next_deadline`] says when to call it with
+//! [`Input::Timer`]. Propagation and reception (who hears what, collisions, capture, errors) stay
+//! in the channel.
 //!
 //! **Backoff costs no event per slot.** While the medium is idle the MAC knows when its counter
 //! will reach zero: `due = idle_ref + IFS + k·slot`, where `idle_ref` is the latest of the end of
@@ -18,7 +22,8 @@
 //!
 //! Sources: IEEE 802.11-2020 10.3 (DCF), 10.3.4.3 (backoff), 10.3.2.11 (ACK procedure and
 //! timeout), 10.3.4.4 (retry counters), 10.3.2.14 (duplicate detection), 10.3.2.5 (NAV);
-//! ns-2.35 `mac/mac-802_11.cc` for the ns-2 preset's choices (see ALGORITHMS.md §6.1).
+//! IEEE 802.11-2016 10.3.2.5 (NAV reset after an RTS); ns-2.35 `mac/mac-802_11.cc` for the ns-2
+//! preset's choices (see ALGORITHMS.md §6.1).
 
 use crate::ids::PktId;
 use crate::rng::Rng;
@@ -64,6 +69,9 @@ pub struct MacParams {
     pub long_retry_limit: u32,
     /// Interface queue limit in packets (ns-2 IFQ `Queue set limit_ 50`).
     pub queue_limit: usize,
+    /// Reset a NAV set by an RTS if no frame starts within 2·SIFS + CTS + aRxPHYStartDelay +
+    /// 2·slot after it (IEEE 802.11-2016 10.3.2.5; optional in the standard, off by default).
+    pub nav_reset: bool,
 }
 
 impl Default for MacParams {
@@ -73,6 +81,7 @@ impl Default for MacParams {
             short_retry_limit: 7, // 802.11-2020 Annex C dot11ShortRetryLimit
             long_retry_limit: 4, // 802.11-2020 Annex C dot11LongRetryLimit
             queue_limit: 50,     // ns-2 IFQ limit_ 50
+            nav_reset: false,
         }
     }
 }
@@ -85,14 +94,32 @@ pub enum DropCause {
     Outage,
 }
 
-/// What the PHY made of a frame whose reception ended.
+/// What the channel tells the MAC. Handled at the instant given to [`Dcf::handle`]: for the end of
+/// a frame, the instant it ended *at this station* (its end plus the propagation delay from its
+/// sender).
 #[derive(Clone, Copy, Debug)]
-pub enum RxResult<'a> {
-    /// The station was not locked on this frame (it was interference or went unheard).
-    None,
-    Ok(&'a Frame),
-    /// Collision, too weak to decode, or lost to the error model.
-    Err,
+pub enum Input<'a> {
+    /// The medium turned busy here (the first signal above the CS threshold). The frame started
+    /// at the handling instant and reaches this station at `arrival`.
+    MediumBusy { arrival: SimTime },
+    /// The last sensed signal ended.
+    MediumIdle,
+    /// The PHY locked on an incoming frame (PHY-RXSTART).
+    RxStart,
+    /// A reception ended with a correctly received frame.
+    Frame(&'a Frame),
+    /// A reception ended without a frame: collision, below the reception threshold, or lost to
+    /// the error model (PHY-RXEND with an error).
+    FrameError,
+    /// The PHY, locked on one frame, captured it against a weaker newcomer that lasts
+    /// `air_time` (ns-2's model: `MacParams`' owner decides whether the channel reports it).
+    Captured { air_time: SimTime },
+    /// This station's own transmission ended.
+    TxEnd,
+    /// The deadline [`Dcf::next_deadline`] gave has come.
+    Timer,
+    /// A scheduled outage starts (true) or ends (false).
+    Down(bool),
 }
 
 /// What the MAC asks of its environment.
@@ -174,11 +201,11 @@ pub struct Dcf {
     backoff: Option<u32>,
     /// While counting: when the counter reaches zero (access is granted).
     due: Option<SimTime>,
-    // ---- the medium as this station sees it
-    /// Signals currently sensed above the CS threshold (maintained by the channel).
-    pub sensed: u32,
-    /// The PHY is locked on a frame (maintained by the channel).
-    pub rx_locked: bool,
+    // ---- the medium as this station sees it (from its inputs)
+    /// A signal above the CS threshold is present (between `MediumBusy` and `MediumIdle`).
+    busy: bool,
+    /// The PHY is locked on a frame (between `RxStart` and the reception's end).
+    rx_locked: bool,
     tx_until: Option<SimTime>,
     phys_idle_since: SimTime,
     nav_until: SimTime,
@@ -187,10 +214,12 @@ pub struct Dcf {
     eifs: bool,
     wait: Wait,
     resp: Option<(SimTime, Frame)>,
+    /// A NAV set by an RTS that may be reset (10.3.2.5 in 802.11-2016): (deadline, NAV before).
+    rts_nav: Option<(SimTime, SimTime)>,
     /// (source, last sequence number) for duplicate detection.
     dup: Vec<(u32, u16)>,
-    /// The station is in a scheduled outage (set by the channel).
-    pub down: bool,
+    /// The station is in a scheduled outage.
+    down: bool,
     pub stats: MacStats,
     rng: Rng,
 }
@@ -205,7 +234,7 @@ impl Dcf {
             cw: phy.cw_min,
             backoff: None,
             due: None,
-            sensed: 0,
+            busy: false,
             rx_locked: false,
             tx_until: None,
             phys_idle_since: SimTime::ZERO,
@@ -214,6 +243,7 @@ impl Dcf {
             eifs: false,
             wait: Wait::None,
             resp: None,
+            rts_nav: None,
             dup: Vec::new(),
             down: false,
             stats: MacStats::default(),
@@ -242,11 +272,7 @@ impl Dcf {
     /// The instant this station may start counting (idle reference + IFS), or None while the
     /// medium is busy for it or it is in a frame exchange.
     fn access_start(&self, phy: &PhyParams) -> Option<SimTime> {
-        if self.tx_until.is_some()
-            || self.sensed > 0
-            || self.wait != Wait::None
-            || self.resp.is_some()
-        {
+        if self.tx_until.is_some() || self.busy || self.wait != Wait::None || self.resp.is_some() {
             return None;
         }
         let r = self.phys_idle_since.max(self.nav_until).max(self.floor);
@@ -276,7 +302,7 @@ impl Dcf {
             }
             // Waiting out DIFS for immediate access and the medium turned busy: back off
             // (10.3.4.3).
-            None => self.backoff = Some(self.draw()),
+            None => self.backoff = Some(self.draw(phy)),
         }
     }
 
@@ -302,8 +328,14 @@ impl Dcf {
         }
     }
 
-    fn draw(&mut self) -> u32 {
-        self.rng.below(self.cw as u64 + 1) as u32
+    fn draw(&mut self, phy: &PhyParams) -> u32 {
+        // 10.3.4.3: uniform on [0, CW]; ns-2 draws `Random::random() % cw`, i.e. [0, CW − 1].
+        let n = if phy.ns2_backoff {
+            self.cw
+        } else {
+            self.cw + 1
+        };
+        self.rng.below(n.max(1) as u64) as u32
     }
 
     /// The next instant `on_timer` must run.
@@ -311,6 +343,9 @@ impl Dcf {
         let mut t: Option<SimTime> = None;
         let mut take = |x: SimTime| t = Some(t.map_or(x, |y: SimTime| y.min(x)));
         if let Some((at, _)) = self.resp {
+            take(at);
+        }
+        if let Some((at, _)) = self.rts_nav {
             take(at);
         }
         match self.wait {
@@ -355,7 +390,7 @@ impl Dcf {
             self.next_hol(phy);
             if self.due.is_none() && self.backoff.is_none() && self.access_start(phy).is_none() {
                 // The medium is busy as the frame arrives: back off (10.3.4.3).
-                self.backoff = Some(self.draw());
+                self.backoff = Some(self.draw(phy));
             }
             self.resume(phy);
             if self.due.is_some_and(|d| d <= now) {
@@ -380,21 +415,56 @@ impl Dcf {
         }
     }
 
-    /// The medium turns busy for this station (first sensed signal): a frame started at `now`
-    /// reaches it at `arrival` (now + propagation delay).
-    pub fn on_busy(&mut self, now: SimTime, arrival: SimTime, phy: &PhyParams) {
+    /// Handles one input at `now` (for the end of a frame: its end at this station).
+    pub fn handle(
+        &mut self,
+        now: SimTime,
+        input: Input<'_>,
+        phy: &PhyParams,
+        mac: &MacParams,
+        out: &mut Vec<MacAction>,
+    ) {
         self.settle(now);
-        self.freeze(arrival + phy.cca_time, phy);
-    }
-
-    /// The medium turns idle for this station (last sensed signal ended).
-    pub fn on_idle(&mut self, now: SimTime, phy: &PhyParams) {
-        self.phys_idle_since = self.phys_idle_since.max(now);
+        match input {
+            Input::MediumBusy { arrival } => {
+                self.busy = true;
+                self.freeze(arrival + phy.cca_time, phy);
+            }
+            Input::MediumIdle => {
+                self.busy = false;
+                self.phys_idle_since = self.phys_idle_since.max(now);
+            }
+            Input::RxStart => {
+                self.rx_locked = true;
+                // 10.3.2.5 (2016): a frame started, so a NAV set by an RTS stands.
+                self.rts_nav = None;
+            }
+            Input::Frame(f) => {
+                self.rx_locked = false;
+                self.on_frame(now, f, phy, mac, out);
+            }
+            Input::FrameError => {
+                self.rx_locked = false;
+                self.on_rx_error(now, phy, mac, out);
+            }
+            Input::Captured { air_time } => {
+                // ns-2.35 Mac802_11::capture(): NAV = EIFS + the captured-away frame's air time.
+                self.nav_until = self.nav_until.max(now + phy.eifs + air_time);
+            }
+            Input::TxEnd => self.on_tx_end(now, phy, out),
+            Input::Timer => self.on_timer(now, phy, mac, out),
+            Input::Down(down) => {
+                self.down = down;
+                if down {
+                    self.rx_locked = false; // the PHY is off: a reception in progress is lost
+                }
+            }
+        }
         self.resume(phy);
     }
 
-    /// The station's own transmission that started earlier ended at `end`.
-    pub fn on_tx_end(&mut self, end: SimTime, phy: &PhyParams, out: &mut Vec<MacAction>) {
+    /// The station's own transmission ended at `end`.
+    fn on_tx_end(&mut self, end: SimTime, phy: &PhyParams, out: &mut Vec<MacAction>) {
         self.tx_until = None;
         self.phys_idle_since = self.phys_idle_since.max(end);
         // A broadcast data frame is done when it is sent (no ACK, 10.3.6).
@@ -407,40 +477,19 @@ impl Dcf {
                 }
             }
         }
-        self.resume(phy);
     }
 
     fn success(&mut self, phy: &PhyParams) {
         self.cw = phy.cw_min;
         self.next_hol(phy);
-        // Post-backoff after every transmission (10.3.4.3).
-        self.backoff = Some(self.draw());
-        self.due = None;
+        self.restart_backoff(phy);
     }
 
-    /// A frame's reception ended at `now` for this station: `res` says what the PHY made of it
-    /// (nothing if the station was not locked on it), `idle` whether the medium is now idle.
-    pub fn on_rx_end(
-        &mut self,
-        now: SimTime,
-        res: RxResult<'_>,
-        idle: bool,
-        phy: &PhyParams,
-        mac: &MacParams,
-        out: &mut Vec<MacAction>,
-    ) {
-        self.settle(now);
-        if idle {
-            // Before handling the frame, so a backoff resumes from this instant with the NAV and
-            // IFS the frame implies.
-            self.phys_idle_since = self.phys_idle_since.max(now);
-        }
-        match res {
-            RxResult::Ok(f) => self.on_frame(now, f, phy, mac, out),
-            RxResult::Err => self.on_rx_error(now, phy, mac, out),
-            RxResult::None => {}
-        }
-        self.resume(phy);
+    /// A new backoff from the current CW: after every transmission, successful or not, and
+    /// before a retry (10.3.4.3).
+    fn restart_backoff(&mut self, phy: &PhyParams) {
+        self.backoff = Some(self.draw(phy));
+        self.due = None;
     }
 
     /// A frame was received correctly (after the error model) at `now` (its end).
@@ -468,7 +517,17 @@ impl Dcf {
             } else {
                 // Virtual carrier sense (10.3.2.5): NAV from the Duration field of frames for
                 // other stations.
+                let before = self.nav_until;
                 self.nav_until = self.nav_until.max(now + f.nav);
+                if f.kind == FrameKind::Rts && mac.nav_reset && self.nav_until > before {
+                    // 802.11-2016 10.3.2.5: the NAV may be reset if no frame starts within
+                    // 2·SIFS + CTS_Time (at the RTS's rate) + aRxPHYStartDelay + 2·slot.
+                    let window = phy.sifs.times(2)
+                        + phy.duration(phy.cts_len, f.rate)
+                        + phy.rx_start_delay
+                        + phy.slot.times(2);
+                    self.rts_nav = Some((now + window, before));
+                }
             }
             return;
         }
@@ -599,18 +658,27 @@ impl Dcf {
             self.hol = Some(h);
             self.cw = (2 * (self.cw + 1) - 1).min(phy.cw_max);
         }
-        self.backoff = Some(self.draw());
-        self.due = None;
+        self.restart_backoff(phy);
     }
 
-    pub fn on_timer(
+    fn on_timer(
         &mut self,
         now: SimTime,
         phy: &PhyParams,
         mac: &MacParams,
         out: &mut Vec<MacAction>,
     ) {
-        self.settle(now);
+        if let Some((at, before)) = self.rts_nav {
+            if at <= now {
+                self.rts_nav = None;
+                // No frame followed the RTS: the NAV ends now (or at what it was before).
+                self.nav_until = before.max(now);
+                // A count waiting for the old NAV to end restarts from now (it had not begun).
+                if self.due.is_some_and(|d| d > now) {
+                    self.due = None;
+                }
+            }
+        }
         if let Some((at, f)) = self.resp {
             if at <= now {
                 self.resp = None;
@@ -654,9 +722,9 @@ impl Dcf {
         let h = *h;
         if uses_rts(&h, phy, mac) {
             let data_d = phy.duration(phy.data_mpdu(h.q.ip_len), h.rate);
-            let ctl = phy.control_rate(h.rate);
+            let ctl = phy.rts_rate(h.rate);
             let cts_d = phy.duration(phy.cts_len, ctl);
-            let ack_d = phy.duration(phy.ack_len, ctl);
+            let ack_d = phy.ack_duration(h.rate);
             let rts = Frame {
                 kind: FrameKind::Rts,
                 src: self.id,
@@ -693,6 +761,7 @@ impl Dcf {
         self.freeze(now, phy);
         let d = phy.duration(f.bytes, f.rate);
         self.tx_until = Some(now + d);
+        self.rx_locked = false; // half duplex: sending ends a reception in progress
         match f.kind {
             FrameKind::Data => {
                 self.stats.data_frames_sent += 1;
@@ -725,5 +794,432 @@ fn data_frame(me: u32, h: &Hol, phy: &PhyParams) -> Frame {
         pkt: Some(h.q.pkt),
         seq: h.seq,
         retry: h.attempts > 1 || h.lrc > 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The DCF alone, driven by hand-written input traces. Station 0 is the MAC under test;
+    //! stations 1 and 2 are peers whose frames are written out. CW = 0, so every backoff is 0
+    //! slots and the times are exact.
+    use super::*;
+
+    const ME: u32 = 0;
+    const PEER: u32 = 1;
+    const OTHER: u32 = 2;
+
+    fn us(x: u64) -> SimTime {
+        SimTime::from_micros(x)
+    }
+
+    struct Mac {
+        dcf: Dcf,
+        phy: PhyParams,
+        mac: MacParams,
+        /// Every action with the instant it was asked for.
+        trace: Vec<(SimTime, MacAction)>,
+        now: SimTime,
+    }
+
+    impl Mac {
+        fn new(mac: MacParams) -> Mac {
+            let mut phy = PhyParams::hr_dsss(false);
+            phy.cw_min = 0;
+            phy.cw_max = 0;
+            Mac::with(phy, mac)
+        }
+
+        fn with(phy: PhyParams, mac: MacParams) -> Mac {
+            let dcf = Dcf::new(
+                ME,
+                &mac,
+                &phy,
+                Rng::derive(1, crate::rng::StreamId::Custom(0)),
+            );
+            Mac {
+                dcf,
+                phy,
+                mac,
+                trace: Vec::new(),
+                now: SimTime::ZERO,
+            }
+        }
+
+        fn input(&mut self, t: SimTime, i: Input<'_>) {
+            self.now = t;
+            let mut out = Vec::new();
+            self.dcf.handle(t, i, &self.phy, &self.mac, &mut out);
+            self.trace.extend(out.into_iter().map(|a| (t, a)));
+        }
+
+        /// A 1500-B packet for `dst` at `t`.
+        fn enqueue(&mut self, t: SimTime, dst: u32, pkt: u32) {
+            self.now = t;
+            let q = QueuedPkt {
+                pkt: PktId(pkt),
+                dst,
+                ip_len: 1500,
+                prio: false,
+                rate: 11_000_000,
+            };
+            let mut out = Vec::new();
+            assert!(self.dcf.enqueue(t, q, &self.phy, &self.mac, &mut out));
+            self.trace.extend(out.into_iter().map(|a| (t, a)));
+        }
+
+        /// Runs the MAC's deadlines up to `t` (the medium stays as it is).
+        fn run_until(&mut self, t: SimTime) {
+            while let Some(d) = self.dcf.next_deadline().filter(|&d| d <= t) {
+                self.input(d.max(self.now), Input::Timer);
+            }
+            self.now = t;
+        }
+
+        /// Runs the MAC's deadlines until it transmits; returns that frame.
+        fn next_tx(&mut self) -> (SimTime, Frame) {
+            let n = self.sent().len();
+            while self.sent().len() == n {
+                let d = self.dcf.next_deadline().expect("a deadline");
+                self.input(d.max(self.now), Input::Timer);
+            }
+            *self.sent().last().unwrap()
+        }
+
+        /// The frames this MAC transmitted: (start, frame).
+        fn sent(&self) -> Vec<(SimTime, Frame)> {
+            self.trace
+                .iter()
+                .filter_map(|(t, a)| match a {
+                    MacAction::Transmit(f, _) => Some((*t, *f)),
+                    _ => None,
+                })
+                .collect()
+        }
+
+        /// Lets our last transmission end, as the channel would report it.
+        fn end_tx(&mut self) {
+            let (t, f) = *self.sent().last().unwrap();
+            let end = t + self.phy.duration(f.bytes, f.rate);
+            self.run_until(end);
+            self.input(end, Input::TxEnd);
+        }
+
+        /// A correctly received frame that ends at `t` (busy from `t − air time`).
+        fn receive(&mut self, t: SimTime, f: Frame) {
+            let start = t - self.phy.duration(f.bytes, f.rate);
+            self.run_until(start);
+            self.input(start, Input::MediumBusy { arrival: start });
+            self.input(start, Input::RxStart);
+            self.run_until(t);
+            self.input(t, Input::Frame(&f));
+            self.input(t, Input::MediumIdle);
+        }
+    }
+
+    fn frame(kind: FrameKind, src: u32, dst: u32, nav: SimTime) -> Frame {
+        let bytes = match kind {
+            FrameKind::Data => 1536,
+            FrameKind::Rts => 20,
+            _ => 14,
+        };
+        Frame {
+            kind,
+            src,
+            dst,
+            nav,
+            bytes,
+            rate: 2_000_000,
+            pkt: (kind == FrameKind::Data).then_some(PktId(99)),
+            seq: 7,
+            retry: false,
+        }
+    }
+
+    // ------------------------------------------------------------------ NAV
+
+    #[test]
+    fn nav_from_an_overheard_frame_defers_access() {
+        let mut m = Mac::new(MacParams::default());
+        // A data frame between two others ends at 2 ms and reserves 1 ms more.
+        m.receive(us(2000), frame(FrameKind::Data, PEER, OTHER, us(1000)));
+        m.enqueue(us(2100), PEER, 1);
+        m.run_until(us(10_000));
+        // 10.3.2.5: access waits for the NAV (3 ms), then DIFS.
+        assert_eq!(m.sent()[0].0, us(3000) + m.phy.difs);
+    }
+
+    #[test]
+    fn cts_only_when_the_nav_is_idle() {
+        let mut m = Mac::new(MacParams::default());
+        m.receive(us(2000), frame(FrameKind::Data, PEER, OTHER, us(1000)));
+        // An RTS for us while our NAV runs (until 3 ms): no CTS (10.3.2.7).
+        m.receive(us(2500), frame(FrameKind::Rts, OTHER, ME, us(2000)));
+        m.run_until(us(2900));
+        assert!(m.sent().is_empty(), "{:?}", m.sent());
+        // After the NAV: an RTS is answered SIFS after it ends.
+        m.receive(us(4000), frame(FrameKind::Rts, OTHER, ME, us(2000)));
+        m.run_until(us(4100));
+        let s = m.sent();
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            (s[0].0, s[0].1.kind, s[0].1.dst),
+            (us(4010), FrameKind::Cts, OTHER)
+        );
+    }
+
+    #[test]
+    fn nav_reset_after_an_rts_without_data_is_an_option() {
+        // 802.11-2016 10.3.2.5: an RTS reserves ~ 2 ms; nothing follows it.
+        let rts_end = us(1000);
+        let reserve = us(2000);
+        let access = |nav_reset: bool| {
+            let mut m = Mac::new(MacParams {
+                nav_reset,
+                ..MacParams::default()
+            });
+            m.receive(rts_end, frame(FrameKind::Rts, PEER, OTHER, reserve));
+            m.enqueue(rts_end + us(1), PEER, 1);
+            m.run_until(us(10_000));
+            m.sent()[0].0
+        };
+        let phy = PhyParams::hr_dsss(false);
+        // Reset when no PHY-RXSTART within 2·SIFS + CTS (at the RTS's 2 Mb/s) + aRxPHYStartDelay
+        // + 2·slot: 20 + 248 + 192 + 40 = 500 µs; access DIFS after the reset.
+        let window = us(20) + phy.duration(14, 2_000_000) + us(192) + us(40);
+        assert_eq!(access(true), rts_end + window + phy.difs);
+        assert_eq!(access(false), rts_end + reserve + phy.difs);
+    }
+
+    #[test]
+    fn nav_reset_does_not_fire_when_a_frame_follows_the_rts() {
+        let mut m = Mac::new(MacParams {
+            nav_reset: true,
+            ..MacParams::default()
+        });
+        m.receive(us(1000), frame(FrameKind::Rts, PEER, OTHER, us(2000)));
+        m.enqueue(us(1001), PEER, 1);
+        // The CTS starts 10 µs after the RTS (for OTHER's reply we only see its start).
+        m.run_until(us(1010));
+        m.input(us(1010), Input::MediumBusy { arrival: us(1010) });
+        m.input(us(1010), Input::RxStart);
+        m.input(us(1258), Input::FrameError);
+        m.input(us(1258), Input::MediumIdle);
+        m.run_until(us(10_000));
+        // The NAV of the RTS stands (until 3 ms), followed by EIFS for the undecodable frame.
+        assert_eq!(m.sent()[0].0, us(3000) + m.phy.eifs);
+    }
+
+    #[test]
+    fn a_captured_frame_sets_nav_to_eifs_plus_its_air_time() {
+        // ns-2.35 Mac802_11::capture(): while receiving, a weaker frame of 1 ms arrives.
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.input(us(1), Input::MediumBusy { arrival: us(1) });
+        m.input(us(1), Input::RxStart);
+        m.input(us(100), Input::Captured { air_time: us(1000) });
+        let f = frame(FrameKind::Ack, PEER, OTHER, SimTime::ZERO);
+        m.input(us(400), Input::Frame(&f));
+        m.input(us(400), Input::MediumIdle);
+        m.run_until(us(10_000));
+        assert_eq!(m.sent()[0].0, us(100) + m.phy.eifs + us(1000) + m.phy.difs);
+    }
+
+    // ------------------------------------------------------------------ EIFS
+
+    #[test]
+    fn eifs_after_an_undecodable_frame_until_a_correct_one() {
+        let mut m = Mac::new(MacParams::default());
+        m.input(us(100), Input::MediumBusy { arrival: us(100) });
+        m.input(us(100), Input::RxStart);
+        m.enqueue(us(200), PEER, 1);
+        m.input(us(1000), Input::FrameError);
+        m.input(us(1000), Input::MediumIdle);
+        m.run_until(us(10_000));
+        // 10.3.2.3.7: EIFS (364 µs) instead of DIFS.
+        assert_eq!(m.sent()[0].0, us(1000) + m.phy.eifs);
+        // A correct reception ends EIFS: the next access is DIFS after a frame.
+        let mut m = Mac::new(MacParams::default());
+        m.input(us(100), Input::MediumBusy { arrival: us(100) });
+        m.input(us(100), Input::RxStart);
+        m.input(us(1000), Input::FrameError);
+        m.input(us(1000), Input::MediumIdle);
+        m.receive(us(2000), frame(FrameKind::Ack, PEER, OTHER, SimTime::ZERO));
+        m.enqueue(us(2001), PEER, 1);
+        m.run_until(us(10_000));
+        assert_eq!(m.sent()[0].0, us(2000) + m.phy.difs);
+    }
+
+    // ------------------------------------------------------------------ retries and CW
+
+    /// Lets every response timeout expire: each attempt fails.
+    fn fail_all(m: &mut Mac, until: SimTime) {
+        while m.now < until {
+            let n = m.sent().len();
+            m.run_until(until);
+            if m.sent().len() == n {
+                break;
+            }
+            m.end_tx();
+        }
+    }
+
+    fn drops(m: &Mac) -> Vec<(SimTime, DropCause)> {
+        m.trace
+            .iter()
+            .filter_map(|(t, a)| match a {
+                MacAction::Drop(_, c) => Some((*t, *c)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn short_retry_limit_counts_rts_attempts() {
+        // RTS before every frame; no CTS ever comes: 7 RTS, then the drop (10.3.4.4).
+        let mut m = Mac::new(MacParams {
+            rts_threshold: 0,
+            ..MacParams::default()
+        });
+        m.enqueue(us(0), PEER, 1);
+        fail_all(&mut m, SimTime::from_millis(100));
+        let s = m.sent();
+        assert!(s.iter().all(|(_, f)| f.kind == FrameKind::Rts));
+        assert_eq!(s.len(), 7);
+        assert_eq!(drops(&m).len(), 1);
+        assert_eq!(drops(&m)[0].1, DropCause::RetryLimit);
+        assert_eq!(m.dcf.stats.retries, 6);
+        assert!(m
+            .trace
+            .iter()
+            .any(|(_, a)| *a == MacAction::LinkFailure { dst: PEER }));
+    }
+
+    #[test]
+    fn long_retry_limit_counts_data_after_cts() {
+        // Every RTS gets its CTS, no DATA gets its ACK: 4 DATA frames (long limit), then drop.
+        let mut m = Mac::new(MacParams {
+            rts_threshold: 0,
+            ..MacParams::default()
+        });
+        m.enqueue(us(0), PEER, 1);
+        let mut data = 0;
+        while drops(&m).is_empty() {
+            let (_, f) = m.next_tx();
+            m.end_tx();
+            if f.kind == FrameKind::Rts {
+                let cts_end = m.now + us(10) + m.phy.duration(14, f.rate);
+                m.receive(cts_end, frame(FrameKind::Cts, PEER, ME, SimTime::ZERO));
+            } else {
+                data += 1;
+                let timeout = m.now + m.phy.response_timeout;
+                m.run_until(timeout);
+            }
+        }
+        assert_eq!(data, 4);
+        assert_eq!(drops(&m).len(), 1);
+    }
+
+    #[test]
+    fn cw_doubles_on_failure_and_resets_on_success_and_on_drop() {
+        let mut m = Mac::with(PhyParams::hr_dsss(false), MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        let mut cws = vec![m.dcf.cw()];
+        for _ in 0..3 {
+            m.next_tx();
+            m.end_tx();
+            let deadline = m.now + m.phy.response_timeout;
+            m.run_until(deadline); // no ACK
+            cws.push(m.dcf.cw());
+        }
+        assert_eq!(cws, [31, 63, 127, 255]);
+        // The fourth attempt is acknowledged: CW back to CWmin (10.3.4.3).
+        m.next_tx();
+        m.end_tx();
+        let ack_end = m.now + us(10) + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        assert_eq!(m.dcf.cw(), 31);
+        assert_eq!(m.dcf.stats.acked, 1);
+        // Dropped at the retry limit: CW back to CWmin too.
+        let mut m = Mac::with(PhyParams::hr_dsss(false), MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        fail_all(&mut m, SimTime::from_secs(1));
+        assert_eq!(drops(&m).len(), 1);
+        assert_eq!(m.dcf.cw(), 31);
+    }
+
+    #[test]
+    fn ns2_draws_backoff_below_cw_and_ieee_up_to_cw() {
+        let max_draw = |ns2: bool| {
+            let mut phy = PhyParams::hr_dsss(false);
+            phy.cw_min = 3;
+            phy.ns2_backoff = ns2;
+            let mut m = Mac::with(phy, MacParams::default());
+            (0..400).map(|_| m.dcf.draw(&m.phy.clone())).max().unwrap()
+        };
+        assert_eq!(max_draw(false), 3);
+        assert_eq!(max_draw(true), 2);
+    }
+
+    // ------------------------------------------------------------------ receiver
+
+    #[test]
+    fn duplicates_are_acknowledged_but_delivered_once() {
+        let mut m = Mac::new(MacParams::default());
+        let f = frame(FrameKind::Data, PEER, ME, us(258));
+        m.receive(us(2000), f);
+        // Our ACK was lost: the peer retransmits the same sequence number with Retry set.
+        m.run_until(us(3000));
+        m.end_tx();
+        m.receive(us(6000), Frame { retry: true, ..f });
+        m.run_until(us(7000));
+        let delivered = m
+            .trace
+            .iter()
+            .filter(|(_, a)| matches!(a, MacAction::Deliver { .. }))
+            .count();
+        let acks = m
+            .sent()
+            .iter()
+            .filter(|(_, f)| f.kind == FrameKind::Ack)
+            .count();
+        assert_eq!((delivered, acks), (1, 2));
+        assert_eq!(m.dcf.stats.duplicates, 1);
+        // A new sequence number from the same source is delivered.
+        m.end_tx();
+        m.receive(
+            us(9000),
+            Frame {
+                seq: 8,
+                retry: false,
+                ..f
+            },
+        );
+        assert_eq!(m.dcf.stats.delivered, 2);
+    }
+
+    // ------------------------------------------------------------------ backoff slots
+
+    #[test]
+    fn a_frame_detected_after_the_slot_boundary_does_not_freeze_the_count() {
+        // Counting after DIFS with 0 slots left: due at DIFS. A frame that reaches us 1 µs
+        // before that boundary is not reported by CCA before it (aCCATime 15 µs): we transmit.
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        let due = m.phy.difs;
+        m.input(
+            due - us(2),
+            Input::MediumBusy {
+                arrival: due - us(1),
+            },
+        );
+        m.run_until(us(1000));
+        assert_eq!(m.sent()[0].0, due);
+        // One that reaches us a full CCA time before the boundary freezes it.
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        let early = due - m.phy.cca_time - us(1);
+        m.input(early, Input::MediumBusy { arrival: early });
+        m.run_until(us(1000));
+        assert!(m.sent().is_empty());
     }
 }
