@@ -71,7 +71,7 @@ use tcplab_core::rng::{Rng, StreamId};
 use tcplab_core::sim::{Event, EventQueue};
 use tcplab_core::wifi::{
     FrameEvent, FrameKind, FrameRecord, MacParams, Mode, PhyParams, Propagation, RateSelection,
-    SignalConfig, Wifi, WlanConfig,
+    Reception, SignalConfig, Wifi, WlanConfig,
 };
 use tcplab_core::SimTime;
 
@@ -100,6 +100,7 @@ impl Air {
             rate: RateSelection::Fixed(11_000_000),
             signals: SignalConfig::default(),
             delay_from_distance: false,
+            reception: Reception::Threshold,
         });
         for (i, &pos) in positions.iter().enumerate() {
             let rng = |k: u64| Rng::derive(7, StreamId::Custom(10 * i as u64 + k));

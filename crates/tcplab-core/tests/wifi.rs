@@ -278,9 +278,9 @@ fn tcp_download_matches_the_two_station_contention_bound() {
 
 // ---------------------------------------------------------------------- hidden terminals
 
-fn hidden_scenario(rts: bool) -> String {
-    // a and b are 400 m apart, each 200 m from the AP; with a 250 m carrier-sense range they
-    // cannot hear each other.
+/// An AP at 0 and stations a and b at x = `ax`, `bx` m, each sending 1.5 Mb/s of 1500-B
+/// datagrams to the AP at 2 Mb/s for 20 s; `wlan` adds the WLAN's propagation (and reception).
+fn hidden_toml(ax: f64, bx: f64, rts: bool, wlan: &str) -> String {
     format!(
         r#"name = "hidden"
 duration = "20s"
@@ -297,16 +297,16 @@ phy = "hr_dsss"
 rate = "2Mbps"
 ap = "ap"
 rts_threshold = "{}"
-propagation = {{ model = "unit_disk", rx_range = "250m", cs_range = "250m" }}
+{wlan}
 [[wlans.stations]]
 node = "ap"
 position = ["0m", "0m"]
 [[wlans.stations]]
 node = "a"
-position = ["-200m", "0m"]
+position = ["{ax}m", "0m"]
 [[wlans.stations]]
 node = "b"
-position = ["200m", "0m"]
+position = ["{bx}m", "0m"]
 [[flows]]
 name = "ua"
 app = "cbr"
@@ -323,6 +323,17 @@ rate = "1.5Mbps"
 packet_size = "1472B"
 "#,
         if rts { "0B" } else { "3000B" }
+    )
+}
+
+fn hidden_scenario(rts: bool) -> String {
+    // a and b are 400 m apart, each 200 m from the AP; with a 250 m carrier-sense range they
+    // cannot hear each other.
+    hidden_toml(
+        -200.0,
+        200.0,
+        rts,
+        r#"propagation = { model = "unit_disk", rx_range = "250m", cs_range = "250m" }"#,
     )
 }
 
@@ -546,4 +557,117 @@ fn wireless_examples_run() {
         f.retransmissions
     );
     assert!(f.bytes_delivered > 100_000);
+}
+
+// ---------------------------------------------------------------------- SINR vs threshold
+
+/// Hidden pair: the AP at 0, `a` 100 m to its left, `b` `db` m to its right; two-ray ground with
+/// ns-2's powers, carrier sense at the reception threshold (250 m), so a and b (≥ 250 m apart)
+/// cannot hear each other.
+fn hidden_pair(db: f64, rts: bool, sinr: bool) -> String {
+    let mut wlan =
+        String::from(r#"propagation = { model = "two_ray_ground", cs_thresh_w = 3.652e-10 }"#);
+    if sinr {
+        wlan += "\nreception = { model = \"sinr\" }";
+    }
+    hidden_toml(-100.0, db, rts, &wlan)
+}
+
+#[test]
+fn hidden_pair_threshold_vs_sinr() {
+    // Throughput (Mb/s) of a and b at the AP.
+    let thr = |db: f64, rts: bool, sinr: bool| {
+        let o = run(&hidden_pair(db, rts, sinr));
+        let get = |n: &str| {
+            let c = o.summary.cbr.iter().find(|c| c.name == n).unwrap();
+            c.bytes_received as f64 * 8.0 / o.summary.sim_time_s / 1e6
+        };
+        (get("ua"), get("ub"))
+    };
+    println!("| b (m) | access | threshold a, b (Mb/s) | SINR a, b (Mb/s) |");
+    let mut rows = Vec::new();
+    for db in [160.0, 200.0, 240.0] {
+        for rts in [false, true] {
+            let (t, s) = (thr(db, rts, false), thr(db, rts, true));
+            println!(
+                "| {db} | {} | {:.3}, {:.3} | {:.3}, {:.3} |",
+                if rts { "RTS/CTS" } else { "basic" },
+                t.0,
+                t.1,
+                s.0,
+                s.1
+            );
+            rows.push((db, rts, t, s));
+        }
+    }
+    for &(db, rts, t, s) in &rows {
+        if !rts {
+            // b's frames arrive 10·log10((db/100)^4) = 8.2 / 12.0 / 15.2 dB weaker than a's.
+            // Threshold: a's frame survives b's only at ≥ 10 dB (capture, b ≥ 178 m); SINR:
+            // DQPSK at 2 Mb/s needs only a few dB, so a's frames survive at every distance here.
+            assert!(s.0 > 1.3, "SINR, b at {db} m: a gets {}", s.0);
+            if db < 178.0 {
+                assert!(
+                    t.0 < 0.5 * s.0,
+                    "threshold, b at {db} m: {t:?} vs SINR {s:?}"
+                );
+            }
+            // b loses most of its frames under both models (a is far stronger at the AP).
+            assert!(t.1 < 0.5 && s.1 < 0.5, "b at {db} m: {t:?} {s:?}");
+        } else {
+            // RTS/CTS gives the hidden station b a share under both models, and the channel
+            // stays busy. b gets less under SINR: there the AP, receiving a's frame when b's
+            // RTS arrives, simply keeps it; under ns-2's capture it also sets its NAV to EIFS +
+            // the RTS's air time and so cannot answer a's next RTS, which leaves b more turns.
+            let basic = rows.iter().find(|r| r.0 == db && !r.1).unwrap();
+            assert!(
+                t.1 > 0.5 && t.1 > 2.0 * basic.2 .1,
+                "threshold, b at {db} m: {t:?}"
+            );
+            assert!(
+                s.1 > 0.1 && s.1 > 2.0 * basic.3 .1,
+                "SINR, b at {db} m: {s:?}"
+            );
+            assert!(
+                t.0 + t.1 > 1.4 && s.0 + s.1 > 1.4,
+                "b at {db} m: {t:?} {s:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn sinr_reception_rejects_what_it_cannot_model() {
+    let err_with = |wlan: &str, ov: &[(&str, &str)]| {
+        let toml = hidden_toml(-100.0, 100.0, false, wlan);
+        let ov: Vec<(String, String)> = ov
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        match api::run(&toml, Format::Toml, Some(1), &ov, None) {
+            Ok(_) => panic!("accepted: {wlan}"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let err = |wlan: &str| err_with(wlan, &[]);
+    let e = err("propagation = { model = \"unit_disk\" }\nreception = { model = \"sinr\" }");
+    assert!(
+        e.contains("wlans[0].reception.model") && e.contains("log_distance"),
+        "{e}"
+    );
+    let e = err_with(
+        "reception = { model = \"sinr\" }",
+        &[("wlans.bss.phy", "erp_ofdm"), ("wlans.bss.rate", "6Mbps")],
+    );
+    assert!(
+        e.contains("wlans[0].rate") && e.contains("allowed (Mb/s): 1, 2, 5.5, 11"),
+        "{e}"
+    );
+    let e = err("propagation = { model = \"two_ray_ground\", shadowing_db = 4.0 }");
+    assert!(
+        e.contains("propagation.shadowing_db") && e.contains("log_distance"),
+        "{e}"
+    );
+    let e = err("prop_delay = \"2us\"\nprop_delay_from_distance = true");
+    assert!(e.contains("wlans[0].prop_delay"), "{e}");
 }

@@ -27,8 +27,8 @@ use crate::tcp::{CaMode, FullAckCwnd, InitialWindow, Socket, TcpConfig, Variant,
 use crate::time::SimTime;
 use crate::trace::{PcapWriter, SeriesKind, SeriesSet};
 use crate::wifi::{
-    MacParams, Mode, Modulation, PhyParams, Propagation, RadioParams, RateSelection, SignalConfig,
-    WlanConfig,
+    MacParams, Mode, Modulation, PhyParams, Propagation, RadioParams, RateSelection, Reception,
+    SignalConfig, SinrParams, WlanConfig,
 };
 use crate::world::{LinkDir, World};
 
@@ -1040,6 +1040,7 @@ fn validate_wlan(
     if w.slot.is_some_and(|d| d.0 .0 == 0) {
         errs.push(err(format!("{loc}.slot"), "must be positive"));
     }
+    validate_reception(w, loc, phy.as_ref(), errs);
     if w.prop_delay.is_some() && w.prop_delay_from_distance == Some(true) {
         errs.push(err(
             format!("{loc}.prop_delay"),
@@ -1160,6 +1161,112 @@ fn validate_wlan(
     }
 }
 
+/// The reception model's and the log-distance model's fields of one WLAN.
+fn validate_reception(
+    w: &WlanSpec,
+    loc: &str,
+    phy: Option<&PhyParams>,
+    errs: &mut Vec<FieldError>,
+) {
+    if let Some(pr) = &w.propagation {
+        let pl = format!("{loc}.propagation");
+        let logd = pr.model == PropagationModelName::LogDistance;
+        for (f, v, ok) in [
+            (
+                "exponent",
+                pr.exponent,
+                pr.exponent.is_none_or(|x| x > 0.0 && x.is_finite()),
+            ),
+            (
+                "reference_loss_db",
+                pr.reference_loss_db,
+                pr.reference_loss_db.is_none_or(f64::is_finite),
+            ),
+            (
+                "shadowing_db",
+                pr.shadowing_db,
+                pr.shadowing_db.is_none_or(|x| x >= 0.0 && x.is_finite()),
+            ),
+        ] {
+            if v.is_some() && !logd {
+                errs.push(err(
+                    format!("{pl}.{f}"),
+                    "only used by model = \"log_distance\"",
+                ));
+            } else if !ok {
+                errs.push(err(
+                    format!("{pl}.{f}"),
+                    "must be a finite number (exponent > 0, shadowing_db ≥ 0)",
+                ));
+            }
+        }
+        if pr.reference_distance.is_some() && !logd {
+            errs.push(err(
+                format!("{pl}.reference_distance"),
+                "only used by model = \"log_distance\"",
+            ));
+        }
+    }
+    let Some(r) = &w.reception else { return };
+    let rl = format!("{loc}.reception");
+    if r.model != ReceptionModelName::Sinr {
+        if r.noise_figure_db.is_some() {
+            errs.push(err(
+                format!("{rl}.noise_figure_db"),
+                "only used by model = \"sinr\"",
+            ));
+        }
+        return;
+    }
+    if r.noise_figure_db.is_some_and(|x| !x.is_finite()) {
+        errs.push(err(
+            format!("{rl}.noise_figure_db"),
+            "must be a finite number of dB",
+        ));
+    }
+    if w.propagation
+        .as_ref()
+        .is_some_and(|p| p.model == PropagationModelName::UnitDisk)
+    {
+        errs.push(err(
+            format!("{rl}.model"),
+            "\"sinr\" needs received powers: use propagation model two_ray_ground, free_space or log_distance",
+        ));
+    }
+    if let Some(p) = phy {
+        let allowed = crate::wifi::reception::SINR_RATES;
+        let names = "1, 2, 5.5, 11";
+        let mut rates: Vec<(String, u64)> = Vec::new();
+        if let Some(x) = w.rate {
+            rates.push((format!("{loc}.rate"), x.0));
+        } else if w.rate_steps.is_empty() {
+            let d = if p.preset == "ns2_dsss" {
+                2_000_000
+            } else {
+                p.rates.iter().copied().max().unwrap_or(0)
+            };
+            rates.push((format!("{loc}.phy"), d));
+        }
+        for (k, st) in w.rate_steps.iter().enumerate() {
+            rates.push((format!("{loc}.rate_steps[{k}].rate"), st.rate.0));
+        }
+        for b in w.basic_rate.map_or(p.basic_rates.clone(), |b| vec![b.0]) {
+            rates.push((format!("{loc}.basic_rate"), b));
+        }
+        for (at, x) in rates {
+            if !allowed.contains(&x) {
+                errs.push(err(
+                    at,
+                    format!(
+                        "{} Mb/s has no error model for reception = \"sinr\"; allowed (Mb/s): {names} (802.11b DSSS/CCK)",
+                        x as f64 / 1e6
+                    ),
+                ));
+            }
+        }
+    }
+}
+
 /// The preset a WLAN names, before the WLAN's overrides.
 fn wlan_phy_base(w: &WlanSpec) -> Option<PhyParams> {
     PhyParams::by_name(w.phy.as_deref().unwrap_or("hr_dsss"))
@@ -1245,10 +1352,16 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
                     cp_thresh: p.capture_ratio.unwrap_or(def.cp_thresh),
                     ..def
                 };
-                if m == PropagationModelName::FreeSpace {
-                    Propagation::FreeSpace(r)
-                } else {
-                    Propagation::TwoRayGround(r)
+                match m {
+                    PropagationModelName::FreeSpace => Propagation::FreeSpace(r),
+                    PropagationModelName::LogDistance => Propagation::LogDistance {
+                        radio: r,
+                        exponent: p.exponent.unwrap_or(3.0),
+                        ref_distance: p.reference_distance.map_or(1.0, |d| d.metres()),
+                        ref_loss_db: p.reference_loss_db,
+                        shadowing_db: p.shadowing_db.unwrap_or(0.0),
+                    },
+                    _ => Propagation::TwoRayGround(r),
                 }
             }
         },
@@ -1286,6 +1399,13 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
             sample_interval: sg.sample_interval.map(|d| d.0),
         },
         delay_from_distance: w.prop_delay_from_distance.unwrap_or(false),
+        reception: match &w.reception {
+            Some(r) if r.model == ReceptionModelName::Sinr => {
+                // DSSS/CCK occupy 22 MHz (802.11-2020 16.3.7.4).
+                Reception::Sinr(SinrParams::thermal(22e6, r.noise_figure_db.unwrap_or(7.0)))
+            }
+            _ => Reception::Threshold,
+        },
     }
 }
 
@@ -1498,6 +1618,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     }
     for (wi, ws) in s.wlans.iter().enumerate() {
         let capture = pcap_dir.is_some() && s.trace.pcap.iter().any(|p| p == "*" || *p == ws.name);
+        w.wifi.seed = seed;
         let wl = w.wifi.add_wlan(wlan_config(ws));
         for (k, st) in ws.stations.iter().enumerate() {
             let stream = |purpose: u64| {

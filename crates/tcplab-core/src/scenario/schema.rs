@@ -364,6 +364,8 @@ pub enum PropagationModelName {
     UnitDisk,
     TwoRayGround,
     FreeSpace,
+    /// Log-distance path loss, optionally with log-normal shadowing per station pair.
+    LogDistance,
 }
 
 /// Propagation: `unit_disk` (takes `rx_range`, `cs_range`; defaults 250 m / 550 m) or ns-2's
@@ -395,6 +397,39 @@ pub struct PropagationSpec {
     /// Capture ratio, linear (ns-2 CPThresh_ 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capture_ratio: Option<f64>,
+    /// log_distance: path-loss exponent (default 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exponent: Option<f64>,
+    /// log_distance: reference distance (default 1 m).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_distance: Option<Distance>,
+    /// log_distance: path loss at the reference distance in dB (default: free space there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_loss_db: Option<f64>,
+    /// log_distance: standard deviation of log-normal shadowing in dB, one draw per station
+    /// pair (default 0: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadowing_db: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ReceptionModelName {
+    /// ns-2: decodable above the reception threshold, capture by power ratio.
+    Threshold,
+    /// Signal to interference-plus-noise ratio with a BER model per rate.
+    Sinr,
+}
+
+/// How a receiver decides whether a frame survives (see docs/models/wifi.md).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ReceptionSpec {
+    pub model: ReceptionModelName,
+    /// sinr: noise figure of the receiver in dB (default 7, as ns-3); the noise floor is
+    /// thermal noise over 22 MHz plus this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise_figure_db: Option<f64>,
 }
 
 /// Cross-layer link signals of a WLAN.
@@ -491,6 +526,9 @@ pub struct WlanSpec {
     /// at the lowest basic rate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rts_cts_rate: Option<Rate>,
+    /// threshold (default, ns-2) or sinr.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reception: Option<ReceptionSpec>,
     /// Reset a NAV set by an RTS when no frame follows it (IEEE 802.11-2016 10.3.2.5; default
     /// false).
     #[serde(default, skip_serializing_if = "Option::is_none")]

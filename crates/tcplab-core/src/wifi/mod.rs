@@ -29,6 +29,7 @@ pub mod channel;
 pub mod dcf;
 pub mod phy;
 pub mod queue;
+pub mod reception;
 
 use crate::ids::{NodeId, PktId};
 use crate::link::{LossModel, Outage};
@@ -40,6 +41,7 @@ pub use channel::{Propagation, RadioParams, RateSelection, Reach};
 pub use dcf::{Dcf, DropCause, Frame, FrameKind, Input, MacAction, MacParams, MacStats, BROADCAST};
 pub use phy::{Modulation, PhyParams};
 pub use queue::{PriQueue, QueuedPkt};
+pub use reception::{Reception, SinrParams};
 
 /// Infrastructure (stations talk only to the AP, which bridges to its wired links) or ad hoc
 /// (every node forwards; static shortest-path routes over the connectivity graph at t = 0).
@@ -86,6 +88,8 @@ pub struct WlanConfig {
     /// Each pair's propagation delay is its distance / c (ns-3's constant-speed model) instead of
     /// the PHY's constant `prop_delay`.
     pub delay_from_distance: bool,
+    /// Threshold (ns-2) or SINR reception.
+    pub reception: Reception,
 }
 
 impl WlanConfig {
@@ -113,8 +117,11 @@ struct RxLock {
     tx: u32,
     power: f64,
     end: SimTime,
-    /// Destroyed by an overlapping frame.
+    /// Threshold model: destroyed by an overlapping frame. SINR model: overlapped by another.
     collided: bool,
+    rate: u64,
+    /// The SINR model's account of the frame.
+    sinr: reception::SinrLock,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -144,6 +151,9 @@ pub struct Station {
     rx: Option<RxLock>,
     /// Signals this station senses now (frames on the air above its CS threshold).
     sensed: u32,
+    /// SINR model: frames arriving here now, and their summed power (W).
+    arriving: u32,
+    arriving_w: f64,
     nbrs: Vec<Nbr>,
     timer: Option<SimTime>,
     gen: u32,
@@ -220,6 +230,8 @@ pub struct Wifi {
     /// Published link signals, in time order.
     pub log: Vec<LinkSignal>,
     pub frames_on_air: u64,
+    /// The run's seed (per-pair shadowing draws).
+    pub seed: u64,
 }
 
 impl Wifi {
@@ -275,6 +287,8 @@ impl Wifi {
             down: false,
             rx: None,
             sensed: 0,
+            arriving: 0,
+            arriving_w: 0.0,
             nbrs: Vec::new(),
             timer: None,
             gen: 0,
@@ -289,19 +303,31 @@ impl Wifi {
         ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt()
     }
 
-    /// Recomputes who hears whom in a WLAN (after stations are added or move).
+    /// Recomputes who hears whom in a WLAN (after stations are added or move). Under the SINR
+    /// model a station also lists those it does not sense but whose frames reach it within 20 dB
+    /// of the noise floor: they add to its interference.
     fn update_neighbours(&mut self, wlan: u32) {
         let members = self.wlans[wlan as usize].stations.clone();
+        let cfg = &self.wlans[wlan as usize].cfg;
+        let floor = match &cfg.reception {
+            Reception::Threshold => f64::INFINITY,
+            Reception::Sinr(p) => p.noise_w / 100.0,
+        };
+        let sigma = cfg.propagation.shadowing_db();
         for &a in &members {
             let mut nb = Vec::new();
             for &b in &members {
                 if a == b {
                     continue;
                 }
-                let cfg = &self.wlans[wlan as usize].cfg;
                 let d = self.distance(a, b);
-                let reach = cfg.propagation.reach(d);
-                if reach.sensed {
+                let shadow = if sigma > 0.0 {
+                    sigma * pair_normal(self.seed, a.min(b), a.max(b))
+                } else {
+                    0.0
+                };
+                let reach = cfg.propagation.reach_shadowed(d, shadow);
+                if reach.sensed || reach.power >= floor {
                     nb.push(Nbr {
                         sta: b,
                         reach,
@@ -340,7 +366,7 @@ impl Wifi {
                 Mode::AdHoc => {
                     for &a in &w.stations {
                         for n in &self.stations[a as usize].nbrs {
-                            if n.reach.decodable {
+                            if n.reach.decodable && n.reach.sensed {
                                 e.push((a, n.sta));
                             }
                         }
@@ -596,6 +622,10 @@ impl Wifi {
         }
         let w = self.stations[s as usize].wlan as usize;
         let capture = self.wlans[w].cfg.propagation.capture_ratio();
+        let noise = match &self.wlans[w].cfg.reception {
+            Reception::Threshold => None,
+            Reception::Sinr(p) => Some(p.noise_w),
+        };
         let mut max_delay = SimTime::ZERO;
         if !self.stations[s as usize].down {
             // Reach and delay as the stations stand when the frame starts (the neighbour cache
@@ -608,6 +638,19 @@ impl Wifi {
                 }
                 hearers.push((nb.sta, nb.reach, nb.delay));
                 max_delay = max_delay.max(nb.delay);
+                if let Some(noise) = noise {
+                    // SINR: the frame being received gets a new chunk of interference.
+                    if let Some(lock) = r.rx.as_mut() {
+                        let sinr = lock.power / (noise + r.arriving_w - lock.power).max(noise);
+                        lock.sinr.chunk(now, lock.rate, sinr);
+                        lock.collided = true;
+                    }
+                    r.arriving += 1;
+                    r.arriving_w += nb.reach.power;
+                }
+                if !nb.reach.sensed {
+                    continue; // interference only
+                }
                 r.sensed += 1;
                 let first = r.sensed == 1;
                 let sending = r.mac.is_transmitting();
@@ -616,6 +659,8 @@ impl Wifi {
                     power: nb.reach.power,
                     end,
                     collided: false,
+                    rate: f.rate,
+                    sinr: reception::SinrLock::new(now),
                 };
                 // Half duplex: a station that is sending does not receive the frame.
                 let mut locked = false;
@@ -626,6 +671,8 @@ impl Wifi {
                             r.rx = Some(new);
                             locked = true;
                         }
+                        // SINR: the PHY stays on its frame; the newcomer is interference.
+                        Some(_) if noise.is_some() => {}
                         Some(cur) => {
                             if capture.is_some_and(|cp| cur.power >= cp * new.power) {
                                 // Captured: the frame being received survives; the new one is
@@ -675,18 +722,46 @@ impl Wifi {
         };
         let hearers = std::mem::take(&mut self.txs[id as usize].hearers);
         self.mac_input_at(now, end, s, Input::TxEnd);
+        let noise = match &self.wlans[self.stations[s as usize].wlan as usize]
+            .cfg
+            .reception
+        {
+            Reception::Threshold => None,
+            Reception::Sinr(p) => Some(p.noise_w),
+        };
         for &(r, reach, delay) in &hearers {
             let at = end + delay;
+            if let Some(noise) = noise {
+                let st = &mut self.stations[r as usize];
+                if let Some(lock) = st.rx.as_mut() {
+                    let sinr = lock.power / (noise + st.arriving_w - lock.power).max(noise);
+                    lock.sinr.chunk(at, lock.rate, sinr);
+                }
+                st.arriving -= 1;
+                st.arriving_w = if st.arriving == 0 {
+                    0.0
+                } else {
+                    st.arriving_w - reach.power
+                };
+            }
+            if !reach.sensed {
+                continue; // it was interference only
+            }
             let mut outcome = {
                 let st = &mut self.stations[r as usize];
                 st.sensed -= 1;
                 match st.rx {
                     Some(lock) if lock.tx == id => {
                         st.rx = None;
-                        if lock.collided {
+                        // SINR: the frame survives with the product of its chunks' success
+                        // probabilities.
+                        let sinr_ok = noise.is_none()
+                            || (reach.decodable
+                                && st.rng_rx.uniform() < lock.sinr.ln_success.exp());
+                        if lock.collided && (noise.is_none() || !sinr_ok) {
                             st.mac.stats.rx_collisions += 1;
                             Outcome::Collided
-                        } else if !reach.decodable {
+                        } else if !reach.decodable || !sinr_ok {
                             Outcome::TooWeak
                         } else {
                             Outcome::Ok
@@ -817,4 +892,14 @@ fn frame_record(t: SimTime, sta: u32, event: FrameEvent, f: &Frame) -> FrameReco
         bytes: f.bytes,
         rate: f.rate,
     }
+}
+
+/// A standard normal draw for the station pair (a, b), a < b: the same in every run with `seed`
+/// and independent of the order stations are added (Box–Muller on the pair's own stream).
+fn pair_normal(seed: u64, a: u32, b: u32) -> f64 {
+    let key = 0x5EAD_0000_0000_0000 ^ ((a as u64) << 24) ^ b as u64;
+    let mut rng = Rng::derive(seed, crate::rng::StreamId::Custom(key));
+    let u1 = rng.uniform().max(1e-300);
+    let u2 = rng.uniform();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
