@@ -97,6 +97,9 @@ pub struct WifiSummary {
     pub retried_msdus: u64,
     /// Exchanges that got no ACK or CTS.
     pub tx_failures: u64,
+    /// Of those, the ones lost to an overlapping frame: collisions as this station experienced
+    /// them as a transmitter.
+    pub tx_collisions: u64,
     /// Receptions at this station destroyed by an overlapping frame.
     pub collisions: u64,
     /// Data frames lost to the error model at this station.
@@ -431,6 +434,7 @@ pub fn summarize(w: &World) -> RunOutput {
                 retries: m.retries,
                 retried_msdus: m.retried_msdus,
                 tx_failures: m.tx_failures,
+                tx_collisions: m.tx_collisions,
                 collisions: m.rx_collisions,
                 frame_errors: m.rx_errors,
                 frames_received: m.data_frames_received,

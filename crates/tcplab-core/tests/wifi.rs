@@ -15,10 +15,9 @@ fn run(toml: &str) -> RunOutput {
 
 // ---------------------------------------------------------------------- Bianchi's model
 
-/// Bianchi (IEEE JSAC 18(3), 2000) saturation throughput in b/s for `n` stations.
-/// `w` = CWmin + 1, `m` = log2((CWmax + 1)/(CWmin + 1)); times in µs; `payload_bits` is what is
-/// counted as throughput. `ts`, `tc`: busy time of a success and of a collision (ALGORITHMS.md §7).
-fn bianchi(n: u32, w: f64, m: i32, slot: f64, ts: f64, tc: f64, payload_bits: f64) -> f64 {
+/// Bianchi (IEEE JSAC 18(3), 2000), eqs. (7) and (9): the probability τ that a saturated station
+/// transmits in a slot, for `n` stations, `w` = CWmin + 1 and `m` backoff stages.
+fn bianchi_tau(n: u32, w: f64, m: i32) -> f64 {
     let tau_of = |p: f64| {
         2.0 * (1.0 - 2.0 * p) / ((1.0 - 2.0 * p) * (w + 1.0) + p * w * (1.0 - (2.0 * p).powi(m)))
     };
@@ -33,11 +32,27 @@ fn bianchi(n: u32, w: f64, m: i32, slot: f64, ts: f64, tc: f64, payload_bits: f6
             hi = p;
         }
     }
-    let tau = tau_of(0.5 * (lo + hi));
+    tau_of(0.5 * (lo + hi))
+}
+
+/// Bianchi's saturation throughput in b/s for `n` stations: `payload_bits` per success; times in
+/// µs; `ts`, `tc`: busy time of a success and of a collision (ALGORITHMS.md §7).
+fn bianchi(n: u32, w: f64, m: i32, slot: f64, ts: f64, tc: f64, payload_bits: f64) -> f64 {
+    let tau = bianchi_tau(n, w, m);
     let ptr = 1.0 - (1.0 - tau).powi(n as i32);
     let ps = n as f64 * tau * (1.0 - tau).powi(n as i32 - 1) / ptr;
     let e_slot = (1.0 - ptr) * slot + ptr * ps * ts + ptr * (1.0 - ps) * tc;
     ps * ptr * payload_bits / e_slot * 1e6
+}
+
+/// Bianchi's W (backoff uniform on [0, W − 1]) and m (CWmax + 1 = 2^m (CWmin + 1)) of a PHY.
+fn stages(phy: &PhyParams) -> (f64, i32) {
+    // The standard draws from [0, CW]; ns-2 from [0, CW − 1].
+    let w = phy.cw_min as f64 + if phy.ns2_backoff { 0.0 } else { 1.0 };
+    (
+        w,
+        ((phy.cw_max + 1) / (phy.cw_min + 1)).trailing_zeros() as i32,
+    )
 }
 
 #[test]
@@ -105,8 +120,7 @@ fn bianchi_for(phy: &PhyParams, rate: u64, n: u32, rts: bool) -> f64 {
     } else {
         (data + d + sifs + ack + d + difs, data + d + eifs)
     };
-    let w = phy.cw_min as f64 + 1.0;
-    let m = ((phy.cw_max + 1) / (phy.cw_min + 1)).trailing_zeros() as i32;
+    let (w, m) = stages(phy);
     bianchi(n, w, m, us(phy.slot), ts, tc, 1500.0 * 8.0)
 }
 
@@ -130,7 +144,9 @@ fn check_saturation(phy_name: &str, rate: u64, rts: bool) {
             want / 1e6,
             err * 100.0
         );
-        assert!(err.abs() < 0.05, "n={n}: {got} vs {want}");
+        // Measured over seeds 1–3: |error| ≤ 1.41 % (docs/validation/wifi.md); 2 % leaves 0.6
+        // point for other seeds and still fails without EIFS (+2.5 % at n = 10, +4.3 % at n = 20).
+        assert!(err.abs() < 0.02, "n={n}: {got} vs {want}");
     }
 }
 
@@ -204,37 +220,57 @@ size = "{size}"
 }
 
 #[test]
-fn tcp_download_reaches_the_frame_timing_bound() {
+fn tcp_download_matches_the_two_station_contention_bound() {
     let o = run(&download_scenario("20MB", "delayed_ack = false", "", ""));
     let f = &o.summary.flows[0];
     assert!(f.completed, "{f:?}");
-    // The bound: per segment one data exchange and one TCP-ACK exchange, each DIFS + frame + δ +
-    // SIFS + MAC ACK + δ, plus the AP's mean backoff of CWmin/2 slots. ALGORITHMS.md §6.3 also
-    // adds the station's backoff, but the station counts its backoff down while the AP counts
-    // its own (both start after the same DIFS), so only the AP's backoff is idle time that
-    // cannot overlap; the station's shows up only when it draws more than the AP.
+    // Two stations contend for the medium: the AP, which always has a segment queued (64 KiB
+    // window), and the station, which has a TCP ACK queued after every segment, so the two
+    // succeed equally often. Bianchi's model with n = 2 gives the share of idle slots,
+    // successes and collisions; a success is a data or a TCP-ACK exchange, half each (frame + δ +
+    // SIFS + MAC ACK + δ + DIFS); a collision overlaps a segment with a TCP ACK, and both
+    // senders are transmitters (no EIFS): the medium is lost for the segment + δ + the AP's ACK
+    // timeout + DIFS. Each success carries half a segment of goodput.
     let phy = PhyParams::hr_dsss(false);
     let us = |t: tcplab_core::SimTime| t.0 as f64 / 1e3;
+    let d = us(phy.prop_delay);
+    let frame = |ip: u32| us(phy.duration(phy.data_mpdu(ip), 11_000_000));
     let exch = |ip: u32| {
-        us(phy.difs)
-            + us(phy.duration(phy.data_mpdu(ip), 11_000_000))
-            + 2.0 * us(phy.prop_delay)
-            + us(phy.sifs)
-            + us(phy.ack_duration(11_000_000))
+        frame(ip) + d + us(phy.sifs) + us(phy.ack_duration(11_000_000)) + d + us(phy.difs)
     };
-    let backoff = phy.cw_min as f64 / 2.0 * us(phy.slot);
-    let bound = 1460.0 * 8.0 / (exch(1500) + exch(40) + backoff) * 1e6;
-    // Goodput over the transfer, excluding the connection set-up and slow start's first RTTs
-    // is what the bound describes; over 20 MB their share is small.
+    let ts = (exch(1500) + exch(40)) / 2.0;
+    let tc = frame(1500) + d + us(phy.response_timeout) + us(phy.difs);
+    let (w, m) = stages(&phy);
+    let bound = bianchi(2, w, m, us(phy.slot), ts, tc, 1460.0 * 8.0 / 2.0);
+    // Bianchi's conditional collision probability for n = 2 is τ itself.
+    let p = bianchi_tau(2, w, m);
     let err = (f.goodput_bps - bound) / bound;
+    let coll: Vec<f64> = o
+        .summary
+        .wifi
+        .iter()
+        .map(|w| w.tx_collisions as f64 / w.frames_sent as f64)
+        .collect();
     println!(
-        "TCP over 11b: goodput {:.3} Mb/s, bound {:.3} Mb/s ({:+.2} %), mac retries {:?}",
+        "TCP over 11b: goodput {:.3} Mb/s, two-station bound {:.3} Mb/s ({:+.2} %); \
+         collision probability per attempt {coll:.4?} vs Bianchi {p:.4}; {:?}",
         f.goodput_bps / 1e6,
         bound / 1e6,
         err * 100.0,
-        o.summary.wifi.iter().map(|w| w.retries).collect::<Vec<_>>()
+        o.summary.wifi,
     );
-    assert!(err.abs() < 0.05, "{} vs {bound}", f.goodput_bps);
+    // Measured −0.7 %: the tolerance is that plus 1.3 points for what the model leaves out (the
+    // set-up and slow start, and the station's head start after a collision: it resumes counting
+    // at the segment's end while the AP waits its ACK timeout).
+    assert!(err.abs() < 0.02, "{} vs {bound}", f.goodput_bps);
+    // Every collision is one the two stations experience: the AP's segment against the
+    // station's TCP ACK. Both see the same number, at the rate Bianchi's model predicts.
+    let (ap, sta) = (&o.summary.wifi[0], &o.summary.wifi[1]);
+    assert_eq!(ap.tx_collisions, sta.tx_collisions);
+    assert_eq!(ap.tx_collisions, ap.tx_failures);
+    for c in &coll {
+        assert!((c - p).abs() / p < 0.1, "collision probability {c} vs {p}");
+    }
     // The AP queue never overflows with a 64 KiB window.
     assert!(o.summary.wifi.iter().all(|w| w.drops_queue == 0));
     assert_eq!(f.retransmissions, 0);
@@ -242,9 +278,9 @@ fn tcp_download_reaches_the_frame_timing_bound() {
 
 // ---------------------------------------------------------------------- hidden terminals
 
-fn hidden_scenario(rts: bool) -> String {
-    // a and b are 400 m apart, each 200 m from the AP; with a 250 m carrier-sense range they
-    // cannot hear each other.
+/// An AP at 0 and stations a and b at x = `ax`, `bx` m, each sending 1.5 Mb/s of 1500-B
+/// datagrams to the AP at 2 Mb/s for 20 s; `wlan` adds the WLAN's propagation (and reception).
+fn hidden_toml(ax: f64, bx: f64, rts: bool, wlan: &str) -> String {
     format!(
         r#"name = "hidden"
 duration = "20s"
@@ -261,16 +297,16 @@ phy = "hr_dsss"
 rate = "2Mbps"
 ap = "ap"
 rts_threshold = "{}"
-propagation = {{ model = "unit_disk", rx_range = "250m", cs_range = "250m" }}
+{wlan}
 [[wlans.stations]]
 node = "ap"
 position = ["0m", "0m"]
 [[wlans.stations]]
 node = "a"
-position = ["-200m", "0m"]
+position = ["{ax}m", "0m"]
 [[wlans.stations]]
 node = "b"
-position = ["200m", "0m"]
+position = ["{bx}m", "0m"]
 [[flows]]
 name = "ua"
 app = "cbr"
@@ -287,6 +323,17 @@ rate = "1.5Mbps"
 packet_size = "1472B"
 "#,
         if rts { "0B" } else { "3000B" }
+    )
+}
+
+fn hidden_scenario(rts: bool) -> String {
+    // a and b are 400 m apart, each 200 m from the AP; with a 250 m carrier-sense range they
+    // cannot hear each other.
+    hidden_toml(
+        -200.0,
+        200.0,
+        rts,
+        r#"propagation = { model = "unit_disk", rx_range = "250m", cs_range = "250m" }"#,
     )
 }
 
@@ -510,4 +557,117 @@ fn wireless_examples_run() {
         f.retransmissions
     );
     assert!(f.bytes_delivered > 100_000);
+}
+
+// ---------------------------------------------------------------------- SINR vs threshold
+
+/// Hidden pair: the AP at 0, `a` 100 m to its left, `b` `db` m to its right; two-ray ground with
+/// ns-2's powers, carrier sense at the reception threshold (250 m), so a and b (≥ 250 m apart)
+/// cannot hear each other.
+fn hidden_pair(db: f64, rts: bool, sinr: bool) -> String {
+    let mut wlan =
+        String::from(r#"propagation = { model = "two_ray_ground", cs_thresh_w = 3.652e-10 }"#);
+    if sinr {
+        wlan += "\nreception = { model = \"sinr\" }";
+    }
+    hidden_toml(-100.0, db, rts, &wlan)
+}
+
+#[test]
+fn hidden_pair_threshold_vs_sinr() {
+    // Throughput (Mb/s) of a and b at the AP.
+    let thr = |db: f64, rts: bool, sinr: bool| {
+        let o = run(&hidden_pair(db, rts, sinr));
+        let get = |n: &str| {
+            let c = o.summary.cbr.iter().find(|c| c.name == n).unwrap();
+            c.bytes_received as f64 * 8.0 / o.summary.sim_time_s / 1e6
+        };
+        (get("ua"), get("ub"))
+    };
+    println!("| b (m) | access | threshold a, b (Mb/s) | SINR a, b (Mb/s) |");
+    let mut rows = Vec::new();
+    for db in [160.0, 200.0, 240.0] {
+        for rts in [false, true] {
+            let (t, s) = (thr(db, rts, false), thr(db, rts, true));
+            println!(
+                "| {db} | {} | {:.3}, {:.3} | {:.3}, {:.3} |",
+                if rts { "RTS/CTS" } else { "basic" },
+                t.0,
+                t.1,
+                s.0,
+                s.1
+            );
+            rows.push((db, rts, t, s));
+        }
+    }
+    for &(db, rts, t, s) in &rows {
+        if !rts {
+            // b's frames arrive 10·log10((db/100)^4) = 8.2 / 12.0 / 15.2 dB weaker than a's.
+            // Threshold: a's frame survives b's only at ≥ 10 dB (capture, b ≥ 178 m); SINR:
+            // DQPSK at 2 Mb/s needs only a few dB, so a's frames survive at every distance here.
+            assert!(s.0 > 1.3, "SINR, b at {db} m: a gets {}", s.0);
+            if db < 178.0 {
+                assert!(
+                    t.0 < 0.5 * s.0,
+                    "threshold, b at {db} m: {t:?} vs SINR {s:?}"
+                );
+            }
+            // b loses most of its frames under both models (a is far stronger at the AP).
+            assert!(t.1 < 0.5 && s.1 < 0.5, "b at {db} m: {t:?} {s:?}");
+        } else {
+            // RTS/CTS gives the hidden station b a share under both models, and the channel
+            // stays busy. b gets less under SINR: there the AP, receiving a's frame when b's
+            // RTS arrives, simply keeps it; under ns-2's capture it also sets its NAV to EIFS +
+            // the RTS's air time and so cannot answer a's next RTS, which leaves b more turns.
+            let basic = rows.iter().find(|r| r.0 == db && !r.1).unwrap();
+            assert!(
+                t.1 > 0.5 && t.1 > 2.0 * basic.2 .1,
+                "threshold, b at {db} m: {t:?}"
+            );
+            assert!(
+                s.1 > 0.1 && s.1 > 2.0 * basic.3 .1,
+                "SINR, b at {db} m: {s:?}"
+            );
+            assert!(
+                t.0 + t.1 > 1.4 && s.0 + s.1 > 1.4,
+                "b at {db} m: {t:?} {s:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn sinr_reception_rejects_what_it_cannot_model() {
+    let err_with = |wlan: &str, ov: &[(&str, &str)]| {
+        let toml = hidden_toml(-100.0, 100.0, false, wlan);
+        let ov: Vec<(String, String)> = ov
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        match api::run(&toml, Format::Toml, Some(1), &ov, None) {
+            Ok(_) => panic!("accepted: {wlan}"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let err = |wlan: &str| err_with(wlan, &[]);
+    let e = err("propagation = { model = \"unit_disk\" }\nreception = { model = \"sinr\" }");
+    assert!(
+        e.contains("wlans[0].reception.model") && e.contains("log_distance"),
+        "{e}"
+    );
+    let e = err_with(
+        "reception = { model = \"sinr\" }",
+        &[("wlans.bss.phy", "erp_ofdm"), ("wlans.bss.rate", "6Mbps")],
+    );
+    assert!(
+        e.contains("wlans[0].rate") && e.contains("allowed (Mb/s): 1, 2, 5.5, 11"),
+        "{e}"
+    );
+    let e = err("propagation = { model = \"two_ray_ground\", shadowing_db = 4.0 }");
+    assert!(
+        e.contains("propagation.shadowing_db") && e.contains("log_distance"),
+        "{e}"
+    );
+    let e = err("prop_delay = \"2us\"\nprop_delay_from_distance = true");
+    assert!(e.contains("wlans[0].prop_delay"), "{e}");
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::schema::{
     AgentKindName, AgentSpec, AppName, Direction, EstimatorName, LossModelName, LossSpec,
-    OutageSpec, PropagationModelName, QueueSpec, Scenario, WlanMode, WlanSpec,
+    OutageSpec, PropagationModelName, QueueSpec, ReceptionModelName, Scenario, WlanMode, WlanSpec,
 };
 use super::{
     err, link_name, merged_tcp, tcp_config, FieldError, DEFAULT_DURATION, DEFAULT_MAX_EVENTS,
@@ -20,8 +20,8 @@ use crate::tcp::Socket;
 use crate::time::SimTime;
 use crate::trace::{PcapWriter, SeriesKind, SeriesSet};
 use crate::wifi::{
-    MacParams, Mode, Modulation, PhyParams, Propagation, RadioParams, RateSelection, SignalConfig,
-    WlanConfig,
+    MacParams, Mode, Modulation, PhyParams, Propagation, RadioParams, RateSelection, Reception,
+    SignalConfig, SinrParams, WlanConfig,
 };
 use crate::world::{LinkDir, World};
 
@@ -82,6 +82,7 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
         if phy.modulation == Modulation::Dsss {
             // aRxPHYStartDelay follows the preamble (802.11-2020 Table 16-4).
             let rx = if sp { phy.plcp_short } else { phy.plcp_long };
+            phy.rx_start_delay = rx;
             phy.response_timeout = phy.sifs + phy.slot + rx;
         }
     }
@@ -116,6 +117,9 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
     if let Some(r) = w.basic_rate {
         phy.basic_rates = vec![r.0];
     }
+    if let Some(r) = w.rts_cts_rate {
+        phy.rts_cts_rate = Some(r.0);
+    }
     let d = MacParams::default();
     let mac = MacParams {
         // ns-2 RTSThreshold_ 0: RTS/CTS before every unicast frame (ALGORITHMS.md §6.1).
@@ -127,6 +131,7 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
         short_retry_limit: w.short_retry_limit.unwrap_or(d.short_retry_limit),
         long_retry_limit: w.long_retry_limit.unwrap_or(d.long_retry_limit),
         queue_limit: w.queue.map_or(d.queue_limit, |q| q as usize),
+        nav_reset: w.nav_reset.unwrap_or(d.nav_reset),
     };
     let propagation = match &w.propagation {
         None => Propagation::ns2_default(),
@@ -148,10 +153,16 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
                     cp_thresh: p.capture_ratio.unwrap_or(def.cp_thresh),
                     ..def
                 };
-                if m == PropagationModelName::FreeSpace {
-                    Propagation::FreeSpace(r)
-                } else {
-                    Propagation::TwoRayGround(r)
+                match m {
+                    PropagationModelName::FreeSpace => Propagation::FreeSpace(r),
+                    PropagationModelName::LogDistance => Propagation::LogDistance {
+                        radio: r,
+                        exponent: p.exponent.unwrap_or(3.0),
+                        ref_distance: p.reference_distance.map_or(1.0, |d| d.metres()),
+                        ref_loss_db: p.reference_loss_db,
+                        shadowing_db: p.shadowing_db.unwrap_or(0.0),
+                    },
+                    _ => Propagation::TwoRayGround(r),
                 }
             }
         },
@@ -187,6 +198,14 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
             duration_factor: sg.duration_factor.unwrap_or(1.0),
             miss_probability: sg.miss_probability.unwrap_or(0.0),
             sample_interval: sg.sample_interval.map(|d| d.0),
+        },
+        delay_from_distance: w.prop_delay_from_distance.unwrap_or(false),
+        reception: match &w.reception {
+            Some(r) if r.model == ReceptionModelName::Sinr => {
+                // DSSS/CCK occupy 22 MHz (802.11-2020 16.3.7.4).
+                Reception::Sinr(SinrParams::thermal(22e6, r.noise_figure_db.unwrap_or(7.0)))
+            }
+            _ => Reception::Threshold,
         },
     }
 }
@@ -324,6 +343,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     }
     for (wi, ws) in s.wlans.iter().enumerate() {
         let capture = pcap_dir.is_some() && s.trace.pcap.iter().any(|p| p == "*" || *p == ws.name);
+        w.wifi.seed = seed;
         let wl = w.wifi.add_wlan(wlan_config(ws));
         for (k, st) in ws.stations.iter().enumerate() {
             let stream = |purpose: u64| {

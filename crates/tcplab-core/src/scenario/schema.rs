@@ -257,6 +257,8 @@ pub enum PropagationModelName {
     UnitDisk,
     TwoRayGround,
     FreeSpace,
+    /// Log-distance path loss, optionally with log-normal shadowing per station pair.
+    LogDistance,
 }
 
 /// Propagation: `unit_disk` (takes `rx_range`, `cs_range`; defaults 250 m / 550 m) or ns-2's
@@ -288,6 +290,39 @@ pub struct PropagationSpec {
     /// Capture ratio, linear (ns-2 CPThresh_ 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capture_ratio: Option<f64>,
+    /// log_distance: path-loss exponent (default 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exponent: Option<f64>,
+    /// log_distance: reference distance (default 1 m).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_distance: Option<Distance>,
+    /// log_distance: path loss at the reference distance in dB (default: free space there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_loss_db: Option<f64>,
+    /// log_distance: standard deviation of log-normal shadowing in dB, one draw per station
+    /// pair (default 0: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadowing_db: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ReceptionModelName {
+    /// ns-2: decodable above the reception threshold, capture by power ratio.
+    Threshold,
+    /// Signal to interference-plus-noise ratio with a BER model per rate.
+    Sinr,
+}
+
+/// How a receiver decides whether a frame survives (see docs/models/wifi.md).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ReceptionSpec {
+    pub model: ReceptionModelName,
+    /// sinr: noise figure of the receiver in dB (default 7, as ns-3); the noise floor is
+    /// thermal noise over 22 MHz plus this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise_figure_db: Option<f64>,
 }
 
 /// Cross-layer link signals of a WLAN.
@@ -376,6 +411,21 @@ pub struct WlanSpec {
     /// Propagation delay inside the WLAN (default 1 µs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prop_delay: Option<Duration>,
+    /// Each station pair's propagation delay is its distance / c instead of `prop_delay`
+    /// (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prop_delay_from_distance: Option<bool>,
+    /// RTS and CTS at this rate instead of the control rate of the data rate (ns-3 sends them
+    /// at the lowest basic rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rts_cts_rate: Option<Rate>,
+    /// threshold (default, ns-2) or sinr.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reception: Option<ReceptionSpec>,
+    /// Reset a NAV set by an RTS when no frame follows it (IEEE 802.11-2016 10.3.2.5; default
+    /// false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nav_reset: Option<bool>,
     /// Rate of control frames (replaces the preset's basic rate set with this one rate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub basic_rate: Option<Rate>,

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::build::wlan_phy_base;
 use super::schema::{
     AgentKindName, AgentSpec, AppName, LossModelName, LossSpec, OutageSpec, PropagationModelName,
-    QueueSpec, Scenario, WlanMode, WlanSpec,
+    QueueSpec, ReceptionModelName, Scenario, WlanMode, WlanSpec,
 };
 use super::tcp::validate_tcp;
 use super::{err, link_name, FieldError};
@@ -507,6 +507,9 @@ fn validate_wlan(
         if let Some(r) = w.basic_rate {
             check_rate(r.0, format!("{loc}.basic_rate"), errs);
         }
+        if let Some(r) = w.rts_cts_rate {
+            check_rate(r.0, format!("{loc}.rts_cts_rate"), errs);
+        }
         for (k, st) in w.rate_steps.iter().enumerate() {
             check_rate(st.rate.0, format!("{loc}.rate_steps[{k}].rate"), errs);
             if k > 0 && st.max_distance <= w.rate_steps[k - 1].max_distance {
@@ -560,6 +563,13 @@ fn validate_wlan(
     }
     if w.slot.is_some_and(|d| d.0 .0 == 0) {
         errs.push(err(format!("{loc}.slot"), "must be positive"));
+    }
+    validate_reception(w, loc, phy.as_ref(), errs);
+    if w.prop_delay.is_some() && w.prop_delay_from_distance == Some(true) {
+        errs.push(err(
+            format!("{loc}.prop_delay"),
+            "give either prop_delay or prop_delay_from_distance = true, not both",
+        ));
     }
     if let Some(pr) = &w.propagation {
         let pl = format!("{loc}.propagation");
@@ -706,4 +716,110 @@ fn connected(s: &Scenario, a: &str, b: &str) -> bool {
         }
     }
     seen.contains(b)
+}
+
+/// The reception model's and the log-distance model's fields of one WLAN.
+fn validate_reception(
+    w: &WlanSpec,
+    loc: &str,
+    phy: Option<&PhyParams>,
+    errs: &mut Vec<FieldError>,
+) {
+    if let Some(pr) = &w.propagation {
+        let pl = format!("{loc}.propagation");
+        let logd = pr.model == PropagationModelName::LogDistance;
+        for (f, v, ok) in [
+            (
+                "exponent",
+                pr.exponent,
+                pr.exponent.is_none_or(|x| x > 0.0 && x.is_finite()),
+            ),
+            (
+                "reference_loss_db",
+                pr.reference_loss_db,
+                pr.reference_loss_db.is_none_or(f64::is_finite),
+            ),
+            (
+                "shadowing_db",
+                pr.shadowing_db,
+                pr.shadowing_db.is_none_or(|x| x >= 0.0 && x.is_finite()),
+            ),
+        ] {
+            if v.is_some() && !logd {
+                errs.push(err(
+                    format!("{pl}.{f}"),
+                    "only used by model = \"log_distance\"",
+                ));
+            } else if !ok {
+                errs.push(err(
+                    format!("{pl}.{f}"),
+                    "must be a finite number (exponent > 0, shadowing_db ≥ 0)",
+                ));
+            }
+        }
+        if pr.reference_distance.is_some() && !logd {
+            errs.push(err(
+                format!("{pl}.reference_distance"),
+                "only used by model = \"log_distance\"",
+            ));
+        }
+    }
+    let Some(r) = &w.reception else { return };
+    let rl = format!("{loc}.reception");
+    if r.model != ReceptionModelName::Sinr {
+        if r.noise_figure_db.is_some() {
+            errs.push(err(
+                format!("{rl}.noise_figure_db"),
+                "only used by model = \"sinr\"",
+            ));
+        }
+        return;
+    }
+    if r.noise_figure_db.is_some_and(|x| !x.is_finite()) {
+        errs.push(err(
+            format!("{rl}.noise_figure_db"),
+            "must be a finite number of dB",
+        ));
+    }
+    if w.propagation
+        .as_ref()
+        .is_some_and(|p| p.model == PropagationModelName::UnitDisk)
+    {
+        errs.push(err(
+            format!("{rl}.model"),
+            "\"sinr\" needs received powers: use propagation model two_ray_ground, free_space or log_distance",
+        ));
+    }
+    if let Some(p) = phy {
+        let allowed = crate::wifi::reception::SINR_RATES;
+        let names = "1, 2, 5.5, 11";
+        let mut rates: Vec<(String, u64)> = Vec::new();
+        if let Some(x) = w.rate {
+            rates.push((format!("{loc}.rate"), x.0));
+        } else if w.rate_steps.is_empty() {
+            let d = if p.preset == "ns2_dsss" {
+                2_000_000
+            } else {
+                p.rates.iter().copied().max().unwrap_or(0)
+            };
+            rates.push((format!("{loc}.phy"), d));
+        }
+        for (k, st) in w.rate_steps.iter().enumerate() {
+            rates.push((format!("{loc}.rate_steps[{k}].rate"), st.rate.0));
+        }
+        for b in w.basic_rate.map_or(p.basic_rates.clone(), |b| vec![b.0]) {
+            rates.push((format!("{loc}.basic_rate"), b));
+        }
+        for (at, x) in rates {
+            if !allowed.contains(&x) {
+                errs.push(err(
+                    at,
+                    format!(
+                        "{} Mb/s has no error model for reception = \"sinr\"; allowed (Mb/s): {names} (802.11b DSSS/CCK)",
+                        x as f64 / 1e6
+                    ),
+                ));
+            }
+        }
+    }
 }

@@ -9,6 +9,9 @@
 //!   d_c = 4π·h_t·h_r/λ (ns-2.35 `mobile/tworayground.cc`); decodable above `rx_thresh`, sensed
 //!   above `cs_thresh`; a frame survives an overlapping one if its power is at least
 //!   `cp_thresh` times the other's (ns-2 capture, 10 dB).
+//! - **Log-distance**: Pr(d) = Pt − L₀ − 10·n·log₁₀(d/d₀) (dB), L₀ the free-space loss at d₀ unless
+//!   given, optionally plus a log-normal shadowing term X ~ N(0, σ²) dB drawn once per station
+//!   pair (a static channel; T. S. Rappaport, Wireless Communications, 2nd ed., §4.9–4.10).
 
 /// Speed of light used for λ = c/f (ns-2 `SPEED_OF_LIGHT`).
 pub const SPEED_OF_LIGHT: f64 = 299_792_458.0;
@@ -53,9 +56,21 @@ impl Default for RadioParams {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Propagation {
-    UnitDisk { rx_range: f64, cs_range: f64 },
+    UnitDisk {
+        rx_range: f64,
+        cs_range: f64,
+    },
     FreeSpace(RadioParams),
     TwoRayGround(RadioParams),
+    LogDistance {
+        radio: RadioParams,
+        exponent: f64,
+        ref_distance: f64,
+        /// Path loss at `ref_distance` (dB); None: the free-space loss there.
+        ref_loss_db: Option<f64>,
+        /// Standard deviation of the per-pair log-normal shadowing (dB); 0: none.
+        shadowing_db: f64,
+    },
 }
 
 /// How a receiver perceives a transmitter.
@@ -83,6 +98,19 @@ impl Propagation {
         match self {
             Propagation::UnitDisk { .. } => 1.0,
             Propagation::FreeSpace(r) => friis(r, d.max(1e-3)),
+            Propagation::LogDistance {
+                radio,
+                exponent,
+                ref_distance,
+                ref_loss_db,
+                ..
+            } => {
+                let d0 = ref_distance.max(1e-3);
+                let l0 =
+                    ref_loss_db.unwrap_or_else(|| 10.0 * (radio.pt / friis(radio, d0)).log10());
+                let loss_db = l0 + 10.0 * exponent * (d.max(d0) / d0).log10();
+                radio.pt * 10f64.powf(-loss_db / 10.0)
+            }
             Propagation::TwoRayGround(r) => {
                 let d = d.max(1e-3);
                 let lambda = SPEED_OF_LIGHT / r.freq;
@@ -96,6 +124,39 @@ impl Propagation {
         }
     }
 
+    /// The radio parameters of a power-based model.
+    pub fn radio(&self) -> Option<&RadioParams> {
+        match self {
+            Propagation::UnitDisk { .. } => None,
+            Propagation::FreeSpace(r)
+            | Propagation::TwoRayGround(r)
+            | Propagation::LogDistance { radio: r, .. } => Some(r),
+        }
+    }
+
+    /// The shadowing spread (dB) of the model, 0 if it has none.
+    pub fn shadowing_db(&self) -> f64 {
+        match self {
+            Propagation::LogDistance { shadowing_db, .. } => *shadowing_db,
+            _ => 0.0,
+        }
+    }
+
+    /// How a receiver `d` m away perceives a transmitter, with `shadow_db` of shadowing.
+    pub fn reach_shadowed(&self, d: f64, shadow_db: f64) -> Reach {
+        match self.radio() {
+            None => self.reach(d),
+            Some(r) => {
+                let p = self.power(d) * 10f64.powf(shadow_db / 10.0);
+                Reach {
+                    power: p,
+                    sensed: p >= r.cs_thresh,
+                    decodable: p >= r.rx_thresh,
+                }
+            }
+        }
+    }
+
     pub fn reach(&self, d: f64) -> Reach {
         match self {
             Propagation::UnitDisk { rx_range, cs_range } => Reach {
@@ -103,7 +164,9 @@ impl Propagation {
                 sensed: d <= cs_range.max(*rx_range),
                 decodable: d <= *rx_range,
             },
-            Propagation::FreeSpace(r) | Propagation::TwoRayGround(r) => {
+            Propagation::FreeSpace(r)
+            | Propagation::TwoRayGround(r)
+            | Propagation::LogDistance { radio: r, .. } => {
                 let p = self.power(d);
                 Reach {
                     power: p,
@@ -116,10 +179,7 @@ impl Propagation {
 
     /// The power ratio at which the frame being received survives a new one (None: no capture).
     pub fn capture_ratio(&self) -> Option<f64> {
-        match self {
-            Propagation::UnitDisk { .. } => None,
-            Propagation::FreeSpace(r) | Propagation::TwoRayGround(r) => Some(r.cp_thresh),
-        }
+        self.radio().map(|r| r.cp_thresh)
     }
 }
 
@@ -161,6 +221,28 @@ mod tests {
         let fs = Propagation::FreeSpace(RadioParams::default());
         assert_eq!(p.power(50.0), fs.power(50.0));
         assert_eq!(p.capture_ratio(), Some(10.0));
+    }
+
+    #[test]
+    fn log_distance_loses_10n_db_per_decade() {
+        let radio = RadioParams::default();
+        let ld = |ref_loss_db| Propagation::LogDistance {
+            radio: radio.clone(),
+            exponent: 3.0,
+            ref_distance: 1.0,
+            ref_loss_db,
+            shadowing_db: 0.0,
+        };
+        let db = |p: f64| 10.0 * p.log10();
+        let p = ld(Some(40.0));
+        assert!((db(p.power(10.0)) - db(p.power(100.0)) - 30.0).abs() < 1e-9);
+        assert!((db(radio.pt) - db(p.power(1.0)) - 40.0).abs() < 1e-9);
+        // Without a reference loss: free space at d0.
+        let fs = Propagation::FreeSpace(radio.clone());
+        assert!((ld(None).power(1.0) / fs.power(1.0) - 1.0).abs() < 1e-9);
+        // Shadowing scales the power by its dB.
+        let r = ld(Some(40.0)).reach_shadowed(10.0, -3.0);
+        assert!((db(r.power) - db(p.power(10.0)) + 3.0).abs() < 1e-9);
     }
 
     #[test]

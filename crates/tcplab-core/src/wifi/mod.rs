@@ -13,9 +13,11 @@
 //! costs one event however many stations hear it; the MAC timers add about one event per station
 //! per busy period, never one per backoff slot.
 //!
-//! **Propagation delay** is one constant per WLAN (Bianchi's δ): it delays every frame's end as
-//! seen by its hearers. The start of a frame is sensed at once; with equal delays this only moves
-//! every station's slot boundaries by the same δ, and keeps same-slot transmissions colliding.
+//! **Propagation delay** is one constant per WLAN (Bianchi's δ): every hearer takes a frame's end
+//! δ after the transmitter does, and the start of a frame reaches it δ after it starts. The MAC
+//! freezes its backoff only if the frame's arrival + aCCATime precedes its slot boundary, so the
+//! 1 µs lead of the last transmitter's slot boundaries over its hearers' does not break same-slot
+//! ties: stations that drew the same slot collide.
 //!
 //! **Outages** make a station deaf and mute: it senses and receives nothing and what it sends
 //! reaches no one, while its MAC keeps trying, so frames queued at the outage start are retried
@@ -24,9 +26,10 @@
 //! limit) are appended to [`Wifi::log`], which consumers read with their own cursor.
 
 pub mod channel;
-pub mod mac;
+pub mod dcf;
 pub mod phy;
 pub mod queue;
+pub mod reception;
 
 use crate::ids::{NodeId, PktId};
 use crate::link::{LossModel, Outage};
@@ -35,11 +38,10 @@ use crate::sim::Event;
 use crate::time::SimTime;
 
 pub use channel::{Propagation, RadioParams, RateSelection, Reach};
-pub use mac::{
-    Dcf, DropCause, Frame, FrameKind, MacAction, MacParams, MacStats, RxResult, BROADCAST,
-};
+pub use dcf::{Dcf, DropCause, Frame, FrameKind, Input, MacAction, MacParams, MacStats, BROADCAST};
 pub use phy::{Modulation, PhyParams};
 pub use queue::{PriQueue, QueuedPkt};
+pub use reception::{Reception, SinrParams};
 
 /// Infrastructure (stations talk only to the AP, which bridges to its wired links) or ad hoc
 /// (every node forwards; static shortest-path routes over the connectivity graph at t = 0).
@@ -83,6 +85,22 @@ pub struct WlanConfig {
     pub propagation: Propagation,
     pub rate: RateSelection,
     pub signals: SignalConfig,
+    /// Each pair's propagation delay is its distance / c (ns-3's constant-speed model) instead of
+    /// the PHY's constant `prop_delay`.
+    pub delay_from_distance: bool,
+    /// Threshold (ns-2) or SINR reception.
+    pub reception: Reception,
+}
+
+impl WlanConfig {
+    /// Propagation delay between two stations `d` metres apart.
+    pub fn prop_delay(&self, d: f64) -> SimTime {
+        if self.delay_from_distance {
+            SimTime::from_secs_f64(d / channel::SPEED_OF_LIGHT)
+        } else {
+            self.phy.prop_delay
+        }
+    }
 }
 
 pub struct Wlan {
@@ -99,14 +117,19 @@ struct RxLock {
     tx: u32,
     power: f64,
     end: SimTime,
-    /// Destroyed by an overlapping frame.
+    /// Threshold model: destroyed by an overlapping frame. SINR model: overlapped by another.
     collided: bool,
+    rate: u64,
+    /// The SINR model's account of the frame.
+    sinr: reception::SinrLock,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Nbr {
     sta: u32,
     reach: Reach,
+    /// Propagation delay from this station to `sta`.
+    delay: SimTime,
 }
 
 /// A node's wireless interface.
@@ -126,6 +149,11 @@ pub struct Station {
     pub outage: Outage,
     pub down: bool,
     rx: Option<RxLock>,
+    /// Signals this station senses now (frames on the air above its CS threshold).
+    sensed: u32,
+    /// SINR model: frames arriving here now, and their summed power (W).
+    arriving: u32,
+    arriving_w: f64,
     nbrs: Vec<Nbr>,
     timer: Option<SimTime>,
     gen: u32,
@@ -138,8 +166,8 @@ struct TxRec {
     sta: u32,
     frame: Frame,
     end: SimTime,
-    /// Stations that sensed it at its start: (station, reach).
-    hearers: Vec<(u32, Reach)>,
+    /// Stations that sensed it at its start: (station, reach, propagation delay).
+    hearers: Vec<(u32, Reach, SimTime)>,
 }
 
 /// Cross-layer link signals (DESIGN.md principle 6).
@@ -202,6 +230,8 @@ pub struct Wifi {
     /// Published link signals, in time order.
     pub log: Vec<LinkSignal>,
     pub frames_on_air: u64,
+    /// The run's seed (per-pair shadowing draws).
+    pub seed: u64,
 }
 
 impl Wifi {
@@ -256,6 +286,9 @@ impl Wifi {
             outage,
             down: false,
             rx: None,
+            sensed: 0,
+            arriving: 0,
+            arriving_w: 0.0,
             nbrs: Vec::new(),
             timer: None,
             gen: 0,
@@ -270,21 +303,36 @@ impl Wifi {
         ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt()
     }
 
-    /// Recomputes who hears whom in a WLAN (after stations are added or move).
+    /// Recomputes who hears whom in a WLAN (after stations are added or move). Under the SINR
+    /// model a station also lists those it does not sense but whose frames reach it within 20 dB
+    /// of the noise floor: they add to its interference.
     fn update_neighbours(&mut self, wlan: u32) {
         let members = self.wlans[wlan as usize].stations.clone();
+        let cfg = &self.wlans[wlan as usize].cfg;
+        let floor = match &cfg.reception {
+            Reception::Threshold => f64::INFINITY,
+            Reception::Sinr(p) => p.noise_w / 100.0,
+        };
+        let sigma = cfg.propagation.shadowing_db();
         for &a in &members {
             let mut nb = Vec::new();
             for &b in &members {
                 if a == b {
                     continue;
                 }
-                let reach = self.wlans[wlan as usize]
-                    .cfg
-                    .propagation
-                    .reach(self.distance(a, b));
-                if reach.sensed {
-                    nb.push(Nbr { sta: b, reach });
+                let d = self.distance(a, b);
+                let shadow = if sigma > 0.0 {
+                    sigma * pair_normal(self.seed, a.min(b), a.max(b))
+                } else {
+                    0.0
+                };
+                let reach = cfg.propagation.reach_shadowed(d, shadow);
+                if reach.sensed || reach.power >= floor {
+                    nb.push(Nbr {
+                        sta: b,
+                        reach,
+                        delay: cfg.prop_delay(d),
+                    });
                 }
             }
             self.stations[a as usize].nbrs = nb;
@@ -318,7 +366,7 @@ impl Wifi {
                 Mode::AdHoc => {
                     for &a in &w.stations {
                         for n in &self.stations[a as usize].nbrs {
-                            if n.reach.decodable {
+                            if n.reach.decodable && n.reach.sensed {
                                 e.push((a, n.sta));
                             }
                         }
@@ -402,20 +450,19 @@ impl Wifi {
                 let st = &mut self.stations[s as usize];
                 if !st.down {
                     st.down = true;
-                    st.mac.down = true;
                     // A reception in progress is lost; the PHY is off.
                     st.rx = None;
-                    st.mac.rx_locked = false;
                     publish(&mut self.log, LinkSignalKind::Gone);
+                    self.mac_input(now, s, Input::Down(true));
                 }
             }
             LINK_UP => {
                 let st = &mut self.stations[s as usize];
                 if st.down && !st.outage.is_down(now) {
                     st.down = false;
-                    st.mac.down = false;
                     publish(&mut self.log, LinkSignalKind::Up);
                     self.schedule_outage(s, now);
+                    self.mac_input(now, s, Input::Down(false));
                 }
             }
             _ => {
@@ -490,15 +537,24 @@ impl Wifi {
             return; // superseded
         }
         st.timer = None;
-        let w = st.wlan as usize;
+        self.mac_input(now, s, Input::Timer);
+    }
+
+    /// Gives station `s`'s MAC one input at `at` and carries out what it asks for (at `now`,
+    /// the engine's time, which is `at` or up to one propagation delay later).
+    fn mac_input_at(&mut self, now: SimTime, at: SimTime, s: u32, input: Input<'_>) {
         let mut acts = std::mem::take(&mut self.acts);
-        let cfg = &self.wlans[w].cfg;
+        let cfg = &self.wlans[self.stations[s as usize].wlan as usize].cfg;
         self.stations[s as usize]
             .mac
-            .on_timer(now, &cfg.phy, &cfg.mac, &mut acts);
+            .handle(at, input, &cfg.phy, &cfg.mac, &mut acts);
         self.run_actions(now, s, &mut acts);
         self.acts = acts;
         self.rearm(now, s);
+    }
+
+    fn mac_input(&mut self, now: SimTime, s: u32, input: Input<'_>) {
+        self.mac_input_at(now, now, s, input);
     }
 
     fn rearm(&mut self, now: SimTime, s: u32) {
@@ -556,9 +612,8 @@ impl Wifi {
         hearers.clear();
         {
             let st = &mut self.stations[s as usize];
-            // Sending ends any reception in progress (half duplex).
+            // Sending ends any reception in progress (half duplex; the MAC knows it sends).
             st.rx = None;
-            st.mac.rx_locked = false;
             if st.pcap && f.kind == FrameKind::Data && !f.retry {
                 if let Some(p) = f.pkt {
                     self.io.pcap_tx.push((s, p));
@@ -567,47 +622,85 @@ impl Wifi {
         }
         let w = self.stations[s as usize].wlan as usize;
         let capture = self.wlans[w].cfg.propagation.capture_ratio();
-        let phy = &self.wlans[w].cfg.phy;
+        let noise = match &self.wlans[w].cfg.reception {
+            Reception::Threshold => None,
+            Reception::Sinr(p) => Some(p.noise_w),
+        };
+        let mut max_delay = SimTime::ZERO;
         if !self.stations[s as usize].down {
+            // Reach and delay as the stations stand when the frame starts (the neighbour cache
+            // follows `set_position`); the frame keeps them until it ends.
             for k in 0..self.stations[s as usize].nbrs.len() {
                 let nb = self.stations[s as usize].nbrs[k];
                 let r = &mut self.stations[nb.sta as usize];
                 if r.down {
                     continue;
                 }
-                hearers.push((nb.sta, nb.reach));
-                r.mac.sensed += 1;
-                if r.mac.sensed == 1 {
-                    r.mac.on_busy(now, phy);
+                hearers.push((nb.sta, nb.reach, nb.delay));
+                max_delay = max_delay.max(nb.delay);
+                if let Some(noise) = noise {
+                    // SINR: the frame being received gets a new chunk of interference.
+                    if let Some(lock) = r.rx.as_mut() {
+                        let sinr = lock.power / (noise + r.arriving_w - lock.power).max(noise);
+                        lock.sinr.chunk(now, lock.rate, sinr);
+                        lock.collided = true;
+                    }
+                    r.arriving += 1;
+                    r.arriving_w += nb.reach.power;
                 }
-                if r.mac.is_transmitting() {
-                    continue; // half duplex: the frame is lost for r
+                if !nb.reach.sensed {
+                    continue; // interference only
                 }
+                r.sensed += 1;
+                let first = r.sensed == 1;
+                let sending = r.mac.is_transmitting();
                 let new = RxLock {
                     tx: id,
                     power: nb.reach.power,
                     end,
                     collided: false,
+                    rate: f.rate,
+                    sinr: reception::SinrLock::new(now),
                 };
-                match r.rx.as_mut() {
-                    None => {
-                        r.rx = Some(new);
-                        r.mac.rx_locked = true;
-                    }
-                    Some(cur) => {
-                        if capture.is_some_and(|cp| cur.power >= cp * new.power) {
-                            // Captured: the frame being received survives; the new one is noise.
-                        } else {
-                            cur.collided = true;
-                            // ns-2 keeps the frame that ends last as the one being "received".
-                            if new.end > cur.end {
-                                *cur = RxLock {
-                                    collided: true,
-                                    ..new
-                                };
+                // Half duplex: a station that is sending does not receive the frame.
+                let mut locked = false;
+                let mut captured = false;
+                if !sending {
+                    match r.rx.as_mut() {
+                        None => {
+                            r.rx = Some(new);
+                            locked = true;
+                        }
+                        // SINR: the PHY stays on its frame; the newcomer is interference.
+                        Some(_) if noise.is_some() => {}
+                        Some(cur) => {
+                            if capture.is_some_and(|cp| cur.power >= cp * new.power) {
+                                // Captured: the frame being received survives; the new one is
+                                // noise.
+                                captured = true;
+                            } else {
+                                cur.collided = true;
+                                // ns-2 keeps the frame that ends last as the one being
+                                // "received".
+                                if new.end > cur.end {
+                                    *cur = RxLock {
+                                        collided: true,
+                                        ..new
+                                    };
+                                }
                             }
                         }
                     }
+                }
+                if first {
+                    let arrival = now + nb.delay;
+                    self.mac_input(now, nb.sta, Input::MediumBusy { arrival });
+                }
+                if locked {
+                    self.mac_input(now, nb.sta, Input::RxStart);
+                }
+                if captured {
+                    self.mac_input(now, nb.sta, Input::Captured { air_time: d });
                 }
             }
         }
@@ -616,9 +709,9 @@ impl Wifi {
         rec.frame = f;
         rec.end = end;
         rec.hearers = hearers;
-        self.io
-            .sched
-            .push((end + phy.prop_delay, Event::WifiRxEnd(id)));
+        // One event resolves the frame for everyone, when it has ended at its farthest hearer;
+        // each hearer is handled at its own end instant (end + its delay).
+        self.io.sched.push((end + max_delay, Event::WifiRxEnd(id)));
     }
 
     /// Handles `Event::WifiRxEnd`: the frame `id` has ended for everyone.
@@ -628,41 +721,59 @@ impl Wifi {
             (r.sta, r.frame, r.end)
         };
         let hearers = std::mem::take(&mut self.txs[id as usize].hearers);
-        let w = self.stations[s as usize].wlan as usize;
-        let mut acts = std::mem::take(&mut self.acts);
+        self.mac_input_at(now, end, s, Input::TxEnd);
+        let noise = match &self.wlans[self.stations[s as usize].wlan as usize]
+            .cfg
+            .reception
         {
-            let cfg = &self.wlans[w].cfg;
-            self.stations[s as usize]
-                .mac
-                .on_tx_end(end, &cfg.phy, &mut acts);
-        }
-        self.run_actions(now, s, &mut acts);
-        self.rearm(now, s);
-        for &(r, reach) in &hearers {
-            let res_kind: u8 = {
+            Reception::Threshold => None,
+            Reception::Sinr(p) => Some(p.noise_w),
+        };
+        for &(r, reach, delay) in &hearers {
+            let at = end + delay;
+            if let Some(noise) = noise {
                 let st = &mut self.stations[r as usize];
-                st.mac.sensed -= 1;
+                if let Some(lock) = st.rx.as_mut() {
+                    let sinr = lock.power / (noise + st.arriving_w - lock.power).max(noise);
+                    lock.sinr.chunk(at, lock.rate, sinr);
+                }
+                st.arriving -= 1;
+                st.arriving_w = if st.arriving == 0 {
+                    0.0
+                } else {
+                    st.arriving_w - reach.power
+                };
+            }
+            if !reach.sensed {
+                continue; // it was interference only
+            }
+            let mut outcome = {
+                let st = &mut self.stations[r as usize];
+                st.sensed -= 1;
                 match st.rx {
                     Some(lock) if lock.tx == id => {
                         st.rx = None;
-                        st.mac.rx_locked = false;
-                        if lock.collided {
+                        // SINR: the frame survives with the product of its chunks' success
+                        // probabilities.
+                        let sinr_ok = noise.is_none()
+                            || (reach.decodable
+                                && st.rng_rx.uniform() < lock.sinr.ln_success.exp());
+                        if lock.collided && (noise.is_none() || !sinr_ok) {
                             st.mac.stats.rx_collisions += 1;
-                            2
-                        } else if !reach.decodable {
-                            2
+                            Outcome::Collided
+                        } else if !reach.decodable || !sinr_ok {
+                            Outcome::TooWeak
                         } else {
-                            1
+                            Outcome::Ok
                         }
                     }
-                    _ => 0,
+                    _ => Outcome::Missed,
                 }
             };
+            let addressee = f.dst == r || f.dst == BROADCAST;
             // The error model applies to data frames at their addressee (every receiver of a
             // broadcast); the sender's and the receiver's chains each advance once per frame.
-            let mut res_kind = res_kind;
-            let mut by_error_model = false;
-            if res_kind == 1 && f.kind == FrameKind::Data && (f.dst == r || f.dst == BROADCAST) {
+            if outcome == Outcome::Ok && f.kind == FrameKind::Data && addressee {
                 let lost_tx = {
                     let st = &mut self.stations[s as usize];
                     st.loss_tx.lose(&mut st.rng_tx)
@@ -671,39 +782,59 @@ impl Wifi {
                 let lost_rx = st.loss_rx.lose(&mut st.rng_rx);
                 if lost_tx || lost_rx {
                     st.mac.stats.rx_errors += 1;
-                    res_kind = 2;
-                    by_error_model = true;
+                    outcome = Outcome::Error;
                 }
             }
-            if f.dst == r || f.dst == BROADCAST {
+            if f.dst == r && matches!(outcome, Outcome::Collided | Outcome::Missed) {
+                // The exchange fails because of an overlapping frame: a collision as the station
+                // that waits for the response experiences it (the sender of a DATA/RTS, the
+                // addressee of an ACK/CTS).
+                let waiter = match f.kind {
+                    FrameKind::Data | FrameKind::Rts => s,
+                    FrameKind::Ack | FrameKind::Cts => r,
+                };
+                self.stations[waiter as usize].mac.stats.tx_collisions += 1;
+            }
+            if addressee {
                 if let Some(tr) = self.frames.as_mut() {
-                    let ev = match (res_kind, by_error_model) {
-                        (1, _) => FrameEvent::RxOk,
-                        (2, true) => FrameEvent::RxError,
-                        (2, false) => FrameEvent::RxCollision,
-                        _ => FrameEvent::RxMissed,
+                    let ev = match outcome {
+                        Outcome::Ok => FrameEvent::RxOk,
+                        Outcome::Error => FrameEvent::RxError,
+                        Outcome::Collided | Outcome::TooWeak => FrameEvent::RxCollision,
+                        Outcome::Missed => FrameEvent::RxMissed,
                     };
-                    tr.push(frame_record(now, r, ev, &f));
+                    tr.push(frame_record(at, r, ev, &f));
                 }
             }
-            let res = match res_kind {
-                1 => RxResult::Ok(&f),
-                2 => RxResult::Err,
-                _ => RxResult::None,
-            };
-            let cfg = &self.wlans[w].cfg;
-            let st = &mut self.stations[r as usize];
-            let idle = st.mac.sensed == 0 && !st.mac.is_transmitting();
-            st.mac
-                .on_rx_end(now, res, idle, &cfg.phy, &cfg.mac, &mut acts);
-            self.run_actions(now, r, &mut acts);
-            self.rearm(now, r);
+            match outcome {
+                Outcome::Ok => self.mac_input_at(now, at, r, Input::Frame(&f)),
+                Outcome::Collided | Outcome::TooWeak | Outcome::Error => {
+                    self.mac_input_at(now, at, r, Input::FrameError)
+                }
+                Outcome::Missed => {}
+            }
+            if self.stations[r as usize].sensed == 0 {
+                self.mac_input_at(now, at, r, Input::MediumIdle);
+            }
         }
-        self.acts = acts;
         let rec = &mut self.txs[id as usize];
         rec.hearers = hearers;
         self.free_txs.push(id);
     }
+}
+
+/// What became of a frame at one of its hearers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    Ok,
+    /// Destroyed by an overlapping frame.
+    Collided,
+    /// Sensed but below the reception threshold.
+    TooWeak,
+    /// Lost to the frame error model.
+    Error,
+    /// Not locked on at all: the hearer was transmitting or receiving another frame.
+    Missed,
 }
 
 /// One line of the optional per-frame trace (`trace.frames = true`).
@@ -761,4 +892,14 @@ fn frame_record(t: SimTime, sta: u32, event: FrameEvent, f: &Frame) -> FrameReco
         bytes: f.bytes,
         rate: f.rate,
     }
+}
+
+/// A standard normal draw for the station pair (a, b), a < b: the same in every run with `seed`
+/// and independent of the order stations are added (Box–Muller on the pair's own stream).
+fn pair_normal(seed: u64, a: u32, b: u32) -> f64 {
+    let key = 0x5EAD_0000_0000_0000 ^ ((a as u64) << 24) ^ b as u64;
+    let mut rng = Rng::derive(seed, crate::rng::StreamId::Custom(key));
+    let u1 = rng.uniform().max(1e-300);
+    let u2 = rng.uniform();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }

@@ -51,6 +51,8 @@ pub struct PhyParams {
     pub ofdm_symbol: SimTime,
     /// ERP signal extension (6 µs) appended to every ERP-OFDM frame.
     pub signal_extension: SimTime,
+    /// aRxPHYStartDelay: from the start of a frame to PHY-RXSTART (its preamble and header).
+    pub rx_start_delay: SimTime,
     /// Time from the end of a frame to the latest start of its response's reception:
     /// ACKTimeout = SIFS + slot + aRxPHYStartDelay (802.11-2020 10.3.2.11).
     pub response_timeout: SimTime,
@@ -68,6 +70,15 @@ pub struct PhyParams {
     pub cts_len: u32,
     /// Constant propagation delay inside the WLAN (Bianchi's δ; at most 1.8 µs at 550 m).
     pub prop_delay: SimTime,
+    /// aCCATime: how long the PHY needs to report a busy medium once a frame reaches it. A
+    /// station whose slot boundary falls before a frame's arrival + this time cannot know of
+    /// it and transmits in the same slot.
+    pub cca_time: SimTime,
+    /// Backoff drawn from [0, CW − 1] as ns-2 does, instead of the standard's [0, CW].
+    pub ns2_backoff: bool,
+    /// RTS and CTS always at this rate (ns-3 sends them at the lowest basic rate); None: at the
+    /// control rate of the data rate, like the ACK (10.6.6.5.2).
+    pub rts_cts_rate: Option<u64>,
 }
 
 pub const MBPS: u64 = 1_000_000;
@@ -99,6 +110,7 @@ impl PhyParams {
             signal_extension: SimTime::ZERO,
             // ns-2 waits for the whole ACK: SIFS + ACK at basicRate_ + 2·DSSS_MaxPropagationDelay
             // (mac-802_11.cc, the ACK/CTS timeouts of transmit()).
+            rx_start_delay: plcp,
             response_timeout: sifs + plcp + SimTime::tx_time(14, MBPS) + SimTime::from_micros(4),
             rates: vec![MBPS, 2 * MBPS, 5_500_000, 11 * MBPS],
             basic_rates: vec![MBPS], // ns-mac.tcl basicRate_ 1Mb
@@ -108,6 +120,9 @@ impl PhyParams {
             rts_len: 20,
             cts_len: 14,
             prop_delay: SimTime::from_micros(1),
+            cca_time: SimTime::from_micros(15), // ns-2 models no CCA delay; the DSSS aCCATime (cl. 15 PHY characteristics)
+            ns2_backoff: true,                  // mac-802_11.h BackoffTimer: Random::random() % cw
+            rts_cts_rate: None,                 // every control frame at basicRate_
         }
     }
 
@@ -152,6 +167,7 @@ impl PhyParams {
             ofdm_preamble: SimTime::ZERO,
             ofdm_symbol: SimTime::ZERO,
             signal_extension: SimTime::ZERO,
+            rx_start_delay: rx_start,
             response_timeout: sifs + slot + rx_start, // 10.3.2.11 ACKTimeout
             rates: vec![MBPS, 2 * MBPS, 5_500_000, 11 * MBPS],
             basic_rates: vec![MBPS, 2 * MBPS], // the usual BSSBasicRateSet of an 11b BSS
@@ -161,6 +177,9 @@ impl PhyParams {
             rts_len: 20,                       // 9.3.1.2
             cts_len: 14,                       // 9.3.1.3
             prop_delay: SimTime::from_micros(1),
+            cca_time: SimTime::from_micros(15), // Table 16-4 aCCATime ≤ 15 µs
+            ns2_backoff: false,
+            rts_cts_rate: None,
         }
     }
 
@@ -184,7 +203,8 @@ impl PhyParams {
             ofdm_preamble: SimTime::from_micros(20), // 17.3.2.4: 16 µs preamble + 4 µs SIGNAL
             ofdm_symbol: SimTime::from_micros(4),    // 17.3.2.4: T_SYM
             signal_extension: SimTime::ZERO,
-            response_timeout: sifs + slot + SimTime::from_micros(25), // Table 17-21 aRxPHYStartDelay
+            rx_start_delay: SimTime::from_micros(25), // Table 17-21 aRxPHYStartDelay
+            response_timeout: sifs + slot + SimTime::from_micros(25),
             rates: [6, 9, 12, 18, 24, 36, 48, 54].map(|r| r * MBPS).to_vec(),
             basic_rates: [6, 12, 24].map(|r| r * MBPS).to_vec(), // the mandatory rates (17.3.5.6)
             data_overhead: 28,
@@ -193,6 +213,9 @@ impl PhyParams {
             rts_len: 20,
             cts_len: 14,
             prop_delay: SimTime::from_micros(1),
+            cca_time: SimTime::from_micros(4), // Table 17-21 aCCATime < 4 µs
+            ns2_backoff: false,
+            rts_cts_rate: None,
         };
         // EIFS with the ACK at the lowest mandatory rate, 6 Mb/s.
         p.eifs = p.sifs + p.difs + p.duration(14, 6 * MBPS);
@@ -223,6 +246,7 @@ impl PhyParams {
             ofdm_preamble: SimTime::from_micros(20),
             ofdm_symbol: SimTime::from_micros(4),
             signal_extension: SimTime::from_micros(6), // 18.4.4 signal extension
+            rx_start_delay: SimTime::from_micros(25),  // 18.4.5 aRxPHYStartDelay (as OFDM)
             response_timeout: sifs + slot + SimTime::from_micros(25),
             rates: [6, 9, 12, 18, 24, 36, 48, 54].map(|r| r * MBPS).to_vec(),
             basic_rates: [6, 12, 24].map(|r| r * MBPS).to_vec(),
@@ -232,6 +256,10 @@ impl PhyParams {
             rts_len: 20,
             cts_len: 14,
             prop_delay: SimTime::from_micros(1),
+            // 18.4.5: aCCATime < 4 µs with the short slot, ≤ 15 µs with the long one.
+            cca_time: SimTime::from_micros(if long_slot { 15 } else { 4 }),
+            ns2_backoff: false,
+            rts_cts_rate: None,
         };
         // 10.3.2.3.7: the lowest mandatory ERP rate is 1 Mb/s DSSS (long preamble ACK, 304 µs).
         p.eifs = p.sifs + p.difs + p.plcp_long + SimTime::tx_time(14, MBPS);
@@ -313,11 +341,16 @@ impl PhyParams {
     pub fn ack_duration(&self, data_rate: u64) -> SimTime {
         self.duration(self.ack_len, self.control_rate(data_rate))
     }
+    /// Rate of the RTS (and so of its CTS) protecting data at `data_rate`.
+    pub fn rts_rate(&self, data_rate: u64) -> u64 {
+        self.rts_cts_rate
+            .unwrap_or_else(|| self.control_rate(data_rate))
+    }
     pub fn cts_duration(&self, data_rate: u64) -> SimTime {
-        self.duration(self.cts_len, self.control_rate(data_rate))
+        self.duration(self.cts_len, self.rts_rate(data_rate))
     }
     pub fn rts_duration(&self, data_rate: u64) -> SimTime {
-        self.duration(self.rts_len, self.control_rate(data_rate))
+        self.duration(self.rts_len, self.rts_rate(data_rate))
     }
 }
 
