@@ -263,7 +263,10 @@ def _summary_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Find
     nr = _not_reproduced(exp)
     if nr:
         blocks.append(Para("Not reproduced (the cells are shown but not counted as matching or deviating):"))
-        blocks.append(Bullets([f"{t}: {why}" for t, why in nr.items()]))
+        by_reason: dict[str, list[str]] = {}
+        for table, why in nr.items():
+            by_reason.setdefault(why, []).append(table)
+        blocks.append(Bullets([f"{'; '.join(tables)}: {why}" for why, tables in by_reason.items()]))
     return blocks
 
 

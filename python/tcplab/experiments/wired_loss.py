@@ -130,8 +130,55 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
         for p in LOSS_P
         for variant in VARIANTS
     ]
-
+    # The evidence for the deviations' cause: how often a loss episode ends in a timeout, which the
+    # square-root model leaves out.
+    shares = _timeout_shares(store, quick)
+    cells += [
+        TableCell.of(TIMEOUT_TABLE, f"p = {p:g}", variant, shares.get((variant, p), empty), "%")
+        for p in LOSS_P
+        if p > 0
+        for variant in VARIANTS
+    ]
     return cells, findings(_goodput_by_seed(store, quick))
+
+
+TIMEOUT_TABLE = "Loss episodes ending in a retransmission timeout: timeouts / (timeouts + fast recoveries)"
+
+
+def _timeout_shares(store: Store, quick: bool) -> dict[tuple[str, float], Summary]:
+    """Per (variant, p), the share (%) of loss episodes recovered by a timeout, over replications."""
+    flows = store.flows(sweep_name(quick), status="ok")
+    per: dict[tuple[str, float], list[float]] = {}
+    if flows.is_empty():
+        return {}
+    for row in flows.filter(pl.col("flow") == "bulk").iter_rows(named=True):
+        p = next((q for q in LOSS_P if abs(row[LOSS_PATH] - q) < 1e-12), None)
+        episodes = row["timeouts"] + row["fast_recoveries"]
+        if p is not None and episodes:
+            per.setdefault((row[VARIANT_PATH], p), []).append(100.0 * row["timeouts"] / episodes)
+    return {k: summarise(v) for k, v in per.items()}
+
+
+def deviation_cause(cell: TableCell) -> str:
+    """Why a goodput cell is below the square-root model (the report lists cells off by > 10 %).
+
+    The numbers quoted are the timeout-share table's (full mode, 10 seeds).
+    """
+    if cell.row in ("p = 0.005", "p = 0.01"):
+        return (
+            "below the model by 8–27 % while only 1–5 % of loss episodes end in a timeout, so timeouts do not "
+            "explain it; candidates, not separated here: the model's constant sqrt(3/2) is derived for "
+            "periodic loss, whereas Bernoulli loss makes the loss-free periods irregular (a window that grows "
+            "past the mean is cut from higher, one that is cut early wastes the growth), and Reno halves its "
+            "window once per lost segment, not once per window"
+        )
+    return (
+        "the square-root model assumes every loss is repaired by fast retransmit (no timeouts); here 6–13 % "
+        "of loss episodes at p = 2 % and 25–39 % at p = 5 % end in a retransmission timeout that idles the "
+        "sender for an RTO (timeout-share table; Reno most, SACK least), so goodput falls further below the "
+        "model as p grows: the regime Padhye et al. (SIGCOMM 1998) model with a timeout term"
+    )
+
 
 
 #: Tolerance of the Mathis et al. estimate: its constant sqrt(3/2) is for periodic loss and
