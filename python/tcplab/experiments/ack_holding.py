@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from tcplab import _core
+from tcplab.experiments import ack_holding_sensitivity as sensitivity
 from tcplab.experiments.ack_holding_findings import findings, ratios
 from tcplab.experiments.base import Finding, Published, TableCell
 from tcplab.runner import Sweep
@@ -195,6 +196,7 @@ def sweeps(quick: bool) -> list[Sweep]:
             replications=2 if quick else 10,
             seed0=1,
         ),
+        *sensitivity.sweeps(f"{NAME}/{_mode(quick)}", quick, scenario(), FADES),
     ]
 
 
@@ -311,6 +313,9 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
         for f in FADES
     ]
 
+    published = {k: p.value for k, p in PUBLISHED.items()}
+    cells += sensitivity.cells(store, f"{NAME}/{_mode(quick)}", published, FADE_ROWS, ratios)
+    cells += sensitivity.unit_cells(store, table_sweep_name(quick), published, FADE_ROWS, _fade_of)
     table = _runs(store, table_sweep_name(quick))
     predictor = _runs(store, predictor_sweep_name(quick))
     return cells, findings(table, predictor, factors)

@@ -35,6 +35,7 @@ from typing import Any
 
 import polars as pl
 
+from tcplab.experiments import mtcp_plus_sensitivity as sensitivity
 from tcplab.experiments.base import Finding, Published, TableCell
 from tcplab.experiments.mtcp_plus_findings import Values, findings
 from tcplab.runner import Sweep
@@ -246,7 +247,7 @@ def scenario(variant: str, disconnection: str, *, size: str = FILE_SIZE, sim_tim
 
 
 def sweep_name(quick: bool, variant: str, disconnection: str) -> str:
-    return f"{NAME}/{'quick' if quick else 'full'}/{variant}/{disconnection}"
+    return f"{_prefix(quick)}/{variant}/{disconnection}"
 
 
 def sweeps(quick: bool) -> list[Sweep]:
@@ -257,7 +258,7 @@ def sweeps(quick: bool) -> list[Sweep]:
     quick mode once.
     """
     size, t, reps = FILE_SIZE, SIM_TIME_S, (1 if quick else 5)
-    return [
+    tables = [
         Sweep(
             name=sweep_name(quick, v, sc),
             base=scenario(v, sc, size=size, sim_time_s=t),
@@ -268,6 +269,19 @@ def sweeps(quick: bool) -> list[Sweep]:
         for v in VARIANTS
         for sc in SCENARIOS
     ]
+    return tables + sensitivity.sweeps(_prefix(quick), quick, scenario)
+
+
+def _prefix(quick: bool) -> str:
+    return f"{NAME}/{'quick' if quick else 'full'}"
+
+
+def _published_delack_on() -> dict[tuple[str, str], float]:
+    """(variant, scenario) -> the paper's response time with delayed ACK on (Tables 2, 3, 5)."""
+    out = {(v, "none"): _T2[True][i] for i, v in enumerate(VARIANTS)}
+    out |= {(v, "congestion"): _T5[True][i] for i, v in enumerate(VARIANTS)}
+    out |= {(v, sc): _T3[True][v][j] for v in VARIANTS for j, sc in enumerate(DISCONNECTIONS)}
+    return out
 
 
 # ---- analysis ------------------------------------------------------------------------------------
@@ -328,6 +342,7 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     for d in DELACK:
         for v in VARIANTS:
             cells.append(cell("Table 6", _delack_row(d), LABEL[v], st[(v, "congestion", d, "retx")], "%"))
+    cells += sensitivity.cells(store, _prefix(quick), quick, _published_delack_on(), LABEL)
     return cells, findings(vals, NOT_REPRODUCED_TABLES)
 
 
