@@ -19,10 +19,12 @@ from tcplab.store import Store
 def test_registered_with_the_interface() -> None:
     assert all_experiments()["ack-holding"] is exp
     quick = exp.sweeps(True)
-    assert [s.name for s in quick] == [
+    assert [s.name for s in quick][:2] == [
         "ack-holding/table1-quick",
         "ack-holding/predictor-quick",
     ]
+    # Then one sensitivity sweep per (unstated setting, fade case).
+    assert {s.name.split("/")[3] for s in quick[2:]} == set(exp.sensitivity.SETTINGS)
     assert len(quick[0].expand()) == 4  # 2 fade cases x 2 schemes
     assert set(exp.PUBLISHED) == {
         (f, c) for f in ("one", "two") for c in ("holding", "reno", "ratio")
