@@ -119,3 +119,16 @@ def test_bands_and_repeated_causes_written_once() -> None:
     assert counts == {WITHIN_10: 1, WITHIN_25: 0, BEYOND_25: 0, NOT_REPRODUCED: 1}
     notes, ids = _cause_notes([{"cause": "a"}, {"cause": "b"}, {"cause": "a"}])
     assert notes == ["C1: a", "C2: b"] and ids == {"a": "C1", "b": "C2"}
+
+
+def test_a_finding_carries_a_verdict_consistent_with_holds() -> None:
+    from tcplab.experiments.base import Finding
+    from tcplab.stats import FAILS, HOLDS, NOT_SEPARATED
+
+    assert Finding("t", True, "d").verdict == HOLDS and Finding("t", False, "d").verdict == FAILS
+    f = Finding.decided("t", NOT_SEPARATED, "d", "rule")
+    assert not f.holds and f.to_json()["verdict"] == NOT_SEPARATED and f.to_json()["rule"] == "rule"
+    with pytest.raises(ValueError, match="contradicts"):
+        Finding("t", True, "d", verdict=FAILS)
+    with pytest.raises(ValueError, match="expected one of"):
+        Finding("t", False, "d", verdict="probably")
