@@ -49,7 +49,7 @@ def ratios(hold: Sequence[Run], reno: Sequence[Run]) -> list[float]:
 
 def _finding(text: str, results: Sequence[tuple[str, str]], rule: str) -> Finding:
     verdict = combine(v for v, _ in results)
-    return Finding.decided(text, verdict, "; ".join(d for _, d in results) or "no runs", rule)
+    return Finding.decided(text, verdict, "; ".join(f"[{v}] {d}" for v, d in results) or "no runs", rule)
 
 
 def findings(table: Sequence[Run], predictor: Sequence[Run], factors: Sequence[float]) -> list[Finding]:
