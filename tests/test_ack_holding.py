@@ -9,18 +9,22 @@ import pytest
 import tcplab
 from tcplab import _core
 from tcplab.experiments import ack_holding as exp
+from tcplab.experiments import ack_holding_findings as af
 from tcplab.experiments import all_experiments
 from tcplab.runner import run_sweep
+from tcplab.stats import FAILS, HOLDS, NOT_SEPARATED
 from tcplab.store import Store
 
 
 def test_registered_with_the_interface() -> None:
     assert all_experiments()["ack-holding"] is exp
     quick = exp.sweeps(True)
-    assert [s.name for s in quick] == [
+    assert [s.name for s in quick][:2] == [
         "ack-holding/table1-quick",
         "ack-holding/predictor-quick",
     ]
+    # Then one sensitivity sweep per (unstated setting, fade case).
+    assert {s.name.split("/")[3] for s in quick[2:]} == set(exp.sensitivity.SETTINGS)
     assert len(quick[0].expand()) == 4  # 2 fade cases x 2 schemes
     assert set(exp.PUBLISHED) == {
         (f, c) for f in ("one", "two") for c in ("holding", "reno", "ratio")
@@ -79,3 +83,68 @@ def test_quick_table_sweep_and_analysis(tmp_path: Path) -> None:
         assert stats[("one", "holding")].n == 3
         assert stats[("one", "ratio")].mean > 100.0
         assert stats[("two", "ratio")].mean > 100.0
+
+
+# ---- the finding checks: each holds on Table I's own numbers and fails on a counter-example ----
+
+SEEDS = (1, 2, 3, 4)
+FACTORS = (0.5, 1.0, 2.0)
+
+
+def _paper_runs() -> tuple[list[dict], list[dict]]:
+    """Table I as replications (a small per-seed spread), and a predictor sweep where over-estimating
+    the outage (x2) keeps more of the gain than under-estimating it (x0.5)."""
+    table, pred = [], []
+    packets = {("one", "holding"): 7688, ("one", "reno"): 6361, ("two", "holding"): 3981, ("two", "reno"): 503}
+    for s in SEEDS:
+        jit = 1.0 + 0.002 * (s - 2)
+        for (fade, scheme), p in packets.items():
+            table.append({"seed": s, "fade": fade, "scheme": scheme, "factor": 1.0, "packets": p * jit, "timeouts": 0})
+        for fade in ("one", "two"):
+            for k, share in zip(FACTORS, (0.5, 1.0, 0.9), strict=True):
+                p = packets[(fade, "reno")] + share * (packets[(fade, "holding")] - packets[(fade, "reno")])
+                pred.append({"seed": s, "fade": fade, "scheme": "holding", "factor": k, "packets": p * jit, "timeouts": 0})
+    return table, pred
+
+
+def _verdict(fragment: str, table: list[dict], pred: list[dict]) -> str:
+    (f,) = [f for f in af.findings(table, pred, FACTORS) if fragment in f.text]
+    return f.verdict
+
+
+def _edit(runs: list[dict], scale: float, **match: object) -> None:
+    for r in runs:
+        if all(r[k] == v for k, v in match.items()):
+            r["packets"] *= scale
+
+
+COUNTER = {
+    "never times out": lambda t, p: t[0].__setitem__("timeouts", 1),
+    "delivers more than plain Reno": lambda t, p: _edit(t, 0.8, fade="one", scheme="holding"),
+    "gain is the paper's": lambda t, p: _edit(t, 4.0, fade="two", scheme="reno"),
+    "Over-estimating the outage": lambda t, p: _edit(p, 0.5, factor=2.0),
+}
+
+
+def test_every_finding_holds_on_table_one() -> None:
+    table, pred = _paper_runs()
+    assert {f.verdict for f in af.findings(table, pred, FACTORS)} == {HOLDS}
+
+
+@pytest.mark.parametrize("fragment", sorted(COUNTER))
+def test_each_finding_fails_on_a_counter_example(fragment: str) -> None:
+    table, pred = _paper_runs()
+    assert _verdict(fragment, table, pred) == HOLDS
+    COUNTER[fragment](table, pred)
+    assert _verdict(fragment, table, pred) == FAILS
+
+
+def test_overlapping_over_and_under_estimates_are_not_separated() -> None:
+    # The case the issue quotes: gains of about 113.5 vs 111.6 with seed-to-seed spread of several
+    # points; the paired difference's CI straddles 0.
+    table, pred = _paper_runs()
+    for r in pred:
+        if r["factor"] != 1.0:
+            noise = {1: 300.0, 2: -250.0, 3: 200.0, 4: -240.0}[r["seed"]] * (1 if r["factor"] > 1 else -1)
+            r["packets"] = 7200.0 + noise if r["fade"] == "one" else 3500.0 + noise
+    assert _verdict("Over-estimating the outage", table, pred) == NOT_SEPARATED

@@ -85,11 +85,50 @@ def test_report_on_a_tiny_sweep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert "wired-loss/index.html" in (out / "index.md").read_text()
 
     doc = json.loads((out / "wired-loss" / "tables.json").read_text())
-    assert len(doc["cells"]) == len(loss) * len(wired_loss.VARIANTS)
-    for cell in doc["cells"]:
+    goodput = [c for c in doc["cells"] if c["table"] == wired_loss.TABLE]
+    assert len(goodput) == len(loss) * len(wired_loss.VARIANTS)
+    for cell in goodput:
         assert CELL_KEYS <= set(cell)
         assert cell["n"] == 2 and cell["mean"] > 0 and cell["published"] > 0
+    shares = [c for c in doc["cells"] if c["table"] == wired_loss.TIMEOUT_TABLE]
+    assert len(shares) == len(wired_loss.VARIANTS) and all(c["published"] is None for c in shares)
+    assert sum(doc["summary"]["cells"].values()) == len(goodput)
     assert len(doc["findings"]) == 2
     for finding in doc["findings"]:
         assert FINDING_KEYS <= set(finding) and isinstance(finding["holds"], bool)
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_bands_and_repeated_causes_written_once() -> None:
+    from types import SimpleNamespace
+
+    from tcplab.report import BEYOND_25, NOT_REPRODUCED, WITHIN_10, WITHIN_25, _cause_notes, band, band_counts
+    from tcplab.stats import summarise
+
+    def cell(table: str, published: float, mean: float) -> TableCell:
+        return TableCell.of(table, "r", "c", summarise([mean, mean]), "s", wired_loss.Published(published, "T"))
+
+    nr = {"T4": "cannot be produced by these parameters"}
+    assert band(cell("T2", 100.0, 109.0), nr) == WITHIN_10
+    assert band(cell("T2", 100.0, 80.0), nr) == WITHIN_25
+    assert band(cell("T2", 100.0, 130.0), nr) == BEYOND_25
+    assert band(cell("T2", 0.0, 130.0), nr) == BEYOND_25  # published abort, ours completes
+    assert band(cell("T4", 1.0, 1.0), nr) == NOT_REPRODUCED  # even where it happens to match
+    exp = SimpleNamespace(NOT_REPRODUCED=nr)
+    counts = band_counts(exp, [cell("T2", 100.0, 101.0), cell("T4", 1.0, 5.0)])  # type: ignore[arg-type]
+    assert counts == {WITHIN_10: 1, WITHIN_25: 0, BEYOND_25: 0, NOT_REPRODUCED: 1}
+    notes, ids = _cause_notes([{"cause": "a"}, {"cause": "b"}, {"cause": "a"}])
+    assert notes == ["C1: a", "C2: b"] and ids == {"a": "C1", "b": "C2"}
+
+
+def test_a_finding_carries_a_verdict_consistent_with_holds() -> None:
+    from tcplab.experiments.base import Finding
+    from tcplab.stats import FAILS, HOLDS, NOT_SEPARATED
+
+    assert Finding("t", True, "d").verdict == HOLDS and Finding("t", False, "d").verdict == FAILS
+    f = Finding.decided("t", NOT_SEPARATED, "d", "rule")
+    assert not f.holds and f.to_json()["verdict"] == NOT_SEPARATED and f.to_json()["rule"] == "rule"
+    with pytest.raises(ValueError, match="contradicts"):
+        Finding("t", True, "d", verdict=FAILS)
+    with pytest.raises(ValueError, match="expected one of"):
+        Finding("t", False, "d", verdict="probably")

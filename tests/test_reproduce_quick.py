@@ -9,6 +9,7 @@ from pathlib import Path
 from conftest import run_cli
 
 from tcplab.experiments import all_experiments
+from tcplab.stats import VERDICTS
 
 
 def test_reproduce_quick_covers_every_experiment(tmp_path: Path) -> None:
@@ -23,6 +24,11 @@ def test_reproduce_quick_covers_every_experiment(tmp_path: Path) -> None:
         assert all(c["n"] > 0 and c["mean"] is not None for c in doc["cells"]), name
         assert doc["findings"], name
         assert all("cause" in d for d in doc["deviations"]), name
+        # Every finding is decided by a stated rule, and the page's counts add up.
+        assert all(f["verdict"] in VERDICTS and f["rule"] for f in doc["findings"]), name
+        assert sum(doc["summary"]["findings"].values()) == len(doc["findings"]), name
+        published = [c for c in doc["cells"] if c["published"] is not None]
+        assert sum(doc["summary"]["cells"].values()) == len(published), name
         assert list((out / name).glob("*.png")), name
     # A second run executes nothing new: every run is already in the store.
     again = run_cli("reproduce", "--quick", "--out", str(out), "--store", str(store), timeout=1800)

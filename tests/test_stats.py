@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from tcplab.stats import betainc, summarise, t_cdf, t_ppf
+from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, NOT_SEPARATED, above, betainc, combine, summarise, t_cdf, t_ppf, within
 
 
 @pytest.mark.parametrize(
@@ -56,3 +56,28 @@ def test_summarise_degenerate() -> None:
     none = summarise([])
     assert none.n == 0 and math.isnan(none.mean)
     assert summarise([2.0, 2.0]).ci95 == 0.0
+
+
+# ---- the verdict rules the findings use ----
+
+def test_above_decides_only_when_the_interval_excludes_the_threshold() -> None:
+    assert above(summarise([1.0, 1.1, 0.9])) == HOLDS
+    assert above(summarise([-1.0, -1.1, -0.9])) == FAILS
+    assert above(summarise([0.0, 0.0, 0.0])) == FAILS  # equal is not greater
+    assert above(summarise([0.0, 0.0, 0.0]), ties=True) == HOLDS
+    assert above(summarise([-1.0, 1.2, 0.1])) == NOT_SEPARATED
+    assert above(summarise([5.0])) == NOT_SEPARATED  # one replication has no interval
+    assert above(summarise([])) == NOT_CHECKED
+
+
+def test_within_a_band() -> None:
+    assert within(summarise([1.0, 1.1, 0.9]), 0.0, 2.0) == HOLDS
+    assert within(summarise([3.0, 3.1, 2.9]), 0.0, 2.0) == FAILS
+    assert within(summarise([1.0, 3.0, 2.0]), 0.0, 2.0) == NOT_SEPARATED
+
+
+def test_combine_fails_on_any_failure_and_holds_only_when_all_checked_hold() -> None:
+    assert combine([HOLDS, HOLDS, NOT_CHECKED]) == HOLDS
+    assert combine([HOLDS, NOT_SEPARATED]) == NOT_SEPARATED
+    assert combine([HOLDS, NOT_SEPARATED, FAILS]) == FAILS
+    assert combine([NOT_CHECKED]) == NOT_CHECKED

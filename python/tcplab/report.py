@@ -30,6 +30,7 @@ from tcplab._fs import replace_dir, staging_dir, write_text
 from tcplab.experiments import all_experiments
 from tcplab.experiments.base import Finding, TableCell
 from tcplab.runner import SweepReport, run_sweep
+from tcplab.stats import VERDICTS
 from tcplab.store import Store
 
 # ------------------------------------------------------------------ document model
@@ -193,21 +194,85 @@ def _table_blocks(cells: list[TableCell]) -> list[Block]:
 DEVIATION_PCT = 10.0
 
 
+#: Bands a published cell falls in, by |diff %|; "not reproduced" for a table the experiment declares
+#: it cannot reproduce (``NOT_REPRODUCED``: table title -> reason) or a cell without a measurement.
+WITHIN_10, WITHIN_25, BEYOND_25, NOT_REPRODUCED = "within 10 %", "10–25 %", "beyond 25 %", "not reproduced"
+BANDS: tuple[str, ...] = (WITHIN_10, WITHIN_25, BEYOND_25, NOT_REPRODUCED)
+
+
+def _not_reproduced(exp: ModuleType) -> dict[str, str]:
+    return dict(getattr(exp, "NOT_REPRODUCED", {}))
+
+
+def band(cell: TableCell, not_reproduced: dict[str, str]) -> str | None:
+    """The band of a cell with a published value (None for cells without one).
+
+    A published 0 (an aborted download) is matched only by a 0; anything else is beyond 25 %.
+    """
+    if cell.published is None:
+        return None
+    if cell.table in not_reproduced or cell.mean is None:
+        return NOT_REPRODUCED
+    if cell.published == 0:
+        return WITHIN_10 if cell.mean == 0 else BEYOND_25
+    pct = abs(cell.diff_pct or 0.0)
+    return WITHIN_10 if pct <= DEVIATION_PCT else WITHIN_25 if pct <= 25.0 else BEYOND_25
+
+
+def band_counts(exp: ModuleType, cells: list[TableCell]) -> dict[str, int]:
+    nr = _not_reproduced(exp)
+    bands = [band(c, nr) for c in cells]
+    return {b: bands.count(b) for b in BANDS}
+
+
+def verdict_counts(findings: list[Finding]) -> dict[str, int]:
+    return {v: sum(f.verdict == v for f in findings) for v in VERDICTS}
+
+
 def _deviations(exp: ModuleType, cells: list[TableCell]) -> list[dict[str, Any]]:
     """Cells off by more than DEVIATION_PCT (or published as 0 and measured otherwise, and vice versa),
-    each with the experiment's explanation (``deviation_cause(cell)``, optional)."""
+    each with the experiment's explanation (``deviation_cause(cell)``, optional).  Cells of a table
+    that is not reproduced are left out: the table's reason covers them."""
     cause = getattr(exp, "deviation_cause", None)
-    out = []
-    for c in cells:
-        if c.published is None or c.mean is None:
-            continue
-        if c.published == 0:
-            off = c.mean != 0
-        else:
-            off = c.diff_pct is not None and abs(c.diff_pct) > DEVIATION_PCT
-        if off:
-            out.append(c.to_json() | {"cause": cause(c) if cause else "not analysed"})
-    return out
+    nr = _not_reproduced(exp)
+    return [
+        c.to_json() | {"cause": cause(c) if cause else "not analysed"}
+        for c in cells
+        if band(c, nr) in (WITHIN_25, BEYOND_25)
+    ]
+
+
+def _cause_notes(deviations: list[dict[str, Any]]) -> tuple[list[str], dict[str, str]]:
+    """Each distinct cause once, numbered (C1, C2, ...), and the number of every cause text."""
+    causes = list(dict.fromkeys(d["cause"] for d in deviations))
+    ids = {c: f"C{i + 1}" for i, c in enumerate(causes)}
+    return [f"{ids[c]}: {c}" for c in causes], ids
+
+
+def _summary_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Finding]) -> list[Block]:
+    bands, verdicts = band_counts(exp, cells), verdict_counts(findings)
+    published = sum(bands.values())
+    blocks: list[Block] = [
+        Heading(2, "Summary"),
+        Table(
+            ["published cells", *BANDS],
+            [[str(published), *(str(bands[b]) for b in BANDS)]],
+        ),
+        Table(["findings", *VERDICTS], [[str(len(findings)), *(str(verdicts[v]) for v in VERDICTS)]]),
+    ]
+    nr = _not_reproduced(exp)
+    if nr:
+        blocks.append(Para("Not reproduced (the cells are shown but not counted as matching or deviating):"))
+        by_reason: dict[str, list[str]] = {}
+        for table, why in nr.items():
+            by_reason.setdefault(why, []).append(table)
+        blocks.append(Bullets([f"{'; '.join(tables)}: {why}" for why, tables in by_reason.items()]))
+    return blocks
+
+
+def _finding_line(f: Finding) -> str:
+    rule = f" Rule: {f.rule}." if f.rule else ""
+    return f"{f.verdict.upper()}: {f.text} ({f.detail}).{rule}"
 
 
 def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -> ExperimentSection:
@@ -232,17 +297,21 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
         blocks += [Heading(2, "Model notes"), Bullets(list(notes))]
     deviations = _deviations(exp, cells)
     blocks += [
+        *_summary_blocks(exp, cells, findings),
         Heading(2, "Findings"),
-        Bullets([f"{'HOLDS' if f.holds else 'DOES NOT HOLD'}: {f.text} ({f.detail})" for f in findings] or ["none"]),
+        Bullets([_finding_line(f) for f in findings] or ["none"]),
         *_table_blocks(cells),
     ]
     if deviations:
+        notes, ids = _cause_notes(deviations)
         blocks.append(Heading(2, f"Deviations above {DEVIATION_PCT:g} % from the published values"))
+        blocks.append(Para("Likely causes, each written once and referenced by its number in the table:"))
+        blocks.append(Bullets(notes))
         blocks.append(
             Table(
-                ["table", "row", "column", "published", "ours", "diff %", "likely cause"],
+                ["table", "row", "column", "published", "ours", "diff %", "cause"],
                 [
-                    [d["table"], d["row"], d["column"], fmt(d["published"]), fmt(d["mean"]), fmt(d["diff_pct"], 3), d["cause"]]
+                    [d["table"], d["row"], d["column"], fmt(d["published"]), fmt(d["mean"]), fmt(d["diff_pct"], 3), ids[d["cause"]]]
                     for d in deviations
                 ],
             )
@@ -267,6 +336,8 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
         "cells": [c.to_json() for c in cells],
         "findings": [f.to_json() for f in findings],
         "deviations": deviations,
+        "summary": {"cells": band_counts(exp, cells), "findings": verdict_counts(findings)},
+        "not_reproduced": _not_reproduced(exp),
     }
     write_text(folder / "tables.json", json.dumps(doc, indent=2, allow_nan=False) + "\n")
     return ExperimentSection(exp.NAME, exp.TITLE, cells, findings, ok, len(failed_rows), figures)
@@ -276,18 +347,24 @@ def write_report(experiments: Sequence[ModuleType], store: Store, outdir: Path, 
     """Write every experiment's section and the overview; returns the overview's ``index.md``."""
     outdir.mkdir(parents=True, exist_ok=True)
     sections = [write_experiment(e, store, outdir, quick) for e in experiments]
+    modules = {e.NAME: e for e in experiments}
     stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
     blocks: list[Block] = [
         Heading(1, "tcplab reproduction report"),
         Para(f"Generated {stamp} by tcplab core {_core.version()}, {'quick' if quick else 'full'} mode."),
+        Para(
+            "Published cells by |ours − published| / published, and findings by verdict (each decided by the "
+            "rule stated beside it on the experiment's page)."
+        ),
         Table(
-            ["experiment", "title", "findings holding", "table cells", "runs ok", "runs failed"],
+            ["experiment", "title", *(f"cells {b}" for b in BANDS), *(f"findings {v}" for v in VERDICTS),
+             "runs ok", "runs failed"],
             [
                 [
                     Link(s.name, f"{s.name}/index.html"),
                     s.title,
-                    f"{sum(f.holds for f in s.findings)}/{len(s.findings)}",
-                    str(len(s.cells)),
+                    *(str(n) for n in band_counts(modules[s.name], s.cells).values()),
+                    *(str(n) for n in verdict_counts(s.findings).values()),
                     str(s.runs_ok),
                     str(s.runs_failed),
                 ]
@@ -297,7 +374,7 @@ def write_report(experiments: Sequence[ModuleType], store: Store, outdir: Path, 
     ]
     for s in sections:
         blocks.append(Heading(2, s.name))
-        verdicts = [f"{'HOLDS' if f.holds else 'DOES NOT HOLD'}: {f.text}" for f in s.findings]
+        verdicts = [f"{f.verdict.upper()}: {f.text}" for f in s.findings]
         blocks.append(Bullets(verdicts or ["no findings"]))
     _page(outdir, blocks, "tcplab reproduction report")
     return outdir / "index.md"

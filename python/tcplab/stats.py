@@ -140,3 +140,73 @@ def summary_frame(frame: pl.DataFrame, metric: str, by: Sequence[str]) -> pl.Dat
     schema: dict[str, Any] = {c: frame.schema[c] for c in by}
     schema |= {"mean": pl.Float64, "ci95": pl.Float64, "std": pl.Float64, "n": pl.Int64}
     return pl.DataFrame(rows, schema=schema)
+
+
+# ------------------------------------------------------------------ verdicts on the replications
+
+#: The verdicts a finding can have.  A finding "holds" or "fails" only under a stated statistical
+#: rule on the replications; "not separated" when the 95 % CI does not decide; "not checked" when the
+#: data needed is missing (or rests on a table the model does not reproduce).
+HOLDS, FAILS, NOT_SEPARATED, NOT_CHECKED = "holds", "fails", "not separated", "not checked"
+VERDICTS: tuple[str, ...] = (HOLDS, FAILS, NOT_SEPARATED, NOT_CHECKED)
+
+
+def paired(a: dict[Any, float], b: dict[Any, float]) -> list[tuple[float, float]]:
+    """The (a, b) value pairs of the replications both have (keyed by seed), in seed order."""
+    return [(a[k], b[k]) for k in sorted(set(a) & set(b))]
+
+
+def interval(s: Summary) -> tuple[float, float]:
+    """The 95 % confidence interval ``mean ± ci95`` of a summary (zero width when all values agree).
+
+    A single replication has no interval: NaN bounds, which no rule below accepts as deciding.
+    """
+    return (s.mean - s.ci95, s.mean + s.ci95)
+
+
+def above(s: Summary, threshold: float = 0.0, *, ties: bool = False) -> str:
+    """Rule "greater": HOLDS when the 95 % CI lies wholly above ``threshold``, FAILS when wholly at or
+    below it, NOT_SEPARATED when it straddles it (or has fewer than two replications).
+
+    With ``ties`` the claim is "not less": a CI wholly at or above the threshold holds (an exact tie
+    included) and only one wholly below it fails.
+    """
+    lo, hi = interval(s)
+    if s.n == 0:
+        return NOT_CHECKED
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return NOT_SEPARATED
+    if lo > threshold or (ties and lo >= threshold):
+        return HOLDS
+    if hi < threshold or (not ties and hi <= threshold):
+        return FAILS
+    return NOT_SEPARATED
+
+
+def within(s: Summary, low: float, high: float) -> str:
+    """Rule "within a band": HOLDS when the 95 % CI lies inside [low, high], FAILS when it lies
+    wholly outside, NOT_SEPARATED when it overlaps an edge (or has fewer than two replications)."""
+    lo, hi = interval(s)
+    if s.n == 0:
+        return NOT_CHECKED
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return NOT_SEPARATED
+    if low <= lo and hi <= high:
+        return HOLDS
+    if hi < low or lo > high:
+        return FAILS
+    return NOT_SEPARATED
+
+
+def combine(verdicts: Iterable[str]) -> str:
+    """A claim made for several cases: FAILS if any case fails, HOLDS only if every checked case
+    holds, NOT_CHECKED if none was checked, NOT_SEPARATED otherwise.  Cases not checked (no data, or
+    where the claim could not fail) do not decide; the caller lists them in the finding's detail."""
+    checked = [v for v in verdicts if v != NOT_CHECKED]
+    if not checked:
+        return NOT_CHECKED
+    if FAILS in checked:
+        return FAILS
+    if all(v == HOLDS for v in checked):
+        return HOLDS
+    return NOT_SEPARATED

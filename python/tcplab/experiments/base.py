@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tcplab.runner import Sweep
-from tcplab.stats import Summary
+from tcplab.stats import FAILS, HOLDS, VERDICTS, Summary
 from tcplab.store import Store
 
 
@@ -81,11 +81,30 @@ class TableCell:
 
 @dataclass(frozen=True)
 class Finding:
-    """A qualitative claim checked against our results (e.g. "SACK >= NewReno at p = 1 %")."""
+    """A qualitative claim checked against our results (e.g. "SACK >= NewReno at p = 1 %").
+
+    ``verdict`` is one of :data:`tcplab.stats.VERDICTS`; ``holds`` is true only for "holds".
+    ``rule`` states the statistical rule that decided it.  Build one with :meth:`decided`; the
+    older ``Finding(text, holds, detail)`` form gives "holds" or "fails".
+    """
 
     text: str
     holds: bool
     detail: str
+    verdict: str = ""
+    rule: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.verdict:
+            object.__setattr__(self, "verdict", HOLDS if self.holds else FAILS)
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict {self.verdict!r}: expected one of {VERDICTS}")
+        if self.holds != (self.verdict == HOLDS):
+            raise ValueError(f"holds={self.holds} contradicts verdict {self.verdict!r}")
+
+    @classmethod
+    def decided(cls, text: str, verdict: str, detail: str, rule: str) -> Finding:
+        return cls(text=text, holds=verdict == HOLDS, detail=detail, verdict=verdict, rule=rule)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

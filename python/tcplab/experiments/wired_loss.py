@@ -33,7 +33,7 @@ import polars as pl
 
 from tcplab.experiments.base import Finding, Published, TableCell
 from tcplab.runner import Sweep
-from tcplab.stats import Summary, summarise
+from tcplab.stats import Summary, above, combine, paired, summarise, within
 from tcplab.store import Store
 
 NAME = "wired-loss"
@@ -118,16 +118,7 @@ def sweeps(quick: bool) -> list[Sweep]:
 
 def _goodput_stats(store: Store, quick: bool) -> dict[tuple[str, float], Summary]:
     """Goodput (Mb/s) summaries per (variant, p) over the ok replications."""
-    flows = store.flows(sweep_name(quick), status="ok")
-    out: dict[tuple[str, float], Summary] = {}
-    if flows.is_empty():
-        return out
-    flows = flows.filter(pl.col("flow") == "bulk")
-    for variant in VARIANTS:
-        for p in LOSS_P:
-            sel = flows.filter((pl.col(VARIANT_PATH) == variant) & ((pl.col(LOSS_PATH) - p).abs() < 1e-12))
-            out[(variant, p)] = summarise(v / 1e6 for v in sel["goodput_bps"].to_list())
-    return out
+    return {k: summarise(v.values()) for k, v in _goodput_by_seed(store, quick).items()}
 
 
 def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
@@ -139,24 +130,102 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
         for p in LOSS_P
         for variant in VARIANTS
     ]
+    # The evidence for the deviations' cause: how often a loss episode ends in a timeout, which the
+    # square-root model leaves out.
+    shares = _timeout_shares(store, quick)
+    cells += [
+        TableCell.of(TIMEOUT_TABLE, f"p = {p:g}", variant, shares.get((variant, p), empty), "%")
+        for p in LOSS_P
+        if p > 0
+        for variant in VARIANTS
+    ]
+    return cells, findings(_goodput_by_seed(store, quick))
 
-    at1 = {v: stats.get((v, 0.01), empty) for v in VARIANTS}
+
+TIMEOUT_TABLE = "Loss episodes ending in a retransmission timeout: timeouts / (timeouts + fast recoveries)"
+
+
+def _timeout_shares(store: Store, quick: bool) -> dict[tuple[str, float], Summary]:
+    """Per (variant, p), the share (%) of loss episodes recovered by a timeout, over replications."""
+    flows = store.flows(sweep_name(quick), status="ok")
+    per: dict[tuple[str, float], list[float]] = {}
+    if flows.is_empty():
+        return {}
+    for row in flows.filter(pl.col("flow") == "bulk").iter_rows(named=True):
+        p = next((q for q in LOSS_P if abs(row[LOSS_PATH] - q) < 1e-12), None)
+        episodes = row["timeouts"] + row["fast_recoveries"]
+        if p is not None and episodes:
+            per.setdefault((row[VARIANT_PATH], p), []).append(100.0 * row["timeouts"] / episodes)
+    return {k: summarise(v) for k, v in per.items()}
+
+
+def deviation_cause(cell: TableCell) -> str:
+    """Why a goodput cell is below the square-root model (the report lists cells off by > 10 %).
+
+    The numbers quoted are the timeout-share table's (full mode, 10 seeds).
+    """
+    if cell.row in ("p = 0.005", "p = 0.01"):
+        return (
+            "below the model by 8–27 % while only 1–5 % of loss episodes end in a timeout, so timeouts do not "
+            "explain it; candidates, not separated here: the model's constant sqrt(3/2) is derived for "
+            "periodic loss, whereas Bernoulli loss makes the loss-free periods irregular (a window that grows "
+            "past the mean is cut from higher, one that is cut early wastes the growth), and Reno halves its "
+            "window once per lost segment, not once per window"
+        )
+    return (
+        "the square-root model assumes every loss is repaired by fast retransmit (no timeouts); here 6–13 % "
+        "of loss episodes at p = 2 % and 25–39 % at p = 5 % end in a retransmission timeout that idles the "
+        "sender for an RTO (timeout-share table; Reno most, SACK least), so goodput falls further below the "
+        "model as p grows: the regime Padhye et al. (SIGCOMM 1998) model with a timeout term"
+    )
+
+
+
+#: Tolerance of the Mathis et al. estimate: its constant sqrt(3/2) is for periodic loss and
+#: delayed-ACK-free Reno; random loss and timeouts move it by tens of percent (Mathis et al. §3).
+MATHIS_TOLERANCE = 0.35
+RULE_BAND = "95 % CI of the mean inside the band: holds; wholly outside: fails; otherwise not separated"
+RULE_RANK = (
+    "paired over seeds; each step of the ranking holds when the 95 % CI of the difference lies at or above 0 "
+    "(a tie holds), fails when it lies wholly below 0, and is not separated otherwise"
+)
+
+
+def findings(goodput: dict[tuple[str, float], dict[int, float]]) -> list[Finding]:
+    """The two checks at p = 1 %, on ``goodput[(variant, p)] = {seed: Mb/s}``."""
     ref = PUBLISHED[0.01].value
-    nr = at1["newreno"].mean
-    ratio = nr / ref if math.isfinite(nr) else math.nan
-    findings = [
-        Finding(
-            text="NewReno goodput is within ±35 % of the Mathis et al. estimate at p = 1 %",
-            holds=math.isfinite(ratio) and abs(ratio - 1.0) <= 0.35,
-            detail=f"NewReno {nr:.3f} Mb/s vs. Mathis {ref:.3f} Mb/s (ratio {ratio:.2f})",
+    at1 = {v: goodput.get((v, 0.01), {}) for v in VARIANTS}
+    nr = summarise(at1["newreno"].values())
+    lo, hi = ref * (1 - MATHIS_TOLERANCE), ref * (1 + MATHIS_TOLERANCE)
+    steps = [("sack", "newreno"), ("newreno", "reno")]
+    diffs = {(a, b): summarise(x - y for x, y in paired(at1[a], at1[b])) for a, b in steps}
+    return [
+        Finding.decided(
+            f"NewReno goodput is within ±{100 * MATHIS_TOLERANCE:g} % of the Mathis et al. estimate at p = 1 %",
+            within(nr, lo, hi),
+            f"NewReno {nr.mean:.3f} ± {nr.ci95:.3f} Mb/s vs. Mathis {ref:.3f} Mb/s (band {lo:.2f}–{hi:.2f})",
+            RULE_BAND,
         ),
-        Finding(
-            text="At p = 1 %, mean goodput ranks SACK >= NewReno >= Reno",
-            holds=at1["sack"].mean >= at1["newreno"].mean >= at1["reno"].mean,
-            detail=", ".join(f"{v} {at1[v].mean:.3f} ± {at1[v].ci95:.3f} Mb/s" for v in ("sack", "newreno", "reno")),
+        Finding.decided(
+            "At p = 1 %, goodput ranks SACK >= NewReno >= Reno",
+            combine(above(d, ties=True) for d in diffs.values()),
+            ", ".join(f"{a} − {b} = {d.mean:+.3f} ± {d.ci95:.3f} Mb/s" for (a, b), d in diffs.items()),
+            RULE_RANK,
         ),
     ]
-    return cells, findings
+
+
+def _goodput_by_seed(store: Store, quick: bool) -> dict[tuple[str, float], dict[int, float]]:
+    """Goodput (Mb/s) of every ok replication per (variant, p), keyed by seed."""
+    flows = store.flows(sweep_name(quick), status="ok")
+    out: dict[tuple[str, float], dict[int, float]] = {}
+    if flows.is_empty():
+        return out
+    for row in flows.filter(pl.col("flow") == "bulk").iter_rows(named=True):
+        p = next((q for q in LOSS_P if abs(row[LOSS_PATH] - q) < 1e-12), None)
+        if p is not None:
+            out.setdefault((row[VARIANT_PATH], p), {})[int(row["seed"])] = row["goodput_bps"] / 1e6
+    return out
 
 
 def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
