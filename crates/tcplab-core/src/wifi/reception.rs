@@ -170,7 +170,8 @@ fn table(rate: u64) -> &'static [f64] {
 /// ln of the probability that one bit at `rate` survives at linear `sinr` (interpolated).
 pub fn ln_bit_success(rate: u64, sinr: f64) -> f64 {
     let t = table(rate);
-    if !(sinr > 2f64.powi(LO_EXP as i32)) {
+    // Also catches NaN: anything not above the grid is "no signal".
+    if sinr.is_nan() || sinr <= 2f64.powi(LO_EXP as i32) {
         return t[0];
     }
     let i = (grid_key(sinr) - grid_lo()) as usize;
