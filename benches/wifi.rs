@@ -1,6 +1,8 @@
 //! Wireless benchmarks: the 802.11b 100 MB download of `examples/wlan_download.toml` (goal
-//! < 0.5 s wall) and 20 saturated 802.11b stations for 60 s (goal < 2 s). Prints simulated
-//! time, events, events/s and wall time; `cargo bench -p tcplab-core --bench wifi`.
+//! < 0.5 s wall), 20 saturated 802.11b stations for 60 s (goal < 2 s), and a 50-node ad hoc
+//! network under the threshold and the SINR reception models (goal: SINR ≤ 2× threshold).
+//! Prints simulated time, events, events/s and wall time;
+//! `cargo bench -p tcplab-core --bench wifi`.
 
 use std::time::Instant;
 
@@ -24,6 +26,32 @@ fn saturation(n: u32) -> String {
     }
     for i in 0..n {
         s += &format!("[[flows]]\nname = \"u{i}\"\napp = \"cbr\"\nsrc = \"s{i}\"\ndst = \"ap\"\nrate = \"1Mbps\"\npacket_size = \"1472B\"\n");
+    }
+    s
+}
+
+/// 50 ad hoc nodes on a 10 × 5 grid, 150 m apart (two-ray ground: 250 m reception, 550 m
+/// carrier sense), 2 Mb/s; 25 one-hop CBR flows of 100 kb/s between horizontal neighbours.
+fn adhoc50(reception: &str) -> String {
+    let mut s = format!(
+        "name = \"adhoc50\"\nduration = \"30s\"\n[[wlans]]\nname = \"net\"\nmode = \"adhoc\"\n\
+         phy = \"hr_dsss\"\nrate = \"2Mbps\"\nreception = {{ model = \"{reception}\" }}\n"
+    );
+    for i in 0..50 {
+        s += &format!(
+            "[[wlans.stations]]\nnode = \"n{i}\"\nposition = [\"{}m\", \"{}m\"]\n",
+            150 * (i % 10),
+            150 * (i / 10)
+        );
+    }
+    for i in 0..50 {
+        s += &format!("[[nodes]]\nname = \"n{i}\"\n");
+    }
+    for i in (0..50).step_by(2) {
+        s += &format!(
+            "[[flows]]\nname = \"f{i}\"\napp = \"cbr\"\nsrc = \"n{i}\"\ndst = \"n{}\"\nrate = \"100kbps\"\npacket_size = \"512B\"\n",
+            i + 1
+        );
     }
     s
 }
@@ -73,4 +101,11 @@ fn main() {
     );
     bench("wlan_download 10 MB", dl, &[], 5);
     bench("20 saturated stations, 60 s", &saturation(20), &[], 3);
+    bench(
+        "50-node ad hoc, threshold, 30 s",
+        &adhoc50("threshold"),
+        &[],
+        3,
+    );
+    bench("50-node ad hoc, SINR, 30 s", &adhoc50("sinr"), &[], 3);
 }

@@ -147,18 +147,25 @@ pub struct Station {
     /// The outage predictor's own stream (missed predictions).
     rng_sig: Rng,
     pub outage: Outage,
-    pub down: bool,
-    rx: Option<RxLock>,
-    /// Signals this station senses now (frames on the air above its CS threshold).
-    sensed: u32,
-    /// SINR model: frames arriving here now, and their summed power (W).
-    arriving: u32,
-    arriving_w: f64,
     nbrs: Vec<Nbr>,
     timer: Option<SimTime>,
     gen: u32,
     /// Whether this interface is captured to pcap (the world holds the writer).
     pub pcap: bool,
+}
+
+/// What the channel knows of one station's PHY.
+#[derive(Clone, Copy, Debug, Default)]
+struct Radio {
+    /// In a scheduled outage: deaf and mute.
+    down: bool,
+    /// Signals sensed now (frames on the air above the CS threshold).
+    sensed: u32,
+    /// The frame the PHY is locked on.
+    rx: Option<RxLock>,
+    /// SINR model: frames arriving now, and their summed power (W).
+    arriving: u32,
+    arriving_w: f64,
 }
 
 /// A frame on the air.
@@ -223,6 +230,9 @@ pub struct Wifi {
     pub frames: Option<Vec<FrameRecord>>,
     pub wlans: Vec<Wlan>,
     pub stations: Vec<Station>,
+    /// The channel's view of each station's PHY, apart from the rest so that a frame's pass
+    /// over its hearers touches little memory.
+    radios: Vec<Radio>,
     txs: Vec<TxRec>,
     free_txs: Vec<u32>,
     acts: Vec<MacAction>,
@@ -273,6 +283,7 @@ impl Wifi {
         if is_ap {
             w.ap = Some(id);
         }
+        self.radios.push(Radio::default());
         self.stations.push(Station {
             node,
             wlan,
@@ -284,11 +295,6 @@ impl Wifi {
             rng_tx: r_tx,
             rng_sig: r_sig,
             outage,
-            down: false,
-            rx: None,
-            sensed: 0,
-            arriving: 0,
-            arriving_w: 0.0,
             nbrs: Vec::new(),
             timer: None,
             gen: 0,
@@ -447,7 +453,7 @@ impl Wifi {
                 }
             }
             LINK_GONE => {
-                let st = &mut self.stations[s as usize];
+                let st = &mut self.radios[s as usize];
                 if !st.down {
                     st.down = true;
                     // A reception in progress is lost; the PHY is off.
@@ -457,9 +463,8 @@ impl Wifi {
                 }
             }
             LINK_UP => {
-                let st = &mut self.stations[s as usize];
-                if st.down && !st.outage.is_down(now) {
-                    st.down = false;
+                if self.radios[s as usize].down && !self.stations[s as usize].outage.is_down(now) {
+                    self.radios[s as usize].down = false;
                     publish(&mut self.log, LinkSignalKind::Up);
                     self.schedule_outage(s, now);
                     self.mac_input(now, s, Input::Down(false));
@@ -468,7 +473,7 @@ impl Wifi {
             _ => {
                 let st = &self.stations[s as usize];
                 let w = &self.wlans[st.wlan as usize];
-                if let (Some(ap), false) = (w.ap, st.down) {
+                if let (Some(ap), false) = (w.ap, self.radios[s as usize].down) {
                     if ap != s {
                         let p = w.cfg.propagation.power(self.distance(s, ap));
                         publish(
@@ -611,9 +616,9 @@ impl Wifi {
         let mut hearers = std::mem::take(&mut self.txs[id as usize].hearers);
         hearers.clear();
         {
-            let st = &mut self.stations[s as usize];
+            self.radios[s as usize].rx = None;
+            let st = &self.stations[s as usize];
             // Sending ends any reception in progress (half duplex; the MAC knows it sends).
-            st.rx = None;
             if st.pcap && f.kind == FrameKind::Data && !f.retry {
                 if let Some(p) = f.pkt {
                     self.io.pcap_tx.push((s, p));
@@ -627,12 +632,12 @@ impl Wifi {
             Reception::Sinr(p) => Some(p.noise_w),
         };
         let mut max_delay = SimTime::ZERO;
-        if !self.stations[s as usize].down {
+        if !self.radios[s as usize].down {
             // Reach and delay as the stations stand when the frame starts (the neighbour cache
             // follows `set_position`); the frame keeps them until it ends.
             for k in 0..self.stations[s as usize].nbrs.len() {
                 let nb = self.stations[s as usize].nbrs[k];
-                let r = &mut self.stations[nb.sta as usize];
+                let r = &mut self.radios[nb.sta as usize];
                 if r.down {
                     continue;
                 }
@@ -653,7 +658,7 @@ impl Wifi {
                 }
                 r.sensed += 1;
                 let first = r.sensed == 1;
-                let sending = r.mac.is_transmitting();
+                let sending = self.stations[nb.sta as usize].mac.is_transmitting();
                 let new = RxLock {
                     tx: id,
                     power: nb.reach.power,
@@ -732,7 +737,7 @@ impl Wifi {
         for &(r, reach, delay) in &hearers {
             let at = end + delay;
             if let Some(noise) = noise {
-                let st = &mut self.stations[r as usize];
+                let st = &mut self.radios[r as usize];
                 if let Some(lock) = st.rx.as_mut() {
                     let sinr = lock.power / (noise + st.arriving_w - lock.power).max(noise);
                     lock.sinr.chunk(at, lock.rate, sinr);
@@ -748,11 +753,12 @@ impl Wifi {
                 continue; // it was interference only
             }
             let mut outcome = {
+                let radio = &mut self.radios[r as usize];
                 let st = &mut self.stations[r as usize];
-                st.sensed -= 1;
-                match st.rx {
+                radio.sensed -= 1;
+                match radio.rx {
                     Some(lock) if lock.tx == id => {
-                        st.rx = None;
+                        radio.rx = None;
                         // SINR: the frame survives with the product of its chunks' success
                         // probabilities.
                         let sinr_ok = noise.is_none()
@@ -813,7 +819,7 @@ impl Wifi {
                 }
                 Outcome::Missed => {}
             }
-            if self.stations[r as usize].sensed == 0 {
+            if self.radios[r as usize].sensed == 0 {
                 self.mac_input_at(now, at, r, Input::MediumIdle);
             }
         }
