@@ -40,6 +40,8 @@ pub enum CcKind {
     Reno,
     /// CUBIC, RFC 9438.
     Cubic,
+    /// TCP Westwood+ (Mascolo et al. 2004): ssthresh from the bandwidth estimate after a loss.
+    Westwood,
 }
 
 impl CcKind {
@@ -47,8 +49,22 @@ impl CcKind {
         match self {
             CcKind::Reno => "reno",
             CcKind::Cubic => "cubic",
+            CcKind::Westwood => "westwood",
         }
     }
+}
+
+/// The low-pass filter of Westwood+'s bandwidth estimate (cc = "westwood"); one sample per RTT.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WestwoodFilter {
+    /// BWE = γ·BWE + (1 − γ)·b, γ = 0.9 (Mascolo et al. 2004, the paper seed 004 cites).
+    #[default]
+    Mascolo,
+    /// ns-3's default Tustin form: BWE = 0.9·BWE + 0.1·(b + b_prev)/2.
+    Tustin,
+    /// Linux tcp_westwood.c: two cascaded 7/8 filters, at least 50 ms per sample.
+    Linux,
 }
 
 /// Optional TCP extensions (see `tcp/ext/`).
@@ -148,7 +164,7 @@ pub struct TcpConfig {
     /// Loss recovery: reno | newreno | sack (default newreno, or what `variant` says).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovery: Option<Variant>,
-    /// Congestion control: reno (RFC 5681 AIMD) | cubic (RFC 9438).
+    /// Congestion control: reno (RFC 5681 AIMD) | cubic (RFC 9438) | westwood (Westwood+).
     pub cc: CcKind,
     /// Extensions on top of the composition, e.g. ["dup_count"].
     pub extensions: Vec<ExtensionKind>,
@@ -186,6 +202,8 @@ pub struct TcpConfig {
     pub restart_after_idle: bool,
     /// RFC 9438 §4.7 fast convergence (cc = "cubic").
     pub cubic_fast_convergence: bool,
+    /// mascolo | tustin | linux: Westwood+'s bandwidth filter (cc = "westwood").
+    pub westwood_filter: WestwoodFilter,
     /// RFC 6298 (2.1): RTO before any sample.
     #[serde(with = "dur")]
     #[schemars(with = "Duration")]
@@ -263,6 +281,7 @@ impl Default for TcpConfig {
             rto_ssthresh: RtoSsthresh::KeepInRecovery,
             restart_after_idle: false,
             cubic_fast_convergence: true,
+            westwood_filter: WestwoodFilter::Mascolo,
             rto_initial: SimTime::from_secs(1),
             rto_min: SimTime::from_secs(1),
             rto_max: SimTime::from_secs(60),
