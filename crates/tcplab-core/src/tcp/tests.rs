@@ -2273,3 +2273,19 @@ fn westwood_cuts_to_the_measured_pipe_after_dupacks_and_rto() {
     let (reno, _) = bulk_with_losses(CcKind::Reno, lost, secs(14));
     assert_eq!(reno[0], (true, 0, pipe / 2 + 3, pipe / 2));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tests for Adaptive TCP (ALGORITHMS.md §1) through the socket
+// ---------------------------------------------------------------------------------------------
+
+/// On a wire whose RTT never varies RTT_max = RTT_min, so α = 0 at every loss and Adaptive TCP
+/// reacts as native NewReno: the same trace, event for event, as `cc = "reno"`.
+#[test]
+fn adaptive_with_a_constant_rtt_is_native_newreno() {
+    let lost: &[std::ops::Range<u64>] = &[5000..5001, 8000..8070];
+    let (adaptive, sent_a) = bulk_with_losses(CcKind::Adaptive, lost, secs(14));
+    let (reno, sent_r) = bulk_with_losses(CcKind::Reno, lost, secs(14));
+    assert!(adaptive.len() >= 3, "{adaptive:?}");
+    assert_eq!(adaptive, reno);
+    assert_eq!(sent_a, sent_r);
+}

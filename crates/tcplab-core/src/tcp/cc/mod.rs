@@ -6,10 +6,12 @@
 //! decides cwnd while an episode lasts. A new controller is one file here plus one arm of
 //! [`AnyCc`] and its scenario name in `config::CcKind`.
 
+mod adaptive;
 mod cubic;
 mod reno;
 mod westwood;
 
+pub use adaptive::Adaptive;
 pub use cubic::Cubic;
 pub use reno::Reno;
 pub use westwood::Westwood;
@@ -135,6 +137,7 @@ pub enum AnyCc {
     Reno(Reno),
     Cubic(Cubic),
     Westwood(Westwood),
+    Adaptive(Adaptive),
 }
 
 impl AnyCc {
@@ -143,6 +146,7 @@ impl AnyCc {
             CcKind::Reno => AnyCc::Reno(Reno::new(cfg)),
             CcKind::Cubic => AnyCc::Cubic(Cubic::new(cfg)),
             CcKind::Westwood => AnyCc::Westwood(Westwood::new(cfg)),
+            CcKind::Adaptive => AnyCc::Adaptive(Adaptive::new(cfg)),
         }
     }
 
@@ -151,6 +155,7 @@ impl AnyCc {
             AnyCc::Reno(c) => c,
             AnyCc::Cubic(c) => c,
             AnyCc::Westwood(c) => c,
+            AnyCc::Adaptive(c) => c,
         }
     }
 
@@ -159,6 +164,7 @@ impl AnyCc {
             AnyCc::Reno(c) => c,
             AnyCc::Cubic(c) => c,
             AnyCc::Westwood(c) => c,
+            AnyCc::Adaptive(c) => c,
         }
     }
 }
