@@ -40,6 +40,11 @@ pub enum CcKind {
     Reno,
     /// CUBIC, RFC 9438.
     Cubic,
+    /// TCP Westwood+ (Mascolo et al. 2004): ssthresh from the bandwidth estimate after a loss.
+    Westwood,
+    /// Adaptive TCP (seed 004, Dalal et al. 2015): loss window and ssthresh scaled by the
+    /// congestion estimator α, ssthresh advanced by the utilisation factor K.
+    Adaptive,
 }
 
 impl CcKind {
@@ -47,8 +52,68 @@ impl CcKind {
         match self {
             CcKind::Reno => "reno",
             CcKind::Cubic => "cubic",
+            CcKind::Westwood => "westwood",
+            CcKind::Adaptive => "adaptive",
         }
     }
+}
+
+/// The low-pass filter of Westwood+'s bandwidth estimate (cc = "westwood"); one sample per RTT.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WestwoodFilter {
+    /// BWE = γ·BWE + (1 − γ)·b, γ = 0.9 (Mascolo et al. 2004, the paper seed 004 cites).
+    #[default]
+    Mascolo,
+    /// ns-3's default Tustin form: BWE = 0.9·BWE + 0.1·(b + b_prev)/2.
+    Tustin,
+    /// Linux tcp_westwood.c: two cascaded 7/8 filters, at least 50 ms per sample.
+    Linux,
+}
+
+/// Adaptive TCP (cc = "adaptive"): which RTT is the paper's "estimated RTT" (ALGORITHMS.md §1.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdaptiveRtt {
+    /// The smoothed RTT (RFC 6298 SRTT); RTT_min/RTT_max track its values.
+    #[default]
+    Srtt,
+    /// The raw RTT samples.
+    Sample,
+}
+
+/// Adaptive TCP: the reconstructed form of Eq. (2), the loss window W_LA (ALGORITHMS.md §1.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdaptiveLossWindow {
+    /// W_LA = W_LN + α·(cwnd(n) − W_LN).
+    #[default]
+    Linear,
+    /// W_LA = max(W_LN, α·cwnd(n)).
+    Max,
+}
+
+/// Adaptive TCP: the reconstructed forms of Eqs. (5)–(6), K(n) and ssthresh(adv).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdaptiveAdvance {
+    /// K(n) = (cwnd(n) − W_LA(n−1))/(T(n) − T(n−1)) segments per second;
+    /// ssthresh(adv) = ⌊ssthresh(n−1) + K(n−1)·(T(n) − T(n−1))⌋.
+    #[default]
+    Slope,
+    /// K(n) = cwnd(n)/W_LA(n−1) (dimensionless); ssthresh(adv) = ⌊K(n−1)·ssthresh(n−1)⌋.
+    Ratio,
+}
+
+/// Adaptive TCP: where slot n (between losses n−1 and n) starts, T(n−1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdaptiveSlotStart {
+    /// The (n−1)-th loss detection.
+    #[default]
+    Detection,
+    /// The end of the (n−1)-th recovery (the timeout itself for a timeout).
+    RecoveryEnd,
 }
 
 /// Optional TCP extensions (see `tcp/ext/`).
@@ -148,7 +213,8 @@ pub struct TcpConfig {
     /// Loss recovery: reno | newreno | sack (default newreno, or what `variant` says).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovery: Option<Variant>,
-    /// Congestion control: reno (RFC 5681 AIMD) | cubic (RFC 9438).
+    /// Congestion control: reno (RFC 5681 AIMD) | cubic (RFC 9438) | westwood (Westwood+) |
+    /// adaptive (Adaptive TCP, seed 004).
     pub cc: CcKind,
     /// Extensions on top of the composition, e.g. ["dup_count"].
     pub extensions: Vec<ExtensionKind>,
@@ -186,6 +252,16 @@ pub struct TcpConfig {
     pub restart_after_idle: bool,
     /// RFC 9438 §4.7 fast convergence (cc = "cubic").
     pub cubic_fast_convergence: bool,
+    /// mascolo | tustin | linux: Westwood+'s bandwidth filter (cc = "westwood").
+    pub westwood_filter: WestwoodFilter,
+    /// srtt | sample: Adaptive TCP's "estimated RTT" (cc = "adaptive").
+    pub adaptive_rtt: AdaptiveRtt,
+    /// linear | max: Adaptive TCP's loss window, Eq. (2) (cc = "adaptive").
+    pub adaptive_loss_window: AdaptiveLossWindow,
+    /// slope | ratio: Adaptive TCP's K(n) and ssthresh(adv), Eqs. (5)–(6) (cc = "adaptive").
+    pub adaptive_advance: AdaptiveAdvance,
+    /// detection | recovery_end: where Adaptive TCP's slot starts (cc = "adaptive").
+    pub adaptive_slot_start: AdaptiveSlotStart,
     /// RFC 6298 (2.1): RTO before any sample.
     #[serde(with = "dur")]
     #[schemars(with = "Duration")]
@@ -263,6 +339,11 @@ impl Default for TcpConfig {
             rto_ssthresh: RtoSsthresh::KeepInRecovery,
             restart_after_idle: false,
             cubic_fast_convergence: true,
+            westwood_filter: WestwoodFilter::Mascolo,
+            adaptive_rtt: AdaptiveRtt::Srtt,
+            adaptive_loss_window: AdaptiveLossWindow::Linear,
+            adaptive_advance: AdaptiveAdvance::Slope,
+            adaptive_slot_start: AdaptiveSlotStart::Detection,
             rto_initial: SimTime::from_secs(1),
             rto_min: SimTime::from_secs(1),
             rto_max: SimTime::from_secs(60),

@@ -12,7 +12,7 @@
 //! hand-written client segment stands for everything the real receiver would send.
 
 use super::config::{
-    CaMode, ExtensionKind, FullAckCwnd, InitialWindow, PartialAckTimer, RecoverBoundary,
+    CaMode, CcKind, ExtensionKind, FullAckCwnd, InitialWindow, PartialAckTimer, RecoverBoundary,
     RtoSsthresh, TcpConfig, Variant, WindowUnit,
 };
 use super::ext::{AnyExtension, Notice, Response, Scripted};
@@ -2298,4 +2298,102 @@ fn ecn_sender_halves_once_per_window_and_sets_cwr() {
     // Retransmissions are never ECT (§6.1.5): a timeout's retransmission goes out without it.
     let (_, rtx) = fire(&mut s);
     assert!(!rtx[0].ect);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for Westwood+ (ALGORITHMS.md §2) through the socket
+// ---------------------------------------------------------------------------------------------
+
+/// (in recovery, timeouts so far, cwnd, ssthresh), windows in segments.
+type RecoveryChange = (bool, u64, u64, u64);
+
+/// A bulk transfer over the fixtures' wire (100 ms RTT, a 64 KB receive window, an ACK per
+/// segment) from a server running `cc` (ns-2's cwnd = ssthresh on a full ACK); the first
+/// transmission of every segment whose index (from 0) is in `lost` is dropped. Runs until
+/// `T0` + `run` and returns (in recovery, timeouts, cwnd, ssthresh) in segments at every change
+/// of the first two, and the number of data segments the server sent in each second.
+fn bulk_with_losses(
+    cc: CcKind,
+    lost: &'static [std::ops::Range<u64>],
+    run: SimTime,
+) -> (Vec<RecoveryChange>, Vec<u64>) {
+    let ccfg = TcpConfig {
+        delayed_ack: false,
+        ..cfg()
+    };
+    let scfg = TcpConfig {
+        cc,
+        full_ack: FullAckCwnd::Ssthresh,
+        ..cfg()
+    };
+    let (mut c, mut s, mut w) = established_wire(ccfg, scfg);
+    let mut sent = std::collections::HashSet::new();
+    w.drop = Box::new(move |from_server, sg| {
+        let k = sg.hdr.seq.wrapping_sub(S) / M;
+        let first = sent.insert(sg.hdr.seq);
+        from_server && sg.payload > 0 && first && lost.iter().any(|r| r.contains(&k))
+    });
+    let out = write_all(&mut s, T0);
+    w.put(true, out);
+    let mut changes = Vec::new();
+    let mut state = (false, 0);
+    while w.step(&mut c, &mut s, T0 + run) {
+        if (s.in_recovery(), s.stats.timeouts) != state {
+            state = (s.in_recovery(), s.stats.timeouts);
+            changes.push((state.0, state.1, s.cwnd() / M, s.ssthresh() / M));
+        }
+    }
+    let mut per_second = vec![0; (run.as_nanos() / secs(1).as_nanos()) as usize + 1];
+    for (t, sg) in w.sent_by(true) {
+        if sg.payload > 0 {
+            per_second[((t - T0).as_nanos() / secs(1).as_nanos()) as usize] += 1;
+        }
+    }
+    (changes, per_second)
+}
+
+/// Westwood+ (ALGORITHMS.md §2.1) against Reno on the same trace: segment 5000 is lost in a
+/// steady receive-window-limited transfer (cwnd has grown past the window), segments
+/// 8000–8069 — more than a window — later, so that only the timer recovers them.
+/// Three duplicate ACKs: ssthresh = BWE·RTT_min/seg, the pipe the transfer was filling (the
+/// segments sent per 100 ms RTT, counted on the wire), cwnd cut to it (+3 in recovery), not
+/// Reno's half flight; the RTO: ssthresh = the pipe again and cwnd = 1.
+#[test]
+fn westwood_cuts_to_the_measured_pipe_after_dupacks_and_rto() {
+    let lost: &[std::ops::Range<u64>] = &[5000..5001, 8000..8070];
+    let (ww, per_second) = bulk_with_losses(CcKind::Westwood, lost, secs(14));
+    // Seconds 3 to 7 are steady: the same count of segments each second.
+    assert!(
+        per_second[3..8].windows(2).all(|p| p[0] == p[1]),
+        "{per_second:?}"
+    );
+    let pipe = per_second[5] / 10;
+    assert!(pipe >= 60, "the window-limited pipe, {pipe} segments");
+    // The estimate approaches the rate from below (it rose through slow start) and the pipe is
+    // truncated to whole segments, so it may be one segment short of the count.
+    let ss = ww[0].3;
+    assert!(ss == pipe || ss + 1 == pipe, "ssthresh {ss}, pipe {pipe}");
+    assert_eq!(
+        ww[..3],
+        [(true, 0, ss + 3, ss), (false, 0, ss, ss), (false, 1, 1, ss)]
+    );
+    // Reno on the same trace halves the flight.
+    let (reno, _) = bulk_with_losses(CcKind::Reno, lost, secs(14));
+    assert_eq!(reno[0], (true, 0, pipe / 2 + 3, pipe / 2));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests for Adaptive TCP (ALGORITHMS.md §1) through the socket
+// ---------------------------------------------------------------------------------------------
+
+/// On a wire whose RTT never varies RTT_max = RTT_min, so α = 0 at every loss and Adaptive TCP
+/// reacts as native NewReno: the same trace, event for event, as `cc = "reno"`.
+#[test]
+fn adaptive_with_a_constant_rtt_is_native_newreno() {
+    let lost: &[std::ops::Range<u64>] = &[5000..5001, 8000..8070];
+    let (adaptive, sent_a) = bulk_with_losses(CcKind::Adaptive, lost, secs(14));
+    let (reno, sent_r) = bulk_with_losses(CcKind::Reno, lost, secs(14));
+    assert!(adaptive.len() >= 3, "{adaptive:?}");
+    assert_eq!(adaptive, reno);
+    assert_eq!(sent_a, sent_r);
 }

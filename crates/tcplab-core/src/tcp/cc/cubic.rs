@@ -124,20 +124,10 @@ impl CongestionControl for Cubic {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tcp::cc::rtt_after_sample;
     use crate::tcp::config::WindowUnit;
 
     const MSS: u64 = 1000;
-
-    fn rtt(ms: u64) -> RttEstimator {
-        let mut r = RttEstimator::new(
-            SimTime::from_secs(1),
-            SimTime::from_millis(200),
-            SimTime::from_secs(60),
-            SimTime::from_millis(1),
-        );
-        r.on_sample(SimTime::from_millis(ms));
-        r
-    }
 
     /// Acknowledges one window at `now`, spread evenly over one RTT, one ACK per segment.
     fn one_rtt(cc: &mut Cubic, w: &mut Window, est: &RttEstimator, now: SimTime, rtt_ms: u64) {
@@ -159,7 +149,7 @@ mod tests {
     #[test]
     fn window_follows_w_cubic_after_a_loss() {
         let mut cc = Cubic::new(&TcpConfig::default());
-        let est = rtt(100);
+        let est = rtt_after_sample(100);
         let mut w = Window::new(WindowUnit::Bytes, MSS, 1000 * MSS, u64::MAX);
         let f = Flight {
             now: SimTime::ZERO,
@@ -193,7 +183,7 @@ mod tests {
     #[test]
     fn fast_convergence_lowers_the_plateau() {
         let cfg = TcpConfig::default();
-        let est = rtt(100);
+        let est = rtt_after_sample(100);
         let f = Flight {
             now: SimTime::ZERO,
             flight_size: 0,
@@ -225,7 +215,7 @@ mod tests {
     #[test]
     fn reno_friendly_region_on_short_windows() {
         let mut cc = Cubic::new(&TcpConfig::default());
-        let est = rtt(100);
+        let est = rtt_after_sample(100);
         let mut w = Window::new(WindowUnit::Bytes, MSS, 10 * MSS, u64::MAX);
         let f = Flight {
             now: SimTime::ZERO,

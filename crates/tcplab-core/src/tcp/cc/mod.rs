@@ -6,11 +6,15 @@
 //! decides cwnd while an episode lasts. A new controller is one file here plus one arm of
 //! [`AnyCc`] and its scenario name in `config::CcKind`.
 
+mod adaptive;
 mod cubic;
 mod reno;
+mod westwood;
 
+pub use adaptive::Adaptive;
 pub use cubic::Cubic;
 pub use reno::Reno;
+pub use westwood::Westwood;
 
 use super::config::{CcKind, TcpConfig, WindowUnit};
 use super::rtt::RttEstimator;
@@ -120,6 +124,11 @@ pub trait CongestionControl {
     fn loss_window(&self, w: &Window) -> u64 {
         w.mss
     }
+
+    /// A loss-recovery episode has ended and the scheme has set cwnd for the time after it
+    /// (RFC 6582 §3.2 step 3: ssthresh). Controllers whose window after recovery is not
+    /// ssthresh (Westwood+, Adaptive TCP) adjust it here; the default keeps the scheme's choice.
+    fn on_recovery_exit(&mut self, _w: &mut Window) {}
 }
 
 /// The built-in controllers, dispatched by `match` (no allocation, no boxing per ACK).
@@ -127,6 +136,8 @@ pub trait CongestionControl {
 pub enum AnyCc {
     Reno(Reno),
     Cubic(Cubic),
+    Westwood(Westwood),
+    Adaptive(Adaptive),
 }
 
 impl AnyCc {
@@ -134,6 +145,8 @@ impl AnyCc {
         match cfg.cc {
             CcKind::Reno => AnyCc::Reno(Reno::new(cfg)),
             CcKind::Cubic => AnyCc::Cubic(Cubic::new(cfg)),
+            CcKind::Westwood => AnyCc::Westwood(Westwood::new(cfg)),
+            CcKind::Adaptive => AnyCc::Adaptive(Adaptive::new(cfg)),
         }
     }
 
@@ -141,6 +154,8 @@ impl AnyCc {
         match self {
             AnyCc::Reno(c) => c,
             AnyCc::Cubic(c) => c,
+            AnyCc::Westwood(c) => c,
+            AnyCc::Adaptive(c) => c,
         }
     }
 
@@ -148,6 +163,21 @@ impl AnyCc {
         match self {
             AnyCc::Reno(c) => c,
             AnyCc::Cubic(c) => c,
+            AnyCc::Westwood(c) => c,
+            AnyCc::Adaptive(c) => c,
         }
     }
+}
+
+/// An RTT estimator after one sample of `ms` milliseconds (RTO floor 200 ms, 1 ms clock).
+#[cfg(test)]
+pub(crate) fn rtt_after_sample(ms: u64) -> RttEstimator {
+    let mut r = RttEstimator::new(
+        SimTime::from_secs(1),
+        SimTime::from_millis(200),
+        SimTime::from_secs(60),
+        SimTime::from_millis(1),
+    );
+    r.on_sample(SimTime::from_millis(ms));
+    r
 }

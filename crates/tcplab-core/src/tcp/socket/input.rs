@@ -286,15 +286,17 @@ impl Socket {
         let mut restart_timer = true;
         if self.in_recovery() {
             let seq = self.seq();
-            if let AckOutcome::Stay {
-                retransmit_head,
-                restart_timer: restart,
-            } = self.rec.get_mut().on_ack(&seq, acked, &mut self.win)
-            {
-                if retransmit_head {
-                    self.retransmit_head(now, out);
+            match self.rec.get_mut().on_ack(&seq, acked, &mut self.win) {
+                AckOutcome::Stay {
+                    retransmit_head,
+                    restart_timer: restart,
+                } => {
+                    if retransmit_head {
+                        self.retransmit_head(now, out);
+                    }
+                    restart_timer = restart;
                 }
-                restart_timer = restart;
+                AckOutcome::Exit => self.cc.get_mut().on_recovery_exit(&mut self.win),
             }
         } else {
             self.cc.get_mut().on_ack(&mut self.win, &a, &self.rtt);
