@@ -122,6 +122,24 @@ mod tests {
     }
 
     #[test]
+    fn entry_equality_agrees_with_its_order() {
+        // `Ord` requires a == b exactly when a.cmp(b) is Equal; BinaryHeap itself only calls cmp.
+        let e = |key| Entry {
+            key,
+            ev: Event::App(0),
+        };
+        for (a, b) in [(1, 1), (1, 2), (2, 1)] {
+            assert_eq!(
+                e(a) == e(b),
+                e(a).cmp(&e(b)) == Ordering::Equal,
+                "{a} vs {b}"
+            );
+            assert_eq!(e(a).partial_cmp(&e(b)), Some(e(a).cmp(&e(b))));
+        }
+        assert!(e(7) == e(7) && e(7) != e(8));
+    }
+
+    #[test]
     fn event_is_small() {
         assert!(std::mem::size_of::<Event>() <= 12);
     }
