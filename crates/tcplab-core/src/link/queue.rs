@@ -248,19 +248,25 @@ mod tests {
     /// packets (w_q = 1, so the average is the instantaneous length). Returns the outcomes as
     /// [ect][Queued, QueuedMarked, Dropped] counts.
     fn red_outcomes(held: u32, ecn: bool) -> [[u32; 3]; 2] {
+        red_outcomes_with(held, ecn, false, 0)
+    }
+
+    fn red_outcomes_with(held: u32, ecn: bool, gentle: bool, seed: u64) -> [[u32; 3]; 2] {
         let cfg = QueueConfig::Red {
             limit: 100,
             min_th: 5.0,
             max_th: 15.0,
             max_p: 0.1,
             w_q: 1.0,
-            gentle: false,
+            gentle,
             ecn,
         };
-        let mut rng = Rng::derive(0, StreamId::Custom(1));
+        let mut rng = Rng::derive(seed, StreamId::Custom(1));
         let mut q = Queue::new(cfg, SimTime(1000));
-        for i in 0..held {
-            q.enqueue(SimTime(0), PktId(i), 1000, true, &mut rng);
+        let mut id = 10_000;
+        while (q.len() as u32) < held {
+            q.enqueue(SimTime(0), PktId(id), 1000, true, &mut rng);
+            id += 1;
         }
         let mut n = [[0; 3]; 2];
         for i in 0..2000u32 {
@@ -344,6 +350,18 @@ mod tests {
         assert!(q.is_empty() && q.bytes() == 0);
         // Idle from t = 6000 to 10000: m = 4 transmission times, avg = 1.25 / 2^4.
         assert_eq!(offer(&mut q, 10_000, 3), 1.25 / 16.0);
+    }
+
+    #[test]
+    fn gentle_red_ramps_between_max_th_and_twice_it() {
+        // Gentle RED: at avg = 20, pb = max_p + (1 − max_p)(20 − 15)/15 = 0.4 instead of a
+        // forced drop; an early action is still a mark for ECT packets.
+        let [non_ect, ect] = red_outcomes_with(20, true, true, 0);
+        assert_eq!((ect[2], non_ect[1]), (0, 0), "{ect:?} {non_ect:?}");
+        assert!(ect[0] > 100 && non_ect[0] > 100, "{ect:?} {non_ect:?}");
+        assert!(ect[1] > 100 && non_ect[2] > 100, "{ect:?} {non_ect:?}");
+        // From 2·max_th on, every packet is dropped.
+        assert_eq!(red_outcomes_with(30, true, true, 0)[1], [0, 0, 1000]);
     }
 
     #[test]
