@@ -343,7 +343,7 @@ mod tests {
         assert_eq!(offer(&mut q, 0, 0), 0.0);
         assert_eq!(offer(&mut q, 0, 1), 0.5);
         assert_eq!(offer(&mut q, 0, 2), 1.25);
-        assert_eq!((q.len(), q.bytes()), (3, 1500));
+        assert_eq!((q.len(), q.bytes(), q.is_empty()), (3, 1500, false));
         for _ in 0..3 {
             q.dequeue(SimTime(6000));
         }
