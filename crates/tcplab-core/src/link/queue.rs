@@ -232,26 +232,41 @@ mod tests {
             q.enqueue(SimTime(0), PktId(2), 100, false, &mut rng),
             Enqueue::Dropped
         );
-        assert_eq!(q.bytes(), 200);
+        // A packet that fills the limit exactly still fits, one byte more does not.
+        assert_eq!(
+            q.enqueue(SimTime(0), PktId(3), 50, false, &mut rng),
+            Enqueue::Queued
+        );
+        assert_eq!(
+            q.enqueue(SimTime(0), PktId(4), 1, false, &mut rng),
+            Enqueue::Dropped
+        );
+        assert_eq!(q.bytes(), 250);
     }
 
     /// Offers 2000 packets, alternately ECN-capable and not, to a RED queue held at `held`
     /// packets (w_q = 1, so the average is the instantaneous length). Returns the outcomes as
     /// [ect][Queued, QueuedMarked, Dropped] counts.
     fn red_outcomes(held: u32, ecn: bool) -> [[u32; 3]; 2] {
+        red_outcomes_with(held, ecn, false, 0)
+    }
+
+    fn red_outcomes_with(held: u32, ecn: bool, gentle: bool, seed: u64) -> [[u32; 3]; 2] {
         let cfg = QueueConfig::Red {
             limit: 100,
             min_th: 5.0,
             max_th: 15.0,
             max_p: 0.1,
             w_q: 1.0,
-            gentle: false,
+            gentle,
             ecn,
         };
-        let mut rng = Rng::derive(0, StreamId::Custom(1));
+        let mut rng = Rng::derive(seed, StreamId::Custom(1));
         let mut q = Queue::new(cfg, SimTime(1000));
-        for i in 0..held {
-            q.enqueue(SimTime(0), PktId(i), 1000, true, &mut rng);
+        let mut id = 10_000;
+        while (q.len() as u32) < held {
+            q.enqueue(SimTime(0), PktId(id), 1000, true, &mut rng);
+            id += 1;
         }
         let mut n = [[0; 3]; 2];
         for i in 0..2000u32 {
@@ -300,6 +315,53 @@ mod tests {
         let [non_ect, ect] = red_outcomes(15, true);
         assert_eq!(ect, [0, 0, 1000]);
         assert_eq!(non_ect, [0, 0, 1000]);
+    }
+
+    #[test]
+    fn red_average_is_an_ewma_that_decays_over_idle_time() {
+        // Floyd & Jacobson §4: avg ← (1 − w_q)·avg + w_q·q on each arrival; after an idle period
+        // of m typical transmission times, avg ← (1 − w_q)^m·avg. Thresholds out of reach.
+        let cfg = QueueConfig::Red {
+            limit: 100,
+            min_th: 50.0,
+            max_th: 90.0,
+            max_p: 0.1,
+            w_q: 0.5,
+            gentle: false,
+            ecn: false,
+        };
+        let mut rng = Rng::derive(0, StreamId::Custom(2));
+        let mut q = Queue::new(cfg, SimTime(1000));
+        let mut offer = |q: &mut Queue, t: u64, id: u32| {
+            assert_eq!(
+                q.enqueue(SimTime(t), PktId(id), 500, false, &mut rng),
+                Enqueue::Queued
+            );
+            q.red_avg()
+        };
+        // The first arrival ends the initial idle period (at t = 0: no decay of avg = 0).
+        assert_eq!(offer(&mut q, 0, 0), 0.0);
+        assert_eq!(offer(&mut q, 0, 1), 0.5);
+        assert_eq!(offer(&mut q, 0, 2), 1.25);
+        assert_eq!((q.len(), q.bytes(), q.is_empty()), (3, 1500, false));
+        for _ in 0..3 {
+            q.dequeue(SimTime(6000));
+        }
+        assert!(q.is_empty() && q.bytes() == 0);
+        // Idle from t = 6000 to 10000: m = 4 transmission times, avg = 1.25 / 2^4.
+        assert_eq!(offer(&mut q, 10_000, 3), 1.25 / 16.0);
+    }
+
+    #[test]
+    fn gentle_red_ramps_between_max_th_and_twice_it() {
+        // Gentle RED: at avg = 20, pb = max_p + (1 − max_p)(20 − 15)/15 = 0.4 instead of a
+        // forced drop; an early action is still a mark for ECT packets.
+        let [non_ect, ect] = red_outcomes_with(20, true, true, 0);
+        assert_eq!((ect[2], non_ect[1]), (0, 0), "{ect:?} {non_ect:?}");
+        assert!(ect[0] > 100 && non_ect[0] > 100, "{ect:?} {non_ect:?}");
+        assert!(ect[1] > 100 && non_ect[2] > 100, "{ect:?} {non_ect:?}");
+        // From 2·max_th on, every packet is dropped.
+        assert_eq!(red_outcomes_with(30, true, true, 0)[1], [0, 0, 1000]);
     }
 
     #[test]

@@ -114,11 +114,38 @@ mod tests {
         q.schedule(SimTime(3), Event::App(2));
         q.schedule(SimTime(5), Event::App(3));
         q.schedule(SimTime(5), Event::App(4));
-        let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
+        assert_eq!((q.len(), q.is_empty()), (4, false));
+        assert_eq!(q.peek_time(), Some(SimTime(3)));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        let (t3, t5) = (SimTime(3), SimTime(5));
         assert_eq!(
             order,
-            vec![Event::App(2), Event::App(1), Event::App(3), Event::App(4)]
+            vec![
+                (t3, Event::App(2)),
+                (t5, Event::App(1)),
+                (t5, Event::App(3)),
+                (t5, Event::App(4))
+            ]
         );
+        assert_eq!((q.len(), q.is_empty(), q.peek_time()), (0, true, None));
+    }
+
+    #[test]
+    fn entry_equality_agrees_with_its_order() {
+        // `Ord` requires a == b exactly when a.cmp(b) is Equal; BinaryHeap itself only calls cmp.
+        let e = |key| Entry {
+            key,
+            ev: Event::App(0),
+        };
+        for (a, b) in [(1, 1), (1, 2), (2, 1)] {
+            assert_eq!(
+                e(a) == e(b),
+                e(a).cmp(&e(b)) == Ordering::Equal,
+                "{a} vs {b}"
+            );
+            assert_eq!(e(a).partial_cmp(&e(b)), Some(e(a).cmp(&e(b))));
+        }
+        assert!(e(7) == e(7) && e(7) != e(8));
     }
 
     #[test]
