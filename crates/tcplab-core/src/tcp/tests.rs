@@ -2397,3 +2397,27 @@ fn adaptive_with_a_constant_rtt_is_native_newreno() {
     assert_eq!(adaptive, reno);
     assert_eq!(sent_a, sent_r);
 }
+
+#[test]
+fn newreno_full_ack_with_new_data_outstanding() {
+    // Segment 1 lost; eight duplicates inflate cwnd to 13000, so segments 11, 12 and 13 go out
+    // during recovery. The full ACK (S + 11M > recover) leaves those three in flight:
+    // option (1) gives min(ssthresh, max(FlightSize, SMSS) + SMSS) = min(5000, 4000).
+    let mut s = second_segment_lost(Variant::NewReno);
+    let mut sent = vec![];
+    for _ in 0..8 {
+        sent.extend(send(&mut s, T0 + ms(150), &c_ack(S + M)));
+    }
+    assert_eq!(
+        segs(&sent),
+        [
+            (S + M, 1000),
+            (S + 11 * M, 1000),
+            (S + 12 * M, 1000),
+            (S + 13 * M, 1000)
+        ]
+    );
+    send(&mut s, T0 + ms(250), &c_ack(S + 11 * M));
+    assert!(!s.in_recovery());
+    assert_eq!(s.cwnd(), 4000);
+}

@@ -64,9 +64,10 @@ pub trait Extension {
     }
 
     /// Sender: a duplicate ACK arrived; `dupacks` is the socket's count. Returns how many
-    /// duplicates the extension knows of (at least `dupacks`).
-    fn dupacks_seen(&mut self, _h: &TcpHeader, dupacks: u32) -> u32 {
-        dupacks
+    /// duplicates the extension has evidence of; the socket uses the larger of the two, so the
+    /// default (no evidence) is 0.
+    fn dupacks_seen(&mut self, _h: &TcpHeader, _dupacks: u32) -> u32 {
+        0
     }
 
     /// Sender: a cross-layer notice.
