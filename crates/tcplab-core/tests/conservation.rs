@@ -49,7 +49,11 @@ fn a_download_delivering_more_than_was_written_is_an_error() {
     let mut p = finished(BOTTLENECK, &[("flows.download.size", "1MB")]);
     p.world.flows[0].kind = AppKind::BulkDownload { size: 999_999 };
     let v = violations(p);
-    assert!(v.iter().any(|e| e.contains("the application wrote only 999999")), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|e| e.contains("the application wrote only 999999")),
+        "{v:?}"
+    );
 }
 
 #[test]
