@@ -11,7 +11,8 @@
 //!
 //! `cargo test --release -p tcplab-core --test fuzz_scenarios` runs 20 000 inputs (part of
 //! `make test`); `TCPLAB_FUZZ_INPUTS=1000000` runs more, `TCPLAB_FUZZ_SEED` picks another
-//! stream (`make fuzz` runs a million), `TCPLAB_FUZZ_DEBUG=1` prints why each refused input was
+//! stream, `TCPLAB_FUZZ_FIRST` starts at another index (input i depends only on the seed and i, so
+//! a campaign can be split into ranges), `make fuzz` runs a million, `TCPLAB_FUZZ_DEBUG=1` prints why each refused input was
 //! refused. Each run is bounded by `max_events` (the bound a hang could otherwise escape), and an
 //! input taking more than 5 s of wall time counts as a hang.
 
@@ -384,7 +385,7 @@ fn mutate_bytes(g: &mut Gen, text: &mut Vec<u8>, other: &str) {
     }
 }
 
-/// The i-th input of the stream: (text, format).
+/// One input: (text, format), drawn from `g`.
 fn input(g: &mut Gen) -> (String, Format) {
     let base = *g.pick(CORPUS);
     let class = g.below(20);
@@ -465,14 +466,19 @@ fn the_front_door_never_panics_or_hangs() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(19);
+    // Input i depends only on (seed, i): a range of a long campaign can run on its own.
+    let first: u64 = std::env::var("TCPLAB_FUZZ_FIRST")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let prev = panic::take_hook();
     panic::set_hook(Box::new(|info| {
         LAST_PANIC.with(|p| *p.borrow_mut() = info.to_string());
     }));
-    let mut g = Gen(seed);
     let mut t = Tally::default();
     let started = Instant::now();
-    for i in 0..n {
+    for i in first..first + n {
+        let mut g = Gen(seed ^ i.wrapping_mul(0xD1B5_4A32_D192_ED03));
         let (text, format) = input(&mut g);
         let t0 = Instant::now();
         let r = front_door(&text, format);
@@ -486,17 +492,32 @@ fn the_front_door_never_panics_or_hangs() {
             Ok("refused") => t.refused += 1,
             Ok(_) => t.stopped += 1,
             Err(msg) => {
+                if t.panics.is_empty() {
+                    eprintln!("first panic at input {i}");
+                }
                 if t.panics.len() < 20 {
                     eprintln!("--- input {i} (seed {seed}) panicked: {msg}\n{text}\n---");
                 }
                 t.panics.push((i, msg));
             }
         }
+        if (i + 1 - first).is_multiple_of(50_000) {
+            eprintln!(
+                "fuzz progress: inputs {first}..{}: {} ran, {} refused, {} stopped, {} panics, {} hangs",
+                i + 1,
+                t.ran,
+                t.refused,
+                t.stopped,
+                t.panics.len(),
+                t.hangs.len()
+            );
+        }
     }
     panic::set_hook(prev);
     eprintln!(
-        "fuzz (seed {seed}): {n} inputs in {:.1} s: {} ran, {} refused as invalid, {} stopped \
+        "fuzz (seed {seed}, inputs {first}..{}): {n} inputs in {:.1} s: {} ran, {} refused as invalid, {} stopped \
          with a simulation error, {} panics, {} hangs (> {} s); slowest {:.1} ms",
+        first + n,
         started.elapsed().as_secs_f64(),
         t.ran,
         t.refused,
