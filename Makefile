@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.deps-stamp
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run test setup build rust-test py-test bench clean
+.PHONY: run test setup build rust-test py-test bench fuzz clean
 
 run: build
 	$(BIN)/tcplab reproduce
@@ -47,6 +47,14 @@ py-test:
 
 bench:
 	cargo bench -p tcplab-core --bench core
+
+# The scenario front door under 1 million fuzzed inputs (make test runs 20 000 of them);
+# FUZZ_SEED picks another input stream. See docs/validation/fuzzing.md.
+FUZZ_INPUTS ?= 1000000
+FUZZ_SEED ?= 2026
+fuzz:
+	TCPLAB_FUZZ_INPUTS=$(FUZZ_INPUTS) TCPLAB_FUZZ_SEED=$(FUZZ_SEED) \
+		cargo test --release -p tcplab-core --test fuzz_scenarios -- --nocapture
 
 clean:
 	rm -rf target $(VENV) report results

@@ -23,6 +23,9 @@ def schema() -> str:
 def resolve(text: str, format: str = "toml", overrides: list[tuple[str, str]] = ...) -> dict[str, Any]:
     """Validate a scenario and return it fully resolved (defaults filled, overrides applied)."""
 
+def warnings(text: str, format: str = "toml", overrides: list[tuple[str, str]] = ...) -> list[dict[str, str]]:
+    """The scenario's warnings as [{"loc", "msg"}]; the scenario is valid, they do not stop a run."""
+
 def run(
     text: str,
     format: str = "toml",

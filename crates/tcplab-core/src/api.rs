@@ -259,6 +259,11 @@ impl Prepared {
 
     pub fn finish(mut self) -> Result<RunOutput, Error> {
         self.world.finish_pcaps().map_err(Error::Simulation)?;
+        // Every run ends with the byte-conservation check; a violation is an error, not a number.
+        let violations = self.world.conservation_violations();
+        if !violations.is_empty() {
+            return Err(Error::Simulation(SimError::Conservation(violations)));
+        }
         let mut out = summarize(&self.world);
         out.summary.warnings = self.warnings.iter().map(|w| w.to_string()).collect();
         Ok(out)

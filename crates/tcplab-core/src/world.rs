@@ -12,6 +12,7 @@ use crate::agents::{
     AgentEvent, AnyAgent, Dir, Verdict, FEEDBACK_GOING_DOWN, FEEDBACK_PAYLOAD, FEEDBACK_PORT,
     FEEDBACK_UP,
 };
+use crate::app::conservation::{check_tcp, check_udp, StreamLedger};
 use crate::app::{AppKind, CbrFlow, TcpFlow};
 use crate::ids::{FlowId, IfaceId, LinkId, NodeId, PktId, SockId};
 use crate::link::{Enqueue, LossModel, Outage, Queue};
@@ -63,6 +64,8 @@ pub enum SimError {
     EventLimit { limit: u64, at: SimTime },
     /// A pcap file could not be written.
     Io(String),
+    /// Byte conservation failed (app/conservation.rs): the results cannot be trusted.
+    Conservation(Vec<String>),
 }
 
 impl std::fmt::Display for SimError {
@@ -72,6 +75,13 @@ impl std::fmt::Display for SimError {
                 write!(f, "event limit of {limit} events reached at t = {at} (raise the scenario's top-level `max_events` or shorten its `duration`)")
             }
             SimError::Io(e) => write!(f, "I/O error: {e}"),
+            SimError::Conservation(v) => {
+                write!(
+                    f,
+                    "byte conservation violated (a simulator bug): {}",
+                    v.join("; ")
+                )
+            }
         }
     }
 }
@@ -97,6 +107,10 @@ pub struct World {
     sock_node: Vec<NodeId>,
     sock_flow: Vec<FlowId>,
     sock_wake: Vec<(Option<SimTime>, u32)>,
+    /// What arrived at each socket, for the byte-conservation check.
+    ledgers: Vec<StreamLedger>,
+    /// The first moment a socket had delivered more than had arrived in order, if ever.
+    conservation_first: Option<(SimTime, SockId)>,
     demux: HashMap<(NodeId, u16, Addr, u16), SockId, BuildHasherDefault<FxHasher>>,
 
     pub flows: Vec<TcpFlow>,
@@ -146,6 +160,8 @@ impl World {
             sock_node: Vec::new(),
             sock_flow: Vec::new(),
             sock_wake: Vec::new(),
+            ledgers: Vec::new(),
+            conservation_first: None,
             demux: HashMap::default(),
             flows: Vec::new(),
             series: Vec::new(),
@@ -275,6 +291,7 @@ impl World {
         self.demux
             .insert((node, sock.local_port, remote, sock.remote_port), id);
         self.sockets.push(sock);
+        self.ledgers.push(StreamLedger::default());
         self.sock_node.push(node);
         self.sock_flow.push(flow);
         self.sock_wake.push((None, 0));
@@ -356,6 +373,44 @@ impl World {
     pub fn run(&mut self) -> Result<(), SimError> {
         while !self.run_for(u64::MAX)? {}
         Ok(())
+    }
+
+    /// Byte conservation at the end of a run (app/conservation.rs): every violation, per flow.
+    pub fn conservation_violations(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some((t, s)) = self.conservation_first {
+            let f = &self.flows[self.sock_flow[s.idx()].idx()];
+            v.push(format!(
+                "flow {}: at t = {t} a socket had delivered more bytes than had arrived in order",
+                f.name
+            ));
+        }
+        for f in &self.flows {
+            let (c, s) = (f.client.idx(), f.server.idx());
+            let size = match f.kind {
+                AppKind::BulkDownload { size } => Some(size),
+                AppKind::Bulk => None,
+            };
+            let download = (&self.ledgers[c], self.sockets[c].delivered(), size);
+            let request = (
+                &self.ledgers[s],
+                self.sockets[s].delivered(),
+                Some(f.request),
+            );
+            let done = [f.completed_at.is_some(), f.response_started];
+            for ((ledger, delivered, written), done) in [download, request].into_iter().zip(done) {
+                if let Some(e) = check_tcp(ledger, delivered, written, done) {
+                    v.push(format!("flow {}: {e}", f.name));
+                }
+            }
+        }
+        for c in &self.cbr {
+            let bytes_sent = c.sent * u64::from(c.packet_size);
+            if let Some(e) = check_udp(c.sent, c.received, bytes_sent, c.bytes_received) {
+                v.push(format!("flow {}: {e}", c.name));
+            }
+        }
+        v
     }
 
     /// Flushes and closes pcap files.
@@ -772,7 +827,13 @@ impl World {
                 let key = (node, h.dport, p.ip.src, h.sport);
                 if let Some(&s) = self.demux.get(&key) {
                     let ce = p.ip.ecn == Ecn::Ce;
+                    let ledger = &mut self.ledgers[s.idx()];
+                    ledger.on_arrival(h, p.payload);
                     self.sockets[s.idx()].on_segment(now, h, p.payload, ce, &mut self.out);
+                    if self.sockets[s.idx()].delivered() > ledger.in_order() {
+                        // Recorded now: a later arrival would hide the moment it went wrong.
+                        self.conservation_first.get_or_insert((now, s));
+                    }
                     self.free(id);
                     self.after_socket(s);
                     return;

@@ -6,6 +6,8 @@
 //! The response time runs from `start` (the SYN) to the moment the file's last byte is delivered
 //! in order to the client, so the handshake and slow start are included.
 
+pub mod conservation;
+
 use crate::ids::{NodeId, SockId};
 use crate::time::SimTime;
 
