@@ -25,7 +25,7 @@ def test_reference_is_generated_from_the_current_schema() -> None:
 
 def test_reference_covers_every_section() -> None:
     ref = render()
-    for section in ("## WlanSpec", "## StationSpec", "## AgentSpec", "## TraceSpec", "## FlowSpec", "## TcpSpec"):
+    for section in ("## WlanSpec", "## StationSpec", "## AgentSpec", "## TraceSpec", "## FlowSpec", "## TcpConfig"):
         assert section in ref
     for name in tcplab.schema()["properties"]:
         assert f"| `{name}` |" in ref

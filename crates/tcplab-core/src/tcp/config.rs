@@ -42,7 +42,7 @@ pub enum CcKind {
     Cubic,
     /// TCP Westwood+ (Mascolo et al. 2004): ssthresh from the bandwidth estimate after a loss.
     Westwood,
-    /// Adaptive TCP (seed 004, Dalal et al. 2015): loss window and ssthresh scaled by the
+    /// Adaptive TCP (Dalal et al., IJCNS 2015): loss window and ssthresh scaled by the
     /// congestion estimator α, ssthresh advanced by the utilisation factor K.
     Adaptive,
 }
@@ -62,7 +62,7 @@ impl CcKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WestwoodFilter {
-    /// BWE = γ·BWE + (1 − γ)·b, γ = 0.9 (Mascolo et al. 2004, the paper seed 004 cites).
+    /// BWE = γ·BWE + (1 − γ)·b, γ = 0.9 (Mascolo et al. 2004, the source the Adaptive TCP paper cites).
     #[default]
     Mascolo,
     /// ns-3's default Tustin form: BWE = 0.9·BWE + 0.1·(b + b_prev)/2.
@@ -214,7 +214,7 @@ pub struct TcpConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovery: Option<Variant>,
     /// Congestion control: reno (RFC 5681 AIMD) | cubic (RFC 9438) | westwood (Westwood+) |
-    /// adaptive (Adaptive TCP, seed 004).
+    /// adaptive (Adaptive TCP, Dalal et al. 2015).
     pub cc: CcKind,
     /// Extensions on top of the composition, e.g. ["dup_count"].
     pub extensions: Vec<ExtensionKind>,
