@@ -2421,3 +2421,44 @@ fn newreno_full_ack_with_new_data_outstanding() {
     assert!(!s.in_recovery());
     assert_eq!(s.cwnd(), 4000);
 }
+
+#[test]
+fn compositions_are_named_and_sack_falls_back_without_the_peer() {
+    let (c, s) = established_with(
+        cfg(),
+        TcpConfig {
+            recovery: Some(Variant::Sack),
+            cc: CcKind::Cubic,
+            ..cfg()
+        },
+    );
+    // The client did not offer SACK-permitted: RFC 6675 has no scoreboard to work with, so the
+    // server recovers as RFC 5681 says.
+    assert_eq!((s.cc_name(), s.recovery_name()), ("cubic", "reno"));
+    assert_eq!((c.cc_name(), c.recovery_name()), ("reno", "newreno"));
+    let (_, s) = established(sack_cfg());
+    assert_eq!(s.recovery_name(), "sack");
+    let (_, s) = established(TcpConfig {
+        variant: Some(Variant::Reno),
+        ..cfg()
+    });
+    assert_eq!(s.recovery_name(), "reno");
+}
+
+#[test]
+fn reno_timeout_inside_fast_recovery_ends_the_episode() {
+    // Segments 1 and 2 lost: Reno enters recovery on the third duplicate, then the timer expires.
+    let mut s = second_segment_lost(Variant::Reno);
+    for _ in 0..3 {
+        send(&mut s, T0 + ms(150), &c_ack(S + M));
+    }
+    assert!(s.in_recovery());
+    fire(&mut s);
+    // RFC 5681 §3.1: after the timeout the sender is in slow start from one segment; the next
+    // ACK grows cwnd by one SMSS instead of deflating to ssthresh as a recovery exit would.
+    assert!(!s.in_recovery());
+    assert_eq!(s.cwnd(), 1000);
+    send(&mut s, T0 + secs(1), &c_ack(S + 2 * M));
+    assert_eq!(s.cwnd(), 2000);
+    assert!(s.ssthresh() > 2000);
+}

@@ -78,9 +78,6 @@ pub trait LossRecovery {
     /// An ACK of `acked` new bytes during the episode (`s.snd_una` is already the new ACK).
     fn on_ack(&mut self, s: &Seq, acked: u64, w: &mut Window) -> AckOutcome;
 
-    /// Every ACK that advances snd_una, in or out of an episode.
-    fn on_cumulative_ack(&mut self, _ack: u64) {}
-
     /// The retransmission timer expired: any episode ends, and `recover` = HighData (RFC 6582 §3.2
     /// step 4, RFC 6675 §5.1) so that the go-back-N duplicates do not start another.
     fn on_timeout(&mut self, s: &Seq);

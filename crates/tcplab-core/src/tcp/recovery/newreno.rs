@@ -31,10 +31,6 @@ impl NewReno {
             full_ack: cfg.full_ack,
         }
     }
-
-    pub fn recover(&self) -> u64 {
-        self.recover
-    }
 }
 
 impl LossRecovery for NewReno {

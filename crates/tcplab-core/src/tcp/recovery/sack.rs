@@ -58,11 +58,6 @@ impl Sack {
             self.high_rxt = self.high_rxt.max(seq + len);
         }
     }
-
-    /// The timeout's go-back-N restarts from HighACK (RFC 6675 §5.1).
-    pub fn high_rxt(&self) -> u64 {
-        self.high_rxt
-    }
 }
 
 impl LossRecovery for Sack {
@@ -118,10 +113,6 @@ impl LossRecovery for Sack {
             retransmit_head: false,
             restart_timer: true,
         }
-    }
-
-    fn on_cumulative_ack(&mut self, ack: u64) {
-        self.high_rxt = self.high_rxt.max(ack);
     }
 
     fn on_timeout(&mut self, s: &Seq) {

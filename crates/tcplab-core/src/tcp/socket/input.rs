@@ -277,7 +277,6 @@ impl Socket {
         if self.snd_max < ack {
             self.snd_max = ack; // an accepted window probe
         }
-        self.rec.get_mut().on_cumulative_ack(ack);
         if self.sack_on {
             self.sb.on_cumulative_ack(ack);
         }

@@ -394,7 +394,6 @@ impl Socket {
                 Response::AdvanceAck(ack) if ack > self.snd_una && ack <= self.snd_max => {
                     self.snd_una = ack;
                     self.snd_nxt = self.snd_nxt.max(ack);
-                    self.rec.get_mut().on_cumulative_ack(ack);
                     if self.sack_on {
                         self.sb.on_cumulative_ack(ack);
                     }
