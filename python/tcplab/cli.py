@@ -474,7 +474,7 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--parquet", metavar="OUT", help="export one row per run and flow (or the summary) as Parquet")
     p.set_defaults(func=cmd_results)
 
-    p = sub.add_parser("plot", help="plot a metric of a stored sweep against a swept parameter, with 95 % CIs")
+    p = sub.add_parser("plot", help="plot a metric of a stored sweep against a swept parameter, with 95 %% CIs")
     p.add_argument("store", help="results database (e.g. results/tcplab.db)")
     p.add_argument("--sweep", help="the sweep (needed when the store holds several)")
     p.add_argument("--x", required=True, metavar="PATH", help="swept parameter on the x axis")
