@@ -97,3 +97,9 @@ def test_schema_and_version() -> None:
     schema = tcplab.schema()
     assert isinstance(schema, dict) and schema
     assert isinstance(tcplab.__version__, str) and tcplab.__version__
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True])
+def test_api_refuses_a_bad_seed_by_name(seed: object) -> None:
+    with pytest.raises(ValueError, match="^seed: "):
+        tcplab.run("examples/wired_bottleneck.toml", seed=seed)  # type: ignore[arg-type]

@@ -15,3 +15,4 @@ def test_help_renders(cmd: list[str]) -> None:
     p = subprocess.run([sys.executable, "-m", "tcplab", *cmd, "--help"], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert "usage:" in p.stdout and "Traceback" not in p.stderr
+

@@ -62,6 +62,8 @@ def run(
     like the CLI's ``--set``.  ``pcap_dir``, if given, receives a pcap per traced interface.
     Raises :class:`ScenarioError` for invalid input and :class:`SimulationError` if the run fails.
     """
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
+        raise ValueError(f"seed: {seed!r} is not allowed; use an integer from 0 to 2^64 - 1")
     src = load(scenario_or_path)
     raw = _core.run(
         src.text,
