@@ -13,12 +13,14 @@
 //! `make test`); `TCPLAB_FUZZ_INPUTS=1000000` runs more, `TCPLAB_FUZZ_SEED` picks another
 //! stream, `TCPLAB_FUZZ_FIRST` starts at another index (input i depends only on the seed and i, so
 //! a campaign can be split into ranges), `make fuzz` runs a million, `TCPLAB_FUZZ_DEBUG=1` prints why each refused input was
-//! refused. Each run is bounded by `max_events` (the bound a hang could otherwise escape), and an
-//! input taking more than 5 s of wall time counts as a hang.
+//! refused. Each run is bounded by `max_events` (the bound a hang could otherwise escape), and
+//! every run that completes is checked to have stayed within it; the bound is a count, so the
+//! check does not depend on this machine's speed. A loop outside the event loop would keep the
+//! test from finishing at all. The slowest input's wall time is printed, for information only.
 
 use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 use tcplab_core::api::{self, Error};
@@ -35,8 +37,7 @@ const CORPUS: &[&str] = &[
 ];
 
 /// The bound of every fuzzed run: enough events to open connections, send data, fire timers.
-const MAX_EVENTS: &str = "5000";
-const HANG: Duration = Duration::from_secs(5);
+const MAX_EVENTS: u64 = 5000;
 
 /// splitmix64: a tiny deterministic generator for the input stream.
 struct Gen(u64);
@@ -422,7 +423,6 @@ struct Tally {
     refused: u64,
     stopped: u64,
     panics: Vec<(u64, String)>,
-    hangs: Vec<(u64, f64)>,
     slowest_ms: f64,
 }
 
@@ -438,6 +438,12 @@ fn front_door(text: &str, format: Format) -> Result<&'static str, String> {
             Ok(out) => {
                 // The summary serialises (NaN would not): what the CLI and Python receive.
                 serde_json::to_string(&out.summary).expect("summary serialises");
+                // No run escapes the event bound (an endless run would be a hang).
+                assert!(
+                    out.summary.events <= MAX_EVENTS,
+                    "{} events",
+                    out.summary.events
+                );
                 "ran"
             }
             Err(Error::Scenario(errs)) => {
@@ -482,11 +488,7 @@ fn the_front_door_never_panics_or_hangs() {
         let (text, format) = input(&mut g);
         let t0 = Instant::now();
         let r = front_door(&text, format);
-        let ms = t0.elapsed().as_secs_f64() * 1e3;
-        t.slowest_ms = t.slowest_ms.max(ms);
-        if t0.elapsed() > HANG {
-            t.hangs.push((i, ms));
-        }
+        t.slowest_ms = t.slowest_ms.max(t0.elapsed().as_secs_f64() * 1e3);
         match r {
             Ok("ran") => t.ran += 1,
             Ok("refused") => t.refused += 1,
@@ -503,28 +505,25 @@ fn the_front_door_never_panics_or_hangs() {
         }
         if (i + 1 - first).is_multiple_of(50_000) {
             eprintln!(
-                "fuzz progress: inputs {first}..{}: {} ran, {} refused, {} stopped, {} panics, {} hangs",
+                "fuzz progress: inputs {first}..{}: {} ran, {} refused, {} stopped, {} panics",
                 i + 1,
                 t.ran,
                 t.refused,
                 t.stopped,
-                t.panics.len(),
-                t.hangs.len()
+                t.panics.len()
             );
         }
     }
     panic::set_hook(prev);
     eprintln!(
         "fuzz (seed {seed}, inputs {first}..{}): {n} inputs in {:.1} s: {} ran, {} refused as invalid, {} stopped \
-         with a simulation error, {} panics, {} hangs (> {} s); slowest {:.1} ms",
+         with a simulation error, {} panics; slowest input {:.1} ms",
         first + n,
         started.elapsed().as_secs_f64(),
         t.ran,
         t.refused,
         t.stopped,
         t.panics.len(),
-        t.hangs.len(),
-        HANG.as_secs(),
         t.slowest_ms
     );
     assert!(
@@ -532,7 +531,6 @@ fn the_front_door_never_panics_or_hangs() {
         "panics: {:?}",
         &t.panics[..t.panics.len().min(5)]
     );
-    assert!(t.hangs.is_empty(), "hangs: {:?}", t.hangs);
     // The stream must reach every stage, or it tests nothing.
     assert!(t.ran > 0 && t.refused > 0, "{t:?}");
 }

@@ -304,22 +304,9 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 }
                 _ => LossModel::None,
             };
-            let pcap = if capture {
-                let dir = pcap_dir.expect("capture implies a directory");
-                let path = dir.join(format!("{name}-{node}.pcap"));
-                match PcapWriter::create(&path, snaplen) {
-                    Ok(p) => Some(p),
-                    Err(e) => {
-                        errs.push(err(
-                            "trace.pcap",
-                            format!("cannot create {}: {e}", path.display()),
-                        ));
-                        None
-                    }
-                }
-            } else {
-                None
-            };
+            let pcap = capture
+                .then(|| open_pcap(pcap_dir, &format!("{name}-{node}"), snaplen, &mut errs))
+                .flatten();
             dirs.push(LinkDir {
                 rate_bps: l.rate.0,
                 delay: l.delay.0,
@@ -376,22 +363,16 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 s_.loss_tx = loss_of(Direction::AToB);
                 s_.loss_rx = loss_of(Direction::BToA);
             }
-            let pcap = if capture {
-                let dir = pcap_dir.expect("capture implies a directory");
-                let path = dir.join(format!("{}-{}.pcap", ws.name, st.node));
-                match PcapWriter::create(&path, snaplen) {
-                    Ok(p) => Some(p),
-                    Err(e) => {
-                        errs.push(err(
-                            "trace.pcap",
-                            format!("cannot create {}: {e}", path.display()),
-                        ));
-                        None
-                    }
-                }
-            } else {
-                None
-            };
+            let pcap = capture
+                .then(|| {
+                    open_pcap(
+                        pcap_dir,
+                        &format!("{}-{}", ws.name, st.node),
+                        snaplen,
+                        &mut errs,
+                    )
+                })
+                .flatten();
             w.wifi.stations[sta as usize].pcap = pcap.is_some();
             w.wifi_pcap.push(pcap);
         }
@@ -500,4 +481,27 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         }
     }
     Ok(w)
+}
+
+/// Opens `<dir>/<stem>.pcap` for an interface the trace asks to capture; a file that cannot be
+/// created is an error of `trace.pcap`.
+fn open_pcap(
+    dir: Option<&Path>,
+    stem: &str,
+    snaplen: u32,
+    errs: &mut Vec<FieldError>,
+) -> Option<PcapWriter> {
+    let path = dir
+        .expect("capture implies a directory")
+        .join(format!("{stem}.pcap"));
+    match PcapWriter::create(&path, snaplen) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            errs.push(err(
+                "trace.pcap",
+                format!("cannot create {}: {e}", path.display()),
+            ));
+            None
+        }
+    }
 }

@@ -209,9 +209,9 @@ impl Socket {
         let idle = self.snd_una == self.snd_max;
         if let Some(t) = self.last_data_sent {
             if idle && now.saturating_sub(t) > self.rtt.rto() {
+                // cwnd = min(RW, cwnd) with RW = min(IW, cwnd): min(IW, cwnd).
                 let iw = self.cfg.initial_window_bytes(self.mss as u32);
-                let rw = iw.min(self.win.window());
-                self.win.set(rw.min(self.win.window()));
+                self.win.set(iw.min(self.win.window()));
                 // The idle period starts afresh from here.
                 self.last_data_sent = Some(now);
             }
