@@ -1,9 +1,80 @@
-//! Nodes, addresses and static routing.
+//! The network layer: nodes and addresses, the routing seam ([`routing`]) and its agents.
+
+pub mod routing;
+pub mod static_routes;
 
 use std::collections::VecDeque;
 
-use crate::ids::{IfaceId, NodeId};
-use crate::packet::Addr;
+use crate::ids::{IfaceId, NodeId, PktId};
+use crate::packet::{Addr, Packet};
+use crate::time::SimTime;
+
+pub use routing::{
+    Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
+    BROADCAST_ADDR,
+};
+pub use static_routes::StaticRoutes;
+
+/// Every routing agent, dispatched without a vtable (the forwarding path calls it per packet).
+#[derive(Clone, Debug)]
+pub enum AnyRouting {
+    Static(StaticRoutes),
+}
+
+macro_rules! each_agent {
+    ($self:ident, $a:ident => $e:expr) => {
+        match $self {
+            AnyRouting::Static($a) => $e,
+        }
+    };
+}
+
+impl RoutingAgent for AnyRouting {
+    #[inline]
+    fn route(
+        &mut self,
+        now: SimTime,
+        id: PktId,
+        pkt: &mut Packet,
+        from: Option<Addr>,
+        io: &mut RoutingIo,
+    ) -> Decision {
+        each_agent!(self, a => a.route(now, id, pkt, from, io))
+    }
+    fn on_control(
+        &mut self,
+        now: SimTime,
+        port: Port,
+        from: Addr,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) {
+        each_agent!(self, a => a.on_control(now, port, from, pkt, io))
+    }
+    fn on_link_failure(
+        &mut self,
+        now: SimTime,
+        hop: Hop,
+        id: PktId,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) -> Decision {
+        each_agent!(self, a => a.on_link_failure(now, hop, id, pkt, io))
+    }
+    fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo) {
+        each_agent!(self, a => a.on_timeout(now, io))
+    }
+    fn poll_timeout(&self) -> Option<SimTime> {
+        each_agent!(self, a => a.poll_timeout())
+    }
+    #[inline]
+    fn is_control(&self, pkt: &Packet) -> bool {
+        each_agent!(self, a => a.is_control(pkt))
+    }
+    fn stats(&self) -> RoutingStats {
+        each_agent!(self, a => a.stats())
+    }
+}
 
 /// First host address: node i is 10.0.0.(i+1) (continuing into the next octets).
 pub const ADDR_BASE: Addr = 0x0a00_0001;
