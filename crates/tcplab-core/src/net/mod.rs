@@ -88,17 +88,76 @@ pub fn addr_node(a: Addr, n_nodes: usize) -> Option<NodeId> {
     ((i as usize) < n_nodes).then_some(NodeId(i))
 }
 
+/// What a node's [`Port`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortKind {
+    /// The sending side of a wired link.
+    Wired(IfaceId),
+    /// A wireless station (an index into the world's stations).
+    Wifi(u32),
+}
+
 #[derive(Debug)]
 pub struct Node {
     pub name: String,
     pub addr: Addr,
-    /// Outgoing interfaces.
+    /// Wired interfaces (the sending side of each of its links).
     pub ifaces: Vec<IfaceId>,
-    /// Next interface towards each destination node (None: unreachable or self).
-    pub routes: Vec<Option<IfaceId>>,
+    /// Every interface by [`Port`]: wired ones in link order, then wireless stations.
+    pub ports: Vec<PortKind>,
     pub ip_ident: u16,
-    pub drops_no_route: u64,
-    pub drops_ttl: u64,
+    pub drops: NodeDrops,
+}
+
+impl Node {
+    pub fn new(name: &str, addr: Addr) -> Node {
+        Node {
+            name: name.to_string(),
+            addr,
+            ifaces: Vec::new(),
+            ports: Vec::new(),
+            ip_ident: 0,
+            drops: NodeDrops::default(),
+        }
+    }
+
+    /// The port of a wireless station of this node.
+    pub fn wifi_port(&self, sta: u32) -> Option<Port> {
+        self.ports
+            .iter()
+            .position(|&k| k == PortKind::Wifi(sta))
+            .map(|i| Port(i as u16))
+    }
+
+    pub fn wired_port(&self, i: IfaceId) -> Option<Port> {
+        self.ports
+            .iter()
+            .position(|&k| k == PortKind::Wired(i))
+            .map(|i| Port(i as u16))
+    }
+
+    /// The next IP identification (RFC 791), per node.
+    pub fn next_ident(&mut self) -> u16 {
+        self.ip_ident = self.ip_ident.wrapping_add(1);
+        self.ip_ident
+    }
+}
+
+/// Packets a node's network layer discarded, by cause.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeDrops {
+    /// TTL reached zero (RFC 791).
+    pub ttl: u64,
+    /// Routing gave up on them, per [`DropReason`] (indexed by `DropReason as usize`).
+    pub routing: [u64; DropReason::ALL.len()],
+    /// ICMP destination-unreachable messages this node originated.
+    pub icmp_sent: u64,
+}
+
+impl NodeDrops {
+    pub fn count(&mut self, r: DropReason) {
+        self.routing[r as usize] += 1;
+    }
 }
 
 /// Static shortest-path routes by hop count over a graph whose edges carry any first-hop label (a

@@ -6,8 +6,10 @@
 //! field's scaling (RFC 7323 §2) is applied when the size on the wire or the pcap bytes are
 //! computed.
 
+pub mod icmp;
 pub mod tcp;
 
+pub use icmp::IcmpUnreachable;
 pub use tcp::{SackBlocks, TcpFlags, TcpHeader};
 
 /// IPv4 address as a host-order u32.
@@ -47,6 +49,7 @@ pub struct UdpHeader {
 pub enum Transport {
     Tcp(TcpHeader),
     Udp(UdpHeader),
+    Icmp(IcmpUnreachable),
 }
 
 /// A packet in flight: headers as structs, payload as a byte count.
@@ -66,6 +69,7 @@ impl Packet {
             + match &self.l4 {
                 Transport::Tcp(h) => h.header_len(),
                 Transport::Udp(_) => UDP_HEADER_LEN,
+                Transport::Icmp(m) => m.wire_len(),
             }
             + self.payload
     }
@@ -76,6 +80,20 @@ impl Packet {
             _ => None,
         }
     }
+}
+
+/// Writes an RFC 791 header without options, with its checksum.
+pub fn emit_ipv4_header(ip: &Ipv4Header, total: u32, proto: u8, buf: &mut Vec<u8>) {
+    let start = buf.len();
+    buf.extend_from_slice(&[0x45, ip.ecn as u8]);
+    buf.extend_from_slice(&(total as u16).to_be_bytes());
+    buf.extend_from_slice(&ip.ident.to_be_bytes());
+    buf.extend_from_slice(&[0x40, 0x00]); // DF, offset 0
+    buf.extend_from_slice(&[ip.ttl, proto, 0, 0]);
+    buf.extend_from_slice(&ip.src.to_be_bytes());
+    buf.extend_from_slice(&ip.dst.to_be_bytes());
+    let c = checksum_finish(checksum_add(0, &buf[start..start + 20]));
+    buf[start + 10..start + 12].copy_from_slice(&c.to_be_bytes());
 }
 
 /// The Internet checksum (RFC 1071) over `data`, continuing from `sum`.
@@ -101,23 +119,17 @@ pub fn checksum_finish(mut sum: u32) -> u16 {
 /// payload as zeros). Used only for pcap export. `caplen` bytes are written (the payload is
 /// truncated when `caplen` is smaller than the packet).
 pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
-    let total = p.ip_len();
-    let start = buf.len();
     let proto: u8 = match p.l4 {
         Transport::Tcp(_) => 6,
         Transport::Udp(_) => 17,
+        Transport::Icmp(_) => 1,
     };
-    // RFC 791 header, no options.
-    buf.extend_from_slice(&[0x45, p.ip.ecn as u8]);
-    buf.extend_from_slice(&(total as u16).to_be_bytes());
-    buf.extend_from_slice(&p.ip.ident.to_be_bytes());
-    buf.extend_from_slice(&[0x40, 0x00]); // DF, offset 0
-    buf.extend_from_slice(&[p.ip.ttl, proto, 0, 0]);
-    buf.extend_from_slice(&p.ip.src.to_be_bytes());
-    buf.extend_from_slice(&p.ip.dst.to_be_bytes());
-    let c = checksum_finish(checksum_add(0, &buf[start..start + 20]));
-    buf[start + 10..start + 12].copy_from_slice(&c.to_be_bytes());
-
+    emit_ipv4_header(&p.ip, p.ip_len(), proto, buf);
+    if let Transport::Icmp(m) = &p.l4 {
+        // ICMP has no pseudo-header: its checksum covers the message alone.
+        m.emit(buf);
+        return;
+    }
     let l4_start = buf.len();
     match &p.l4 {
         Transport::Tcp(h) => h.emit(buf),
@@ -127,6 +139,7 @@ pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
             buf.extend_from_slice(&((UDP_HEADER_LEN + p.payload) as u16).to_be_bytes());
             buf.extend_from_slice(&[0, 0]);
         }
+        Transport::Icmp(_) => unreachable!("returned above"),
     }
     buf.resize(buf.len() + p.payload as usize, 0);
     let l4_len = (buf.len() - l4_start) as u32;
@@ -138,6 +151,7 @@ pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
     let mut c = checksum_finish(sum);
     let off = match p.l4 {
         Transport::Tcp(_) => 16,
+        Transport::Icmp(_) => unreachable!("returned above"),
         Transport::Udp(_) => {
             if c == 0 {
                 c = 0xffff; // RFC 768: a computed zero is sent as all ones

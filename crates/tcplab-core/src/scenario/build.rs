@@ -348,21 +348,6 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 }
                 _ => LossModel::None,
             };
-            let sta = w.wifi.add_station(
-                wl,
-                ids[st.node.as_str()],
-                (st.position.0.metres(), st.position.1.metres()),
-                ws.ap.as_deref() == Some(st.node.as_str()),
-                LossModel::None,
-                outage(&st.outage),
-                [stream(0), stream(1), stream(2), stream(3)],
-            );
-            {
-                let s_ = &mut w.wifi.stations[sta as usize];
-                // a_to_b: frames the station sends; b_to_a: frames it receives.
-                s_.loss_tx = loss_of(Direction::AToB);
-                s_.loss_rx = loss_of(Direction::BToA);
-            }
             let pcap = capture
                 .then(|| {
                     open_pcap(
@@ -373,14 +358,25 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                     )
                 })
                 .flatten();
-            w.wifi.stations[sta as usize].pcap = pcap.is_some();
-            w.wifi_pcap.push(pcap);
+            let sta = w.add_station(
+                wl,
+                ids[st.node.as_str()],
+                (st.position.0.metres(), st.position.1.metres()),
+                ws.ap.as_deref() == Some(st.node.as_str()),
+                outage(&st.outage),
+                [stream(0), stream(1), stream(2), stream(3)],
+                pcap,
+            );
+            let s_ = &mut w.wifi.stations[sta as usize];
+            // a_to_b: frames the station sends; b_to_a: frames it receives.
+            s_.loss_tx = loss_of(Direction::AToB);
+            s_.loss_rx = loss_of(Direction::BToA);
         }
     }
     if !errs.is_empty() {
         return Err(errs);
     }
-    w.compute_routes();
+    w.install_static_routes();
     if s.trace.frames == Some(true) {
         w.wifi.frames = Some(Vec::new());
     }

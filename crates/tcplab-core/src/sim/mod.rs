@@ -33,6 +33,8 @@ pub enum Event {
     WifiLink(u32, u32),
     /// Wake in-network agent `u32` for its timers, if the generation is still current.
     AgentTimer(u32, u32),
+    /// Wake node `u32`'s routing agent for its timers, if the generation is still current.
+    RoutingTimer(u32, u32),
 }
 
 /// Heap entry. `key` packs (time, insertion sequence) so one integer comparison orders entries.

@@ -135,9 +135,11 @@ pub enum MacAction {
     /// The packet was acknowledged (or sent, if broadcast): the sender's copy may be freed.
     Sent(PktId),
     Drop(PktId, DropCause),
-    /// The retry limit to `dst` was exceeded (the network layer's link-failure callback).
+    /// The retry limit to `dst` was exceeded (the network layer's link-failure callback); it
+    /// follows the `Drop` of the same packet and hands that packet to the network layer.
     LinkFailure {
         dst: u32,
+        pkt: PktId,
     },
 }
 
@@ -651,7 +653,10 @@ impl Dcf {
                 DropCause::RetryLimit
             };
             out.push(MacAction::Drop(h.q.pkt, cause));
-            out.push(MacAction::LinkFailure { dst: h.q.dst });
+            out.push(MacAction::LinkFailure {
+                dst: h.q.dst,
+                pkt: h.q.pkt,
+            });
             self.cw = phy.cw_min; // reset on a drop as on success (10.3.4.3)
             self.next_hol(phy);
         } else {
@@ -1091,7 +1096,7 @@ mod tests {
         assert!(m
             .trace
             .iter()
-            .any(|(_, a)| *a == MacAction::LinkFailure { dst: PEER }));
+            .any(|(_, a)| matches!(a, MacAction::LinkFailure { dst: PEER, .. })));
     }
 
     #[test]

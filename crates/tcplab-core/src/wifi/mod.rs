@@ -215,6 +215,9 @@ pub struct WifiIo {
     pub freed: Vec<PktId>,
     /// Data packets whose first transmission started (for pcap).
     pub pcap_tx: Vec<(u32, PktId)>,
+    /// Unicast packets the MAC gave up on after its retries: (sending station, packet, station
+    /// it was for). The network layer owns them again (its link-failure callback).
+    pub failed: Vec<(u32, PktId, u32)>,
 }
 
 /// Signal kinds carried by `Event::WifiLink`.
@@ -343,6 +346,12 @@ impl Wifi {
             }
             self.stations[a as usize].nbrs = nb;
         }
+    }
+
+    /// Takes every packet queued at station `sta` for station `dst` out of its interface queue
+    /// (ns-2 AODV's `ifqueue->filter`; the packet in transmission stays).
+    pub fn drain_queue_for(&mut self, sta: u32, dst: u32) -> Vec<PktId> {
+        self.stations[sta as usize].mac.drain_for(dst)
     }
 
     /// Moves a station (the hook for a mobility model). Frames already on the air keep the
@@ -580,8 +589,13 @@ impl Wifi {
             match a {
                 MacAction::Transmit(f, d) => self.start_tx(now, s, f, d),
                 MacAction::Deliver { pkt, src } => self.io.up.push((s, pkt, src)),
-                MacAction::Sent(p) | MacAction::Drop(p, _) => self.io.freed.push(p),
-                MacAction::LinkFailure { dst } => {
+                MacAction::Sent(p) | MacAction::Drop(p, DropCause::QueueOverflow) => {
+                    self.io.freed.push(p)
+                }
+                // The LinkFailure that follows hands the packet to the network layer.
+                MacAction::Drop(..) => {}
+                MacAction::LinkFailure { dst, pkt } => {
+                    self.io.failed.push((s, pkt, dst));
                     let peer = (dst != BROADCAST).then(|| self.stations[dst as usize].node);
                     self.log.push(LinkSignal {
                         t: now,

@@ -1,0 +1,342 @@
+//! The world: every node, interface, socket and application of a run in arenas addressed by
+//! typed ids, plus the event loop that drives them.
+//!
+//! Components are sans-IO; the world owns time and delivery. A socket is woken for its timers
+//! through one pending wake-up at a time (lazy cancellation with generation numbers, see `sim`).
+//!
+//! The event loop lives here; the rest of the world is split by layer:
+//! [`links`] (wired interfaces), [`wireless`] (the 802.11 system's requests, link failures),
+//! [`ip`] (IP input, forwarding through each node's routing agent, ICMP), [`apps`] (sockets,
+//! TCP flows, CBR, series), [`agents`] (in-network agents and the disconnection-feedback
+//! protocol).
+
+mod agents;
+mod apps;
+mod error;
+mod hash;
+mod ip;
+mod links;
+mod wireless;
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::time::Instant;
+
+use crate::app::conservation::{check_tcp, check_udp, StreamLedger};
+use crate::app::{AppKind, CbrFlow, TcpFlow};
+use crate::ids::{FlowId, IfaceId, LinkId, NodeId, PktId, SockId};
+use crate::net::{AnyRouting, Node, Port, PortKind, RoutingIo};
+use crate::packet::{Addr, Packet};
+use crate::sim::{Event, EventQueue};
+use crate::tcp::{Segment, Socket};
+use crate::time::SimTime;
+use crate::trace::{PcapWriter, SeriesSet};
+use crate::wifi::Wifi;
+
+pub use agents::{AgentSlot, FeedbackSender};
+pub use error::SimError;
+pub use hash::FxHasher;
+pub use links::{Iface, IfaceStats, Link, LinkDir};
+
+pub struct World {
+    pub name: String,
+    pub seed: u64,
+    pub now: SimTime,
+    pub stop_at: SimTime,
+    pub max_events: u64,
+    pub events: u64,
+    queue: EventQueue,
+
+    pub nodes: Vec<Node>,
+    /// Each node's routing agent, by node.
+    routing: Vec<AnyRouting>,
+    routing_wake: Vec<(Option<SimTime>, u32)>,
+    /// Scratch space for what a routing agent asks (kept to reuse its allocations).
+    rio: RoutingIo,
+    pub ifaces: Vec<Iface>,
+    pub links: Vec<Link>,
+    packets: Vec<Packet>,
+    free_packets: Vec<PktId>,
+
+    pub sockets: Vec<Socket>,
+    sock_node: Vec<NodeId>,
+    /// The peer address of each socket.
+    sock_remote: Vec<Addr>,
+    sock_flow: Vec<FlowId>,
+    sock_wake: Vec<(Option<SimTime>, u32)>,
+    /// What arrived at each socket, for the byte-conservation check.
+    ledgers: Vec<StreamLedger>,
+    /// The first moment a socket had delivered more than had arrived in order, if ever.
+    conservation_first: Option<(SimTime, SockId)>,
+    demux: HashMap<(NodeId, u16, Addr, u16), SockId, BuildHasherDefault<FxHasher>>,
+
+    pub flows: Vec<TcpFlow>,
+    pub series: Vec<SeriesSet>,
+    pub cbr: Vec<CbrFlow>,
+    active_flows: usize,
+    /// Stop once every finite flow is finished (no unlimited flow, no CBR running).
+    stop_when_idle: bool,
+
+    out: Vec<Segment>,
+    /// Every WLAN of the run (stations are wireless interfaces of nodes).
+    pub wifi: Wifi,
+    /// In-network agents (M-TCP, M-TCP+, ACK holder) and the feedback senders at mobiles.
+    pub agents: Vec<AgentSlot>,
+    pub feedback: Vec<FeedbackSender>,
+    node_has_agent: Vec<bool>,
+    /// How far the link-signal log has been read.
+    signal_cursor: usize,
+    agent_out: Vec<Packet>,
+    /// The station of each node in each WLAN: `wlan_sta[wlan][node]`.
+    wlan_sta: Vec<Vec<Option<u32>>>,
+    /// pcap writers of wireless interfaces, by station.
+    pub wifi_pcap: Vec<Option<PcapWriter>>,
+    started: Option<Instant>,
+    pub wall_time: f64,
+    finished: bool,
+}
+
+impl World {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: String, seed: u64, stop_at: SimTime, max_events: u64) -> World {
+        World {
+            name,
+            seed,
+            now: SimTime::ZERO,
+            stop_at,
+            max_events,
+            events: 0,
+            queue: EventQueue::new(),
+            nodes: Vec::new(),
+            routing: Vec::new(),
+            routing_wake: Vec::new(),
+            rio: RoutingIo::default(),
+            ifaces: Vec::new(),
+            links: Vec::new(),
+            packets: Vec::new(),
+            free_packets: Vec::new(),
+            sockets: Vec::new(),
+            sock_node: Vec::new(),
+            sock_remote: Vec::new(),
+            sock_flow: Vec::new(),
+            sock_wake: Vec::new(),
+            ledgers: Vec::new(),
+            conservation_first: None,
+            demux: HashMap::default(),
+            flows: Vec::new(),
+            series: Vec::new(),
+            cbr: Vec::new(),
+            active_flows: 0,
+            stop_when_idle: true,
+            out: Vec::with_capacity(64),
+            wifi: Wifi::new(),
+            agents: Vec::new(),
+            feedback: Vec::new(),
+            node_has_agent: Vec::new(),
+            signal_cursor: 0,
+            agent_out: Vec::new(),
+            wlan_sta: Vec::new(),
+            wifi_pcap: Vec::new(),
+            started: None,
+            wall_time: 0.0,
+            finished: false,
+        }
+    }
+
+    // ------------------------------------------------------------------ building
+
+    /// Adds a node with static (empty) routes; `install_static_routes` or `set_routing` gives it
+    /// its agent.
+    pub fn add_node(&mut self, name: &str) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(Node::new(name, crate::net::node_addr(id)));
+        self.routing
+            .push(AnyRouting::Static(crate::net::StaticRoutes::default()));
+        self.routing_wake.push((None, 0));
+        id
+    }
+
+    /// Adds a full-duplex link; `dirs[0]` describes a→b and `dirs[1]` b→a.
+    pub fn add_link(&mut self, name: &str, a: NodeId, b: NodeId, dirs: [LinkDir; 2]) -> LinkId {
+        let link = LinkId(self.links.len() as u32);
+        let ia = IfaceId(self.ifaces.len() as u32);
+        let ib = IfaceId(ia.0 + 1);
+        for (k, d) in dirs.into_iter().enumerate() {
+            let (node, peer) = if k == 0 { (a, ib) } else { (b, ia) };
+            let port = Port(self.nodes[node.idx()].ports.len() as u16);
+            self.nodes[node.idx()]
+                .ports
+                .push(PortKind::Wired(IfaceId(self.ifaces.len() as u32)));
+            self.nodes[node.idx()]
+                .ifaces
+                .push(IfaceId(self.ifaces.len() as u32));
+            self.ifaces.push(Iface {
+                node,
+                port,
+                peer,
+                link,
+                rate_bps: d.rate_bps,
+                delay: d.delay,
+                queue: d.queue,
+                busy: false,
+                loss: d.loss,
+                outage: d.outage,
+                rng: d.rng,
+                stats: IfaceStats::default(),
+                pcap: d.pcap,
+            });
+        }
+        self.links.push(Link {
+            name: name.to_string(),
+            ifaces: [ia, ib],
+        });
+        link
+    }
+
+    // ------------------------------------------------------------------ running
+
+    /// Runs until the stop time, until every flow is finished, or for at most `budget` events
+    /// (then returns `Ok(false)` so a caller can check for interrupts and continue).
+    pub fn run_for(&mut self, budget: u64) -> Result<bool, SimError> {
+        if self.finished {
+            return Ok(true);
+        }
+        let t0 = Instant::now();
+        self.started.get_or_insert(t0);
+        let mut n = 0u64;
+        let res = loop {
+            if n >= budget {
+                break Ok(false);
+            }
+            let Some(t) = self.queue.peek_time() else {
+                break Ok(true);
+            };
+            if t > self.stop_at {
+                break Ok(true);
+            }
+            let (t, ev) = self.queue.pop().expect("peeked");
+            self.now = t;
+            self.events += 1;
+            n += 1;
+            if self.events > self.max_events {
+                break Err(SimError::EventLimit {
+                    limit: self.max_events,
+                    at: t,
+                });
+            }
+            self.dispatch(ev);
+            if self.stop_when_idle && self.active_flows == 0 {
+                break Ok(true);
+            }
+        };
+        self.wall_time += t0.elapsed().as_secs_f64();
+        if let Ok(true) = res {
+            self.finished = true;
+            // A run that ran out of events before the stop time ends at the last event; one that
+            // reached the stop time ends there.
+            if self.queue.peek_time().is_some_and(|t| t > self.stop_at) {
+                self.now = self.stop_at;
+            }
+        }
+        res
+    }
+
+    pub fn run(&mut self) -> Result<(), SimError> {
+        while !self.run_for(u64::MAX)? {}
+        Ok(())
+    }
+
+    /// Byte conservation at the end of a run (app/conservation.rs): every violation, per flow.
+    pub fn conservation_violations(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some((t, s)) = self.conservation_first {
+            let f = &self.flows[self.sock_flow[s.idx()].idx()];
+            v.push(format!(
+                "flow {}: at t = {t} a socket had delivered more bytes than had arrived in order",
+                f.name
+            ));
+        }
+        for f in &self.flows {
+            let (c, s) = (f.client.idx(), f.server.idx());
+            let size = match f.kind {
+                AppKind::BulkDownload { size } => Some(size),
+                AppKind::Bulk => None,
+            };
+            let download = (&self.ledgers[c], self.sockets[c].delivered(), size);
+            let request = (
+                &self.ledgers[s],
+                self.sockets[s].delivered(),
+                Some(f.request),
+            );
+            let done = [f.completed_at.is_some(), f.response_started];
+            for ((ledger, delivered, written), done) in [download, request].into_iter().zip(done) {
+                if let Some(e) = check_tcp(ledger, delivered, written, done) {
+                    v.push(format!("flow {}: {e}", f.name));
+                }
+            }
+        }
+        for c in &self.cbr {
+            let bytes_sent = c.sent * u64::from(c.packet_size);
+            if let Some(e) = check_udp(c.sent, c.received, bytes_sent, c.bytes_received) {
+                v.push(format!("flow {}: {e}", c.name));
+            }
+        }
+        v
+    }
+
+    /// Flushes and closes pcap files.
+    pub fn finish_pcaps(&mut self) -> Result<(), SimError> {
+        for i in &mut self.ifaces {
+            if let Some(w) = i.pcap.take() {
+                w.finish().map_err(|e| SimError::Io(e.to_string()))?;
+            }
+        }
+        for w in self.wifi_pcap.iter_mut().filter_map(Option::take) {
+            w.finish().map_err(|e| SimError::Io(e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::TxDone(i) => self.start_tx(i),
+            Event::Arrive(i, p) => self.on_arrive(i, p),
+            Event::SockTimer(s, gen) => self.on_sock_timer(s, gen),
+            Event::App(a) if a & (1 << 31) != 0 => self.cbr_send((a & !(1 << 31)) as usize),
+            Event::App(f) => self.flow_start(FlowId(f)),
+            Event::WifiTimer(s, gen) => {
+                self.wifi.on_timer(self.now, s, gen);
+                self.wifi_io();
+            }
+            Event::WifiRxEnd(t) => {
+                self.wifi.on_rx_end(self.now, t);
+                self.wifi_io();
+            }
+            Event::WifiLink(s, k) => {
+                self.wifi.on_link_event(self.now, s, k);
+                self.wifi_io();
+                self.deliver_link_signals();
+            }
+            Event::AgentTimer(a, gen) => self.on_agent_timer(a as usize, gen),
+            Event::RoutingTimer(n, gen) => self.on_routing_timer(NodeId(n), gen),
+        }
+    }
+
+    // ------------------------------------------------------------------ packets
+
+    fn alloc(&mut self, p: Packet) -> PktId {
+        if let Some(id) = self.free_packets.pop() {
+            self.packets[id.idx()] = p;
+            id
+        } else {
+            self.packets.push(p);
+            PktId(self.packets.len() as u32 - 1)
+        }
+    }
+
+    #[inline]
+    fn free(&mut self, id: PktId) {
+        self.free_packets.push(id);
+    }
+}
