@@ -239,6 +239,30 @@ def _print_result(result: Result, out: Path | None) -> None:
                 str(w["drops_outage"]),
             )
         print_table(con, wifi)
+    if s.get("nodes"):
+        nodes = Table(title="network layer", box=box.SIMPLE_HEAD)
+        cols = (
+            "node", "routing", "no route", "discovery failed", "buffer drops", "link broken", "ttl",
+            "icmp sent", "control pkts", "RREQ", "RREP", "RERR",
+        )
+        for col in cols:
+            nodes.add_column(col, justify="left" if col in ("node", "routing") else "right", min_width=len(col), no_wrap=True)
+        for n in s["nodes"]:
+            nodes.add_row(
+                n["node"],
+                n["routing"],
+                str(n["drops_no_route"]),
+                str(n["drops_discovery_failed"]),
+                str(n["drops_buffer_full"] + n["drops_buffer_timeout"]),
+                str(n["drops_link_broken"]),
+                str(n["drops_ttl"]),
+                str(n["icmp_sent"]),
+                f"{n['control_packets']:,}",
+                str(n["route_requests"]),
+                str(n["route_replies"]),
+                str(n["route_errors"]),
+            )
+        print_table(con, nodes)
     for a in s.get("agents") or []:
         stats = ", ".join(f"{k} {v}" for k, v in a["stats"].items() if v)
         con.print(f"agent {a['kind']} at {a['node']} for {a['mobile']}: {stats or 'idle'}")

@@ -109,8 +109,9 @@ class Result:
 
     ``summary`` holds scenario name, seed, simulated and wall time, event count, and the per-flow and
     per-link counters as plain data.  ``flows`` (TCP), ``links`` and ``series`` are DataFrame views;
-    ``cbr`` (UDP/CBR flows), ``wifi`` (per-station 802.11 counters), ``link_signals`` (the cross-layer link events) and
-    ``agents`` (in-network agents' counters) are views of the optional parts, empty when absent.
+    ``cbr`` (UDP/CBR flows), ``wifi`` (per-station 802.11 counters), ``link_signals`` (the cross-layer link events),
+    ``nodes`` (network-layer drops per cause, ICMP, routing-protocol counters) and ``agents`` (in-network agents'
+    counters) are views of the optional parts, empty when absent.
     """
 
     summary: dict[str, Any]
@@ -138,6 +139,12 @@ class Result:
     @property
     def link_signals(self) -> pl.DataFrame:
         return pl.DataFrame(self.summary.get("link_signals") or [])
+
+    @property
+    def nodes(self) -> pl.DataFrame:
+        """Per node: packets its network layer dropped per cause, ICMP, and its routing agent's counters
+        (only nodes with something to report)."""
+        return pl.DataFrame(self.summary.get("nodes") or [])
 
     @property
     def agents(self) -> pl.DataFrame:

@@ -158,9 +158,36 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub agents: Vec<AgentSummary>,
     pub cbr: Vec<CbrSummary>,
+    /// Network-layer counters of nodes that dropped, routed or signalled anything.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<NodeSummary>,
     /// Warnings of the scenario ("loc: msg"), e.g. a station beyond its AP's reception range.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+}
+
+/// A node's network layer: packets dropped per cause, ICMP, and its routing agent's counters.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct NodeSummary {
+    pub node: String,
+    /// The routing agent ("static", "aodv", ...).
+    pub routing: String,
+    pub drops_ttl: u64,
+    pub drops_no_route: u64,
+    pub drops_discovery_failed: u64,
+    pub drops_buffer_full: u64,
+    pub drops_buffer_timeout: u64,
+    pub drops_link_broken: u64,
+    pub icmp_sent: u64,
+    pub icmp_received: u64,
+    pub control_packets: u64,
+    pub control_bytes: u64,
+    pub discoveries: u64,
+    pub discoveries_failed: u64,
+    pub route_requests: u64,
+    pub route_replies: u64,
+    pub route_errors: u64,
+    pub link_breaks: u64,
 }
 
 /// An in-network agent's counters.
@@ -328,9 +355,9 @@ pub fn summarize(w: &World) -> RunOutput {
     let end = w.now;
     let mut flows = Vec::new();
     let mut series = SeriesColumns::default();
-    for (fi, f) in w.flows.iter().enumerate() {
-        let snd = &w.sockets[f.server.idx()];
-        let rcv = &w.sockets[f.client.idx()];
+    for (fi, f) in w.flows().iter().enumerate() {
+        let snd = &w.sockets()[f.server.idx()];
+        let rcv = &w.sockets()[f.client.idx()];
         let st = snd.stats;
         let delivered = rcv.delivered();
         let response = f.completed_at.map(|t| secs(t - f.start));
@@ -368,7 +395,7 @@ pub fn summarize(w: &World) -> RunOutput {
             window_probes: st.window_probes,
             reason: unfinished_reason(f, snd, rcv, end),
         });
-        for s in &w.series[fi].series {
+        for s in &w.series()[fi].series {
             for (t, v) in s.t.iter().zip(&s.v) {
                 series.flow.push(f.name.clone());
                 series.series.push(s.kind.name().to_string());
@@ -378,16 +405,16 @@ pub fn summarize(w: &World) -> RunOutput {
         }
     }
     let mut links = Vec::new();
-    for l in &w.links {
+    for l in w.links() {
         for &i in &l.ifaces {
-            let ifc = &w.ifaces[i.idx()];
-            let peer = &w.ifaces[ifc.peer.idx()];
+            let ifc = &w.ifaces()[i.idx()];
+            let peer = &w.ifaces()[ifc.peer.idx()];
             links.push(LinkSummary {
                 name: l.name.clone(),
                 direction: format!(
                     "{}->{}",
-                    w.nodes[ifc.node.idx()].name,
-                    w.nodes[peer.node.idx()].name
+                    w.nodes()[ifc.node.idx()].name,
+                    w.nodes()[peer.node.idx()].name
                 ),
                 packets_sent: ifc.stats.packets_sent,
                 bytes_sent: ifc.stats.bytes_sent,
@@ -399,14 +426,14 @@ pub fn summarize(w: &World) -> RunOutput {
         }
     }
     let cbr = w
-        .cbr
+        .cbr()
         .iter()
         .map(|c| {
             let span = c.stop.min(end).saturating_sub(c.start).as_secs_f64();
             CbrSummary {
                 name: c.name.clone(),
-                src: w.nodes[c.src.idx()].name.clone(),
-                dst: w.nodes[c.dst.idx()].name.clone(),
+                src: w.nodes()[c.src.idx()].name.clone(),
+                dst: w.nodes()[c.dst.idx()].name.clone(),
                 sent: c.sent,
                 received: c.received,
                 bytes_sent: c.sent * u64::from(c.packet_size),
@@ -425,14 +452,14 @@ pub fn summarize(w: &World) -> RunOutput {
         })
         .collect();
     let wifi = w
-        .wifi
+        .wifi()
         .stations
         .iter()
         .map(|st| {
             let m = st.mac.stats;
             WifiSummary {
-                wlan: w.wifi.wlans[st.wlan as usize].cfg.name.clone(),
-                node: w.nodes[st.node.idx()].name.clone(),
+                wlan: w.wifi().wlans[st.wlan as usize].cfg.name.clone(),
+                node: w.nodes()[st.node.idx()].name.clone(),
                 frames_sent: m.data_frames_sent,
                 bytes_sent: m.data_bytes_sent,
                 control_frames_sent: m.control_frames_sent,
@@ -452,7 +479,7 @@ pub fn summarize(w: &World) -> RunOutput {
         })
         .collect();
     let link_signals = w
-        .wifi
+        .wifi()
         .log
         .iter()
         .filter(|e| !matches!(e.kind, crate::wifi::LinkSignalKind::SignalLevel { .. }))
@@ -467,27 +494,27 @@ pub fn summarize(w: &World) -> RunOutput {
             };
             LinkSignalSummary {
                 t_s: secs(e.t),
-                node: w.nodes[e.node.idx()].name.clone(),
-                peer: e.peer.map(|p| w.nodes[p.idx()].name.clone()),
+                node: w.nodes()[e.node.idx()].name.clone(),
+                peer: e.peer.map(|p| w.nodes()[p.idx()].name.clone()),
                 kind: kind.to_string(),
                 value,
             }
         })
         .collect();
     let agents = w
-        .agents
+        .agents()
         .iter()
         .map(|a| {
-            let node = w.nodes[a.node.idx()].name.clone();
+            let node = w.nodes()[a.node.idx()].name.clone();
             let mobile = w
-                .nodes
+                .nodes()
                 .iter()
                 .find(|n| n.addr == a.mobile)
                 .map_or(String::new(), |n| n.name.clone());
             let feedback_sent = w
-                .feedback
+                .feedback()
                 .iter()
-                .filter(|f| f.to == a.node && w.nodes[f.mobile.idx()].addr == a.mobile)
+                .filter(|f| f.to == a.node && w.nodes()[f.mobile.idx()].addr == a.mobile)
                 .map(|f| f.sent)
                 .sum();
             AgentSummary {
@@ -500,12 +527,12 @@ pub fn summarize(w: &World) -> RunOutput {
         })
         .collect();
     let mut frames = FrameColumns::default();
-    if let Some(tr) = &w.wifi.frames {
+    if let Some(tr) = &w.wifi().frames {
         let node_of = |sta: u32| -> String {
             if sta == crate::wifi::BROADCAST {
                 "broadcast".to_string()
             } else {
-                w.nodes[w.wifi.stations[sta as usize].node.idx()]
+                w.nodes()[w.wifi().stations[sta as usize].node.idx()]
                     .name
                     .clone()
             }
@@ -528,6 +555,40 @@ pub fn summarize(w: &World) -> RunOutput {
             frames.rate_bps.push(r.rate);
         }
     }
+    let nodes = w
+        .nodes()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| {
+            use crate::net::{DropReason as R, RoutingAgent};
+            let agent = w.routing(crate::ids::NodeId(i as u32));
+            let r = agent.stats();
+            let d = &n.drops;
+            let s = NodeSummary {
+                node: n.name.clone(),
+                routing: agent.kind().to_string(),
+                drops_ttl: d.ttl,
+                drops_no_route: d.routing[R::NoRoute as usize],
+                drops_discovery_failed: d.routing[R::DiscoveryFailed as usize],
+                drops_buffer_full: d.routing[R::BufferFull as usize],
+                drops_buffer_timeout: d.routing[R::BufferTimeout as usize],
+                drops_link_broken: d.routing[R::LinkBroken as usize],
+                icmp_sent: d.icmp_sent,
+                icmp_received: d.icmp_received,
+                control_packets: r.control_packets,
+                control_bytes: r.control_bytes,
+                discoveries: r.discoveries,
+                discoveries_failed: r.discoveries_failed,
+                route_requests: r.route_requests,
+                route_replies: r.route_replies,
+                route_errors: r.route_errors,
+                link_breaks: r.link_breaks,
+            };
+            let quiet =
+                d == &crate::net::NodeDrops::default() && r == crate::net::RoutingStats::default();
+            (!quiet).then_some(s)
+        })
+        .collect();
     RunOutput {
         frames,
         summary: Summary {
@@ -542,6 +603,7 @@ pub fn summarize(w: &World) -> RunOutput {
             link_signals,
             agents,
             cbr,
+            nodes,
             warnings: Vec::new(),
         },
         series,

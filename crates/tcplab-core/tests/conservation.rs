@@ -38,7 +38,7 @@ fn balanced_runs_pass() {
 fn a_download_that_claims_more_than_was_delivered_is_an_error() {
     let mut p = finished(BOTTLENECK, &[("flows.download.size", "1MB")]);
     // The application wrote one more byte than the client got, yet the flow says completed.
-    p.world.flows[0].kind = AppKind::BulkDownload { size: 1_000_001 };
+    p.world.flows_mut()[0].kind = AppKind::BulkDownload { size: 1_000_001 };
     let v = violations(p);
     assert_eq!(v.len(), 1, "{v:?}");
     assert!(v[0].starts_with("flow download: completed with 1000000 bytes delivered, but 1000001"));
@@ -47,7 +47,7 @@ fn a_download_that_claims_more_than_was_delivered_is_an_error() {
 #[test]
 fn a_download_delivering_more_than_was_written_is_an_error() {
     let mut p = finished(BOTTLENECK, &[("flows.download.size", "1MB")]);
-    p.world.flows[0].kind = AppKind::BulkDownload { size: 999_999 };
+    p.world.flows_mut()[0].kind = AppKind::BulkDownload { size: 999_999 };
     let v = violations(p);
     assert!(
         v.iter()
@@ -59,7 +59,7 @@ fn a_download_delivering_more_than_was_written_is_an_error() {
 #[test]
 fn udp_delivering_more_than_it_sent_is_an_error() {
     let mut p = finished(SATURATION, &[("duration", "2s")]);
-    let c = &mut p.world.cbr[3];
+    let c = &mut p.world.cbr_mut()[3];
     c.received = c.sent + 1;
     let v = violations(p);
     assert_eq!(v.len(), 1, "{v:?}");

@@ -29,6 +29,15 @@ macro_rules! each_agent {
     };
 }
 
+impl AnyRouting {
+    /// The protocol's name as a scenario writes it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AnyRouting::Static(_) => "static",
+        }
+    }
+}
+
 impl RoutingAgent for AnyRouting {
     #[inline]
     fn route(
@@ -150,8 +159,10 @@ pub struct NodeDrops {
     pub ttl: u64,
     /// Routing gave up on them, per [`DropReason`] (indexed by `DropReason as usize`).
     pub routing: [u64; DropReason::ALL.len()],
-    /// ICMP destination-unreachable messages this node originated.
+    /// ICMP destination-unreachable messages this node originated, and those it received
+    /// (as a packet, or reported by its own forwarding path about a packet it originated).
     pub icmp_sent: u64,
+    pub icmp_received: u64,
 }
 
 impl NodeDrops {

@@ -330,8 +330,8 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     }
     for (wi, ws) in s.wlans.iter().enumerate() {
         let capture = pcap_dir.is_some() && s.trace.pcap.iter().any(|p| p == "*" || *p == ws.name);
-        w.wifi.seed = seed;
-        let wl = w.wifi.add_wlan(wlan_config(ws));
+        w.wifi_mut().seed = seed;
+        let wl = w.wifi_mut().add_wlan(wlan_config(ws));
         for (k, st) in ws.stations.iter().enumerate() {
             let stream = |purpose: u64| {
                 // Wireless streams: Custom keys tagged 0x57 ("W") with (wlan, station, purpose).
@@ -367,7 +367,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 [stream(0), stream(1), stream(2), stream(3)],
                 pcap,
             );
-            let s_ = &mut w.wifi.stations[sta as usize];
+            let s_ = &mut w.wifi_mut().stations[sta as usize];
             // a_to_b: frames the station sends; b_to_a: frames it receives.
             s_.loss_tx = loss_of(Direction::AToB);
             s_.loss_rx = loss_of(Direction::BToA);
@@ -378,7 +378,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     }
     w.install_static_routes();
     if s.trace.frames == Some(true) {
-        w.wifi.frames = Some(Vec::new());
+        w.wifi_mut().frames = Some(Vec::new());
     }
     w.start_wifi();
     for a in &s.agents {

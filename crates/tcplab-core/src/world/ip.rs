@@ -206,6 +206,7 @@ impl World {
 
     /// Hands an ICMP destination unreachable to the socket whose datagram it quotes.
     fn icmp_to_socket(&mut self, node: NodeId, m: &IcmpUnreachable) {
+        self.nodes[node.idx()].drops.icmp_received += 1;
         let (local_port, remote_port) = m.orig_ports();
         let key = (node, local_port, m.orig_ip.dst, remote_port);
         if let Some(&s) = self.demux.get(&key) {

@@ -47,18 +47,18 @@ pub struct World {
     pub events: u64,
     queue: EventQueue,
 
-    pub nodes: Vec<Node>,
+    nodes: Vec<Node>,
     /// Each node's routing agent, by node.
     routing: Vec<AnyRouting>,
     routing_wake: Vec<(Option<SimTime>, u32)>,
     /// Scratch space for what a routing agent asks (kept to reuse its allocations).
     rio: RoutingIo,
-    pub ifaces: Vec<Iface>,
-    pub links: Vec<Link>,
+    ifaces: Vec<Iface>,
+    links: Vec<Link>,
     packets: Vec<Packet>,
     free_packets: Vec<PktId>,
 
-    pub sockets: Vec<Socket>,
+    sockets: Vec<Socket>,
     sock_node: Vec<NodeId>,
     /// The peer address of each socket.
     sock_remote: Vec<Addr>,
@@ -70,19 +70,19 @@ pub struct World {
     conservation_first: Option<(SimTime, SockId)>,
     demux: HashMap<(NodeId, u16, Addr, u16), SockId, BuildHasherDefault<FxHasher>>,
 
-    pub flows: Vec<TcpFlow>,
-    pub series: Vec<SeriesSet>,
-    pub cbr: Vec<CbrFlow>,
+    flows: Vec<TcpFlow>,
+    series: Vec<SeriesSet>,
+    cbr: Vec<CbrFlow>,
     active_flows: usize,
     /// Stop once every finite flow is finished (no unlimited flow, no CBR running).
     stop_when_idle: bool,
 
     out: Vec<Segment>,
     /// Every WLAN of the run (stations are wireless interfaces of nodes).
-    pub wifi: Wifi,
+    wifi: Wifi,
     /// In-network agents (M-TCP, M-TCP+, ACK holder) and the feedback senders at mobiles.
-    pub agents: Vec<AgentSlot>,
-    pub feedback: Vec<FeedbackSender>,
+    agents: Vec<AgentSlot>,
+    feedback: Vec<FeedbackSender>,
     node_has_agent: Vec<bool>,
     /// How far the link-signal log has been read.
     signal_cursor: usize,
@@ -90,7 +90,7 @@ pub struct World {
     /// The station of each node in each WLAN: `wlan_sta[wlan][node]`.
     wlan_sta: Vec<Vec<Option<u32>>>,
     /// pcap writers of wireless interfaces, by station.
-    pub wifi_pcap: Vec<Option<PcapWriter>>,
+    wifi_pcap: Vec<Option<PcapWriter>>,
     started: Option<Instant>,
     pub wall_time: f64,
     finished: bool,
@@ -191,6 +191,51 @@ impl World {
             ifaces: [ia, ib],
         });
         link
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    pub fn ifaces(&self) -> &[Iface] {
+        &self.ifaces
+    }
+    pub fn links(&self) -> &[Link] {
+        &self.links
+    }
+    pub fn sockets(&self) -> &[Socket] {
+        &self.sockets
+    }
+    pub fn flows(&self) -> &[TcpFlow] {
+        &self.flows
+    }
+    /// The time series of each flow, by flow.
+    pub fn series(&self) -> &[SeriesSet] {
+        &self.series
+    }
+    pub fn cbr(&self) -> &[CbrFlow] {
+        &self.cbr
+    }
+    /// Flows and CBR sources, writable: for tests that inject faults (tests/conservation.rs).
+    pub fn flows_mut(&mut self) -> &mut [TcpFlow] {
+        &mut self.flows
+    }
+    pub fn cbr_mut(&mut self) -> &mut [CbrFlow] {
+        &mut self.cbr
+    }
+    pub fn wifi(&self) -> &Wifi {
+        &self.wifi
+    }
+    /// The wireless system, for building (stations' error models, the frame trace).
+    pub fn wifi_mut(&mut self) -> &mut Wifi {
+        &mut self.wifi
+    }
+    pub fn agents(&self) -> &[AgentSlot] {
+        &self.agents
+    }
+    pub fn feedback(&self) -> &[FeedbackSender] {
+        &self.feedback
     }
 
     // ------------------------------------------------------------------ running
