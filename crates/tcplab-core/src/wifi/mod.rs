@@ -362,6 +362,22 @@ impl Wifi {
         self.update_neighbours(w);
     }
 
+    /// Moves several stations at once (the mobility models' refresh), recomputing each affected
+    /// WLAN's neighbour tables once.
+    pub fn move_stations(&mut self, moves: &[(u32, (f64, f64))]) {
+        let mut wlans: Vec<u32> = Vec::new();
+        for &(sta, pos) in moves {
+            let st = &mut self.stations[sta as usize];
+            st.pos = pos;
+            if !wlans.contains(&st.wlan) {
+                wlans.push(st.wlan);
+            }
+        }
+        for w in wlans {
+            self.update_neighbours(w);
+        }
+    }
+
     /// Link-layer adjacency for routing: (station, neighbour station) pairs. Infrastructure:
     /// every station with the AP; ad hoc: every pair within reception range now.
     pub fn adjacency(&self) -> Vec<(u32, u32)> {
