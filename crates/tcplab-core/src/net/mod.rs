@@ -30,6 +30,14 @@ macro_rules! each_agent {
 }
 
 impl AnyRouting {
+    pub fn as_static(&self) -> Option<&StaticRoutes> {
+        match self {
+            AnyRouting::Static(s) => Some(s),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
     /// The protocol's name as a scenario writes it.
     pub fn kind(&self) -> &'static str {
         match self {

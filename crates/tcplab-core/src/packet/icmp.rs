@@ -74,3 +74,64 @@ impl IcmpUnreachable {
         buf[start + 2..start + 4].copy_from_slice(&c.to_be_bytes());
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::{checksum_add, checksum_finish, emit, Ecn, TcpFlags, TcpHeader};
+
+    #[test]
+    fn unreachable_quotes_the_datagram_and_checksums_verify() {
+        let tcp = Packet {
+            ip: Ipv4Header {
+                src: 0x0a00_0003,
+                dst: 0x0a00_0001,
+                ttl: 63,
+                ecn: Ecn::NotEct,
+                ident: 9,
+            },
+            l4: Transport::Tcp(TcpHeader::new(
+                49152,
+                5001,
+                0x1_2345_6789,
+                0,
+                TcpFlags::SYN,
+                65535,
+            )),
+            payload: 0,
+            flow: 0,
+        };
+        let m = IcmpUnreachable::about(&tcp, HOST_UNREACHABLE);
+        assert_eq!(m.orig_ports(), (49152, 5001));
+        let p = Packet {
+            ip: Ipv4Header {
+                src: 0x0a00_0002,
+                dst: 0x0a00_0003,
+                ttl: 64,
+                ecn: Ecn::NotEct,
+                ident: 1,
+            },
+            l4: Transport::Icmp(m),
+            payload: 0,
+            flow: 0,
+        };
+        let mut b = Vec::new();
+        emit(&p, &mut b);
+        assert_eq!(b.len() as u32, p.ip_len());
+        assert_eq!(b.len(), 20 + 8 + 20 + 8);
+        assert_eq!(checksum_finish(checksum_add(0, &b[..20])), 0, "IP header");
+        assert_eq!(b[9], 1, "protocol ICMP");
+        assert_eq!((b[20], b[21]), (3, 1), "type 3 code 1");
+        assert_eq!(
+            checksum_finish(checksum_add(0, &b[20..])),
+            0,
+            "ICMP checksum"
+        );
+        // The quoted header is the original's, with its own valid checksum, then 8 bytes.
+        let quoted = &b[28..48];
+        assert_eq!(checksum_finish(checksum_add(0, quoted)), 0);
+        assert_eq!(&quoted[12..16], &0x0a00_0003u32.to_be_bytes());
+        assert_eq!(&b[48..52], &[0xc0, 0x00, 0x13, 0x89], "ports 49152 → 5001");
+        assert_eq!(&b[52..56], &0x2345_6789u32.to_be_bytes(), "seq mod 2^32");
+    }
+}
