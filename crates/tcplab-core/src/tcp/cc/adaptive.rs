@@ -31,6 +31,9 @@ pub struct Slot {
 /// The outcome of one loss event, all windows in segments.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LossEvent {
+    /// T(n), seconds: when the loss was detected.
+    pub t: f64,
+    pub timeout: bool,
     pub alpha: f64,
     pub w_la: f64,
     pub k: Option<f64>,
@@ -173,6 +176,8 @@ impl Adaptive {
             k,
         });
         let ev = LossEvent {
+            t,
+            timeout,
             alpha: a,
             w_la,
             k,
