@@ -53,7 +53,9 @@ def _fig5(store: Store, run: dict[str, Any], outdir: Path) -> Path:
     fig, ax = new_figure()
     for name, style in (("cwnd", "-"), ("ssthresh", "--")):
         t, v = _series(store, run["key"], name)
-        sel = [(a, b) for a, b in zip(t, v) if centre - 3 <= a <= centre + 3]
+        # From the last sample before the window (the value in force when it opens).
+        first = max((i for i, a in enumerate(t) if a <= centre - 3), default=0)
+        sel = [(max(a, centre - 3), b) for a, b in zip(t[first:], v[first:]) if a <= centre + 3]
         ax.step([a for a, _ in sel], [b for _, b in sel], style, where="post", label=name)
     for e in adv[:1]:
         ax.plot([e["t_s"]], [e["advanced_ssthresh"]], "o", color="tab:red",

@@ -29,6 +29,9 @@ from tcplab.experiments.base import NS2_TCP_TIMERS
 SEGMENT_B = 1000
 PHY = "erp_ofdm_long_slot"
 RATE = "12Mbps"
+#: The one-station TCP bound of that PHY (ALGORITHMS.md §6.3; printed by the Rust test above), Mb/s:
+#: the "maximum bandwidth availability" residual bandwidth is measured from.
+PHY_BOUND_MBPS = 6.04
 BURST = 1.0
 DEFAULT_DELAY = "45ms"
 DEFAULT_RATE = "100Mbps"
