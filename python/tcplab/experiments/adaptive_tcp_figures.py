@@ -84,15 +84,18 @@ def _traces(store: Store, runs1: dict[str, dict[str, Any]], outdir: Path, names:
 
 
 def _lines(store: Store, quick: bool, points: list[Point], x: list[float], xlabel: str, metric_name: str,
-           ylabel: str, title: str, path: Path) -> Path:
+           ylabel: str, title: str, path: Path, published: bool = False) -> Path:
     from tcplab.plots import new_figure, save
 
     fig, ax = new_figure()
     per = [metric(store, p.name(exp.prefix(quick)), metric_name) for p in points]
     for v in ALL:
         ss = [summarise(m.get(v, {}).values()) for m in per]
-        ax.errorbar(x, [s.mean for s in ss], yerr=[s.ci95 if math.isfinite(s.ci95) else 0.0 for s in ss],
-                    marker="o", capsize=3, label=LABEL[v])
+        line = ax.errorbar(x, [s.mean for s in ss], yerr=[s.ci95 if math.isfinite(s.ci95) else 0.0 for s in ss],
+                           marker="o", capsize=3, label=LABEL[v])
+        pub = [(100 * fer, p.value) for (kind, fer, var), p in exp.PUBLISHED.items() if kind == "util" and var == v]
+        if published and pub:
+            ax.plot(*zip(*pub), "x", ms=9, mew=2, color=line.lines[0].get_color())
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -111,7 +114,8 @@ def draw(store: Store, outdir: Path, quick: bool) -> list[Path]:
                         "Fig. 7: ssthresh, Westwood+ vs Adaptive TCP (FER 1 %)", "fig7_ssthresh_westwood.png")]
     p8 = exp.fig8(quick)
     out.append(_lines(store, quick, p8, [100 * p.fer for p in p8], "FER (%)", "util", "utilisation (Mb/s)",
-                      "Fig. 8: bandwidth utilisation vs FER", outdir / "fig8_utilisation_vs_fer.png"))
+                      "Fig. 8: bandwidth utilisation vs FER (x: the paper's numbers)",
+                      outdir / "fig8_utilisation_vs_fer.png", published=True))
     p9 = exp.fig9(quick)
     out.append(_lines(store, quick, p9, [float(p.delay[:-2]) for p in p9], "wired delay D (ms)", "util",
                       "utilisation (Mb/s)", "Fig. 9: utilisation vs wired delay (FER 1 %)", outdir / "fig9_utilisation_vs_delay.png"))
