@@ -117,7 +117,7 @@ def sweeps(quick: bool) -> list[Sweep]:
     return (
         [p.sweep(pre, reps) for p in single]
         + [p.sweep(pre, MULTI_REPS[quick]) for p in fig11(quick)]
-        + [p.sweep(pre, reps) for p in sensitivity.points(quick, DURATION)]
+        + [p.sweep(pre, reps) for p in sensitivity.points(quick, DURATION) + sensitivity.burst_points(quick, DURATION)]
     )
 
 
@@ -197,6 +197,7 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     for v, acc in functional_stats(store, quick).items():
         cells += [TableCell.of(TF, name, LABEL[v], summarise(xs), "as the row") for name, xs in acc.items()]
     cells += sensitivity.cells(store, pre, quick, DURATION)
+    cells += sensitivity.burst_cells(store, pre, quick, DURATION)
 
     fers = {p.fer: p.label for p in fig8(quick)}
     frame_labels = {p.fer: p.label for p in frames(quick)}

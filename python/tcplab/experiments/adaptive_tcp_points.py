@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tcplab.experiments.adaptive_tcp_scenario import (
+    BURST,
     DEFAULT_DELAY,
     DEFAULT_RATE,
     VARIANTS,
@@ -37,6 +38,7 @@ class Point:
     aps: int = 1
     flows_per_ap: int = 1
     loss_at: str = "packets"
+    burst: float = BURST
     variants: tuple[str, ...] = ALL
     #: extra [tcp] fields, e.g. (("adaptive_rtt", "sample"),)
     tcp: tuple[tuple[str, Any], ...] = ()
@@ -51,6 +53,8 @@ class Point:
             parts.append(f"aps={self.aps}x{self.flows_per_ap}")
         if self.loss_at != "packets":
             parts.append(f"at={self.loss_at}")
+        if self.burst != BURST:
+            parts.append(f"burst={self.burst:g}")
         parts += [f"{k}={v}" for k, v in self.tcp]
         return ",".join(parts)
 
@@ -65,7 +69,7 @@ class Point:
     def sweep(self, prefix: str, replications: int) -> Sweep:
         base = scenario(aps=self.aps, flows_per_ap=self.flows_per_ap, fer=self.fer, delay=self.delay,
                         rate=self.rate, duration=self.duration, start=self.start, loss_at=self.loss_at,
-                        series=self.series)
+                        burst=self.burst, series=self.series)
         base["tcp"] |= dict(self.tcp)
         return Sweep(name=self.name(prefix), base=base, cells=variant_cells(self.variants),
                      replications=replications, seed0=1)
