@@ -100,3 +100,13 @@ def run_cli(*args: str, cwd: Path | None = None, timeout: float = 900) -> subpro
     return subprocess.run(
         [sys.executable, "-m", "tcplab", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout
     )
+
+
+def holds_then_fails(verdict: Any, data: Any, counter: Any) -> None:
+    """A finding check that can fail: ``verdict(*data)`` holds on the paper-like ``data`` and fails
+    once ``counter(*data)`` has edited it into a counter-example."""
+    from tcplab.stats import FAILS, HOLDS
+
+    assert verdict(*data) == HOLDS
+    counter(*data)
+    assert verdict(*data) == FAILS

@@ -6,13 +6,14 @@ import itertools
 from pathlib import Path
 
 import pytest
+from conftest import holds_then_fails
 import tcplab
 from tcplab import _core
 from tcplab.experiments import ack_holding as exp
 from tcplab.experiments import ack_holding_findings as af
 from tcplab.experiments import all_experiments
 from tcplab.runner import run_sweep
-from tcplab.stats import FAILS, HOLDS, NOT_SEPARATED
+from tcplab.stats import HOLDS, NOT_SEPARATED
 from tcplab.store import Store
 
 
@@ -133,10 +134,7 @@ def test_every_finding_holds_on_table_one() -> None:
 
 @pytest.mark.parametrize("fragment", sorted(COUNTER))
 def test_each_finding_fails_on_a_counter_example(fragment: str) -> None:
-    table, pred = _paper_runs()
-    assert _verdict(fragment, table, pred) == HOLDS
-    COUNTER[fragment](table, pred)
-    assert _verdict(fragment, table, pred) == FAILS
+    holds_then_fails(lambda t, p: _verdict(fragment, t, p), _paper_runs(), COUNTER[fragment])
 
 
 def test_overlapping_over_and_under_estimates_are_not_separated() -> None:

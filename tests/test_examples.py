@@ -19,6 +19,7 @@ SHORTER = {
     "wired_lossy.toml": {"duration": "20s"},
     "wlan_download.toml": {"flows.download.size": "2MB"},
     "wlan_saturation.toml": {"duration": "5s"},
+    "adaptive_tcp_4aps.toml": {"duration": "5s"},
     "adhoc_string.toml": {"duration": "20s"},
 }
 

@@ -223,7 +223,8 @@ def _print_result(result: Result, out: Path | None) -> None:
         print_table(con, links)
     if s.get("wifi"):
         wifi = Table(title="802.11 stations", box=box.SIMPLE_HEAD)
-        cols = ("wlan", "node", "frames", "retries", "collisions", "errors", "retry drops", "queue drops", "outage drops")
+        cols = ("wlan", "node", "frames", "retries", "collisions", "errors", "pkt errors", "retry drops", "queue drops",
+                "outage drops")
         for col in cols:
             wifi.add_column(col, justify="left" if col in ("wlan", "node") else "right", min_width=len(col), no_wrap=True)
         for w in s["wifi"]:
@@ -234,6 +235,7 @@ def _print_result(result: Result, out: Path | None) -> None:
                 str(w["retries"]),
                 str(w["collisions"]),
                 str(w["frame_errors"]),
+                str(w["packet_errors"]),
                 str(w["drops_retry_limit"]),
                 str(w["drops_queue"]),
                 str(w["drops_outage"]),

@@ -67,6 +67,24 @@ pub struct FlowSummary {
     /// Why a flow that should have finished did not (None when it completed, or when it is an
     /// unlimited transfer that ran until the end).
     pub reason: Option<String>,
+    /// Adaptive TCP's loss events (seed 004, Figs 4–7): α, W_LA, K and ssthresh at each loss.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub adaptive_losses: Vec<AdaptiveLoss>,
+}
+
+/// One loss event of an Adaptive TCP sender (windows in segments).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AdaptiveLoss {
+    pub t_s: f64,
+    /// "rto" after a retransmission timeout, "frr" after three duplicate ACKs.
+    pub kind: &'static str,
+    pub alpha: f64,
+    pub loss_window: f64,
+    /// K(n), segments per second (None on the first loss).
+    pub k: Option<f64>,
+    /// ssthresh(adv), when the slot was favourable and α > 0.
+    pub advanced_ssthresh: Option<f64>,
+    pub ssthresh: f64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -104,6 +122,9 @@ pub struct WifiSummary {
     pub collisions: u64,
     /// Data frames lost to the error model at this station.
     pub frame_errors: u64,
+    /// Packets the MAC received that an error model acting above the MAC dropped here
+    /// (`loss_at = "packets"`).
+    pub packet_errors: u64,
     pub frames_received: u64,
     pub duplicates: u64,
     pub delivered: u64,
@@ -394,6 +415,19 @@ pub fn summarize(w: &World) -> RunOutput {
             fast_recoveries: st.fast_recoveries,
             window_probes: st.window_probes,
             reason: unfinished_reason(f, snd, rcv, end),
+            adaptive_losses: snd
+                .adaptive_history()
+                .iter()
+                .map(|e| AdaptiveLoss {
+                    t_s: e.t,
+                    kind: if e.timeout { "rto" } else { "frr" },
+                    alpha: e.alpha,
+                    loss_window: e.w_la,
+                    k: e.k,
+                    advanced_ssthresh: e.advanced,
+                    ssthresh: e.ssthresh,
+                })
+                .collect(),
         });
         for s in &w.series()[fi].series {
             for (t, v) in s.t.iter().zip(&s.v) {
@@ -469,6 +503,7 @@ pub fn summarize(w: &World) -> RunOutput {
                 tx_collisions: m.tx_collisions,
                 collisions: m.rx_collisions,
                 frame_errors: m.rx_errors,
+                packet_errors: st.packet_losses,
                 frames_received: m.data_frames_received,
                 duplicates: m.duplicates,
                 delivered: m.delivered,

@@ -41,7 +41,7 @@ from typing import Any
 from tcplab import _core
 from tcplab.experiments import ack_holding_sensitivity as sensitivity
 from tcplab.experiments.ack_holding_findings import findings, ratios
-from tcplab.experiments.base import Finding, Published, TableCell
+from tcplab.experiments.base import NS2_TCP_TIMERS, Finding, Published, TableCell
 from tcplab.runner import Sweep
 from tcplab.stats import Summary, summarise
 from tcplab.store import Store
@@ -112,13 +112,8 @@ def scenario() -> dict[str, Any]:
             "sack": False,
             "timestamps": True,
             "delayed_ack": False,
-            "rto_initial": "3s",
-            "rto_min": "200ms",
-            "rto_max": "60s",
-            "clock_granularity": "10ms",
-            "timer_tick": "10ms",
-            "max_retransmissions": 1000,
-        },
+        }
+        | NS2_TCP_TIMERS,
         "nodes": [{"name": "fh"}, {"name": "bs"}, {"name": "mh"}],
         "links": [
             {

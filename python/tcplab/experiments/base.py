@@ -20,6 +20,18 @@ from tcplab.stats import FAILS, HOLDS, VERDICTS, Summary
 from tcplab.store import Store
 
 
+#: ns-2.35's TCP timer defaults (ALGORITHMS.md §6.5): 3 s initial RTO, minrto_ 0.2 s, maxrto_ 60 s,
+#: tcpTick_ 10 ms, and no abort (ns-2 never gives up on a connection).
+NS2_TCP_TIMERS: dict[str, Any] = {
+    "rto_initial": "3s",
+    "rto_min": "200ms",
+    "rto_max": "60s",
+    "clock_granularity": "10ms",
+    "timer_tick": "10ms",
+    "max_retransmissions": 1000,
+}
+
+
 @dataclass(frozen=True)
 class Published:
     """A number printed in a paper (or an analytic reference), with where it comes from."""

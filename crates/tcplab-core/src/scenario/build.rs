@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::schema::{
-    AgentKindName, AgentSpec, AppName, Direction, EstimatorName, LossModelName, LossSpec,
+    AgentKindName, AgentSpec, AppName, Direction, EstimatorName, LossAt, LossModelName, LossSpec,
     OutageSpec, PropagationModelName, QueueSpec, ReceptionModelName, Scenario, WlanMode, WlanSpec,
 };
 use super::{
@@ -371,6 +371,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
             // a_to_b: frames the station sends; b_to_a: frames it receives.
             s_.loss_tx = loss_of(Direction::AToB);
             s_.loss_rx = loss_of(Direction::BToA);
+            s_.loss_above_mac = st.loss_at == LossAt::Packets;
         }
     }
     if !errs.is_empty() {

@@ -126,6 +126,15 @@ pub enum Direction {
     BToA,
 }
 
+/// Where a station's error model acts (docs/models/wifi.md, "Where frame errors act").
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LossAt {
+    #[default]
+    Frames,
+    Packets,
+}
+
 /// Packet loss on the link. Bernoulli takes `p`; Gilbert–Elliott takes either `p_gb`, `p_bg`
 /// (with optional `loss_good`, `loss_bad`) or `mean` and `burst` (mean bad-burst length in
 /// packets).
@@ -355,6 +364,11 @@ pub struct StationSpec {
     /// station sends, b_to_a = frames it receives.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss: Option<LossSpec>,
+    /// Where `loss` acts: `frames` (default) = every transmission attempt of a data frame, seen
+    /// by the MAC, which retries it; `packets` = packets the MAC received and acknowledged,
+    /// dropped before IP (an ns-2 error model placed above the MAC): no MAC retry recovers them.
+    #[serde(default)]
+    pub loss_at: LossAt,
     /// Scheduled outages: the station neither sends nor receives.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outage: Option<OutageSpec>,

@@ -116,6 +116,20 @@ pub enum AdaptiveSlotStart {
     RecoveryEnd,
 }
 
+/// Adaptive TCP: which timeouts are "serial" and get the native reaction (loss window 1, NewReno's
+/// ssthresh) instead of Eqs. (2) and (4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdaptiveSerialTimeout {
+    /// A timeout that fires while the RTO is still backed off (no valid RTT sample since the
+    /// previous timeout): the paper's "serial timeouts (with exponential back-off for RTO)".
+    #[default]
+    BackedOff,
+    /// Only a repeated timeout of the same segment (a recovery in between makes the next timeout
+    /// a first one).
+    SameSegment,
+}
+
 /// Optional TCP extensions (see `tcp/ext/`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -262,6 +276,8 @@ pub struct TcpConfig {
     pub adaptive_advance: AdaptiveAdvance,
     /// detection | recovery_end: where Adaptive TCP's slot starts (cc = "adaptive").
     pub adaptive_slot_start: AdaptiveSlotStart,
+    /// backed_off | same_segment: which of Adaptive TCP's timeouts are serial (cc = "adaptive").
+    pub adaptive_serial_timeout: AdaptiveSerialTimeout,
     /// RFC 6298 (2.1): RTO before any sample.
     #[serde(with = "dur")]
     #[schemars(with = "Duration")]
@@ -344,6 +360,7 @@ impl Default for TcpConfig {
             adaptive_loss_window: AdaptiveLossWindow::Linear,
             adaptive_advance: AdaptiveAdvance::Slope,
             adaptive_slot_start: AdaptiveSlotStart::Detection,
+            adaptive_serial_timeout: AdaptiveSerialTimeout::BackedOff,
             rto_initial: SimTime::from_secs(1),
             rto_min: SimTime::from_secs(1),
             rto_max: SimTime::from_secs(60),

@@ -142,6 +142,12 @@ pub struct Station {
     /// Gilbert–Elliott), each with its own random stream.
     pub loss_rx: LossModel,
     pub loss_tx: LossModel,
+    /// The models act on packets the MAC received and acknowledged, between the MAC and IP (an
+    /// ns-2 error model above the MAC), instead of on each frame transmission attempt: MAC
+    /// retries cannot recover these losses.
+    pub loss_above_mac: bool,
+    /// Packets dropped above the MAC by those models (at their receiver).
+    pub packet_losses: u64,
     rng_rx: Rng,
     rng_tx: Rng,
     /// The outage predictor's own stream (missed predictions).
@@ -294,6 +300,8 @@ impl Wifi {
             mac,
             loss_rx: loss.clone(),
             loss_tx: loss,
+            loss_above_mac: false,
+            packet_losses: 0,
             rng_rx: r_rx,
             rng_tx: r_tx,
             rng_sig: r_sig,
@@ -604,7 +612,7 @@ impl Wifi {
         for a in acts.drain(..) {
             match a {
                 MacAction::Transmit(f, d) => self.start_tx(now, s, f, d),
-                MacAction::Deliver { pkt, src } => self.io.up.push((s, pkt, src)),
+                MacAction::Deliver { pkt, src } => self.deliver_up(s, pkt, src),
                 MacAction::Sent(p) | MacAction::Drop(p, DropCause::QueueOverflow) => {
                     self.io.freed.push(p)
                 }
@@ -622,6 +630,34 @@ impl Wifi {
                     });
                 }
             }
+        }
+    }
+
+    /// Draws station `s`'s sending (`tx`) or receiving chain for one data frame transmission
+    /// attempt; false without a draw when its errors act above the MAC.
+    fn frame_error(&mut self, s: u32, tx: bool) -> bool {
+        let st = &mut self.stations[s as usize];
+        match (st.loss_above_mac, tx) {
+            (true, _) => false,
+            (false, true) => st.loss_tx.lose(&mut st.rng_tx),
+            (false, false) => st.loss_rx.lose(&mut st.rng_rx),
+        }
+    }
+
+    /// Hands a packet station `r`'s MAC received (from station `src`) to the network layer,
+    /// unless an error model acting above the MAC drops it there: once per packet, after the
+    /// MAC acknowledged it, so no MAC retry recovers it (ns-2's error model between LL and MAC).
+    fn deliver_up(&mut self, r: u32, pkt: PktId, src: u32) {
+        let lost_tx = {
+            let st = &mut self.stations[src as usize];
+            st.loss_above_mac && st.loss_tx.lose(&mut st.rng_tx)
+        };
+        let st = &mut self.stations[r as usize];
+        let lost_rx = st.loss_above_mac && st.loss_rx.lose(&mut st.rng_rx);
+        if lost_tx || lost_rx {
+            st.packet_losses += 1;
+        } else {
+            self.io.up.push((r, pkt, src));
         }
     }
 
@@ -808,15 +844,13 @@ impl Wifi {
             };
             let addressee = f.dst == r || f.dst == BROADCAST;
             // The error model applies to data frames at their addressee (every receiver of a
-            // broadcast); the sender's and the receiver's chains each advance once per frame.
+            // broadcast); the sender's and the receiver's chains each advance once per frame
+            // (unless they act above the MAC: `deliver_up`).
             if outcome == Outcome::Ok && f.kind == FrameKind::Data && addressee {
-                let lost_tx = {
-                    let st = &mut self.stations[s as usize];
-                    st.loss_tx.lose(&mut st.rng_tx)
-                };
-                let st = &mut self.stations[r as usize];
-                let lost_rx = st.loss_rx.lose(&mut st.rng_rx);
+                let lost_tx = self.frame_error(s, true);
+                let lost_rx = self.frame_error(r, false);
                 if lost_tx || lost_rx {
+                    let st = &mut self.stations[r as usize];
                     st.mac.stats.rx_errors += 1;
                     outcome = Outcome::Error;
                 }

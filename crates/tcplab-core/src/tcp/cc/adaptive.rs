@@ -11,7 +11,8 @@ use std::cell::Cell;
 use super::reno::Reno;
 use super::{Ack, Congestion, CongestionControl, Flight, Window};
 use crate::tcp::config::{
-    AdaptiveAdvance, AdaptiveLossWindow, AdaptiveRtt, AdaptiveSlotStart, TcpConfig, WindowUnit,
+    AdaptiveAdvance, AdaptiveLossWindow, AdaptiveRtt, AdaptiveSerialTimeout, AdaptiveSlotStart,
+    TcpConfig, WindowUnit,
 };
 use crate::tcp::rtt::RttEstimator;
 
@@ -31,6 +32,9 @@ pub struct Slot {
 /// The outcome of one loss event, all windows in segments.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LossEvent {
+    /// T(n), seconds: when the loss was detected.
+    pub t: f64,
+    pub timeout: bool,
     pub alpha: f64,
     pub w_la: f64,
     pub k: Option<f64>,
@@ -47,6 +51,7 @@ pub struct Adaptive {
     loss_window_form: AdaptiveLossWindow,
     advance_form: AdaptiveAdvance,
     slot_start: AdaptiveSlotStart,
+    serial_timeout: AdaptiveSerialTimeout,
     /// RTT_min, RTT_max (seconds) of the estimated RTT since the transfer began, and its latest
     /// value (RTT_n at a loss detection).
     rtt_min: Option<f64>,
@@ -108,6 +113,7 @@ impl Adaptive {
             loss_window_form: cfg.adaptive_loss_window,
             advance_form: cfg.adaptive_advance,
             slot_start: cfg.adaptive_slot_start,
+            serial_timeout: cfg.adaptive_serial_timeout,
             rtt_min: None,
             rtt_max: None,
             rtt_now: None,
@@ -173,6 +179,8 @@ impl Adaptive {
             k,
         });
         let ev = LossEvent {
+            t,
+            timeout,
             alpha: a,
             w_la,
             k,
@@ -227,13 +235,25 @@ impl CongestionControl for Adaptive {
         let native = self.reno.ssthresh(w, ev, f, rtt) as f64 / mss;
         let t = f.now.as_secs_f64();
         match ev {
+            // Sec. 3.1: "in case of serial timeouts (with exponential back-off for RTO)" the
+            // native reaction: NewReno's ssthresh and a loss window of one segment.
+            Congestion::Timeout
+                if self.serial_timeout == AdaptiveSerialTimeout::BackedOff
+                    && rtt.backoff_count() > 0 =>
+            {
+                self.episode_cwnd = None;
+                self.after_recovery = None;
+                self.rto_window.set(None);
+                to_bytes(w, native)
+            }
             Congestion::Timeout => {
                 // cwnd(n) excludes fast-recovery inflation: inside an episode it is the cwnd at
                 // its detection.
                 let cwnd = self.episode_cwnd.take().unwrap_or(w.cwnd / mss);
                 self.after_recovery = None;
-                // After a (first) timeout W_LN = 1 (ns-2 wnd_restart_); a serial timeout never
-                // reaches here (the socket holds ssthresh) and gets one segment.
+                // After a (first) timeout W_LN = 1 (ns-2 wnd_restart_); a repeated timeout of
+                // the same segment never reaches here (the socket holds ssthresh) and gets one
+                // segment.
                 let e = self.on_loss(t, cwnd, native, 1.0, true);
                 self.rto_window.set(Some(to_bytes(w, e.w_la.max(1.0))));
                 self.start_slot_here(t);
@@ -394,12 +414,11 @@ mod tests {
         assert_eq!(ss, w.ssthresh);
     }
 
-    /// A first timeout uses W_LA with W_LN = 1 and Eq. (4)'s ssthresh; a serial timeout (the
-    /// socket does not ask for ssthresh again) gets the native one segment.
-    #[test]
-    fn first_timeout_scaled_serial_timeout_native() {
-        let mut cc = sample_rtt();
-        let est = rtt_after_sample(100);
+    /// A timeout at 11 s with cwnd = 14 segments after RTT samples of 100, 170 and 135 ms
+    /// (α = 1/2), the RTO backed off `backoffs` times: (ssthresh, loss window, the loss window
+    /// asked for again), in segments.
+    fn timeout(cc: &mut Adaptive, backoffs: u32) -> (u64, u64, u64) {
+        let mut est = rtt_after_sample(100);
         let w = Window::new(WindowUnit::Segments, MSS, 14 * MSS, u64::MAX);
         for r in [100, 170, 135] {
             let ack = Ack {
@@ -409,14 +428,41 @@ mod tests {
             };
             cc.on_any_ack(&w, &ack, &est);
         }
+        for _ in 0..backoffs {
+            est.back_off();
+        }
         let f = Flight {
             now: SimTime::from_secs(11),
             flight_size: 14 * MSS,
             snd_wnd: u64::MAX,
         };
+        let ss = cc.ssthresh(&w, Congestion::Timeout, &f, &est);
+        (ss / MSS, cc.loss_window(&w) / MSS, cc.loss_window(&w) / MSS)
+    }
+
+    /// A first timeout uses W_LA with W_LN = 1 and Eq. (4)'s ssthresh; a repeated timeout of the
+    /// same segment (the socket does not ask for ssthresh again) gets the native one segment.
+    #[test]
+    fn first_timeout_scaled_serial_timeout_native() {
         // α = 1/2: ssthresh = 7 + (14 − 7)/2 = 10.5 → 10; W_LA = 1 + 13/2 = 7.5 → 7.
-        assert_eq!(cc.ssthresh(&w, Congestion::Timeout, &f, &est), 10 * MSS);
-        assert_eq!(cc.loss_window(&w), 7 * MSS);
-        assert_eq!(cc.loss_window(&w), MSS, "serial timeout");
+        assert_eq!(timeout(&mut sample_rtt(), 0), (10, 7, 1));
+    }
+
+    /// Sec. 3.1: a timeout while the RTO is still backed off (no valid sample since the last one)
+    /// is serial even after a recovery in between: native ssthresh ⌊14/2⌋ and one segment. With
+    /// `adaptive_serial_timeout = "same_segment"` it gets Eqs. (2) and (4) like a first one.
+    #[test]
+    fn a_timeout_with_the_rto_backed_off_is_serial() {
+        for (form, expected) in [
+            (AdaptiveSerialTimeout::BackedOff, (7, 1, 1)),
+            (AdaptiveSerialTimeout::SameSegment, (10, 7, 1)),
+        ] {
+            let mut cc = Adaptive::new(&TcpConfig {
+                adaptive_rtt: AdaptiveRtt::Sample,
+                adaptive_serial_timeout: form,
+                ..TcpConfig::default()
+            });
+            assert_eq!(timeout(&mut cc, 1), expected, "{form:?}");
+        }
     }
 }

@@ -11,7 +11,7 @@ mod cubic;
 mod reno;
 mod westwood;
 
-pub use adaptive::Adaptive;
+pub use adaptive::{Adaptive, LossEvent};
 pub use cubic::Cubic;
 pub use reno::Reno;
 pub use westwood::Westwood;

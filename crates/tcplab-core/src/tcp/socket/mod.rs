@@ -310,6 +310,13 @@ impl Socket {
     pub fn cc_name(&self) -> &'static str {
         self.cc.get().name()
     }
+    /// Adaptive TCP's loss events so far (empty for every other controller).
+    pub fn adaptive_history(&self) -> &[super::cc::LossEvent] {
+        match &self.cc {
+            AnyCc::Adaptive(a) => a.history(),
+            _ => &[],
+        }
+    }
     pub fn recovery_name(&self) -> &'static str {
         self.rec.get().name()
     }
