@@ -103,11 +103,11 @@ impl Direction {
         }
     }
 
-    /// Moves every packet that has arrived by `now` into `out`.
-    pub fn poll(&mut self, now: SimTime, out: &mut Vec<Vec<u8>>) {
+    /// Moves every packet that has arrived by `now` into `out`, with its arrival time.
+    pub fn poll(&mut self, now: SimTime, out: &mut Vec<(SimTime, Vec<u8>)>) {
         self.advance(now);
         while self.on_wire.front().is_some_and(|(t, _)| *t <= now) {
-            out.push(self.on_wire.pop_front().expect("front exists").1);
+            out.push(self.on_wire.pop_front().expect("front exists"));
         }
     }
 
@@ -198,7 +198,10 @@ mod tests {
         let mut out = Vec::new();
         while let Some(t) = d.next_deadline().filter(|&t| t <= until) {
             d.poll(t, &mut out);
-            times.extend(out.drain(..).map(|_| t));
+            for (due, _) in out.drain(..) {
+                assert_eq!(due, t, "handed over at its arrival time");
+                times.push(due);
+            }
         }
         times
     }

@@ -32,6 +32,31 @@ pub struct Emulator {
     pub before_start: u64,
     /// Writes into a TUN device that the kernel refused.
     pub write_errors: u64,
+    pub timing: Timing,
+    /// Whether the loop runs with a real-time priority (main.rs, `realtime_priority`).
+    pub realtime: bool,
+}
+
+/// How late packets were handed over, against their exact arrival times: the emulator's own
+/// timing error (wake-up latency plus the work of the loop).
+#[derive(Default, serde::Serialize)]
+pub struct Timing {
+    pub delivered: u64,
+    pub late_total_ns: u64,
+    pub late_max_ns: u64,
+    /// Packets handed over more than 100 µs / 500 µs after their arrival time.
+    pub late_over_100us: u64,
+    pub late_over_500us: u64,
+}
+
+impl Timing {
+    fn record(&mut self, late: u64) {
+        self.delivered += 1;
+        self.late_total_ns += late;
+        self.late_max_ns = self.late_max_ns.max(late);
+        self.late_over_100us += u64::from(late > 100_000);
+        self.late_over_500us += u64::from(late > 500_000);
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -39,6 +64,8 @@ struct Report<'a> {
     t0_ns: Option<u64>,
     before_start: u64,
     write_errors: u64,
+    timing: &'a Timing,
+    realtime: bool,
     directions: [&'a DirStats; 2],
 }
 
@@ -143,11 +170,13 @@ impl Emulator {
     }
 
     /// Delivers what has arrived; returns the next deadline as CLOCK_MONOTONIC.
-    fn deliver(&mut self, out: &mut Vec<Vec<u8>>) -> Option<u64> {
+    fn deliver(&mut self, out: &mut Vec<(SimTime, Vec<u8>)>) -> Option<u64> {
         let (t0, now) = (self.t0?, self.now()?);
         for k in 0..2 {
             self.dirs[k].poll(now, out);
-            for pkt in out.drain(..) {
+            for (due, pkt) in out.drain(..) {
+                self.timing
+                    .record(monotonic_ns().saturating_sub(t0 + due.0));
                 if self.tuns[1 - k].write(&pkt).is_err() {
                     self.write_errors += 1;
                 }
@@ -238,6 +267,8 @@ impl Emulator {
             t0_ns: self.t0,
             before_start: self.before_start,
             write_errors: self.write_errors,
+            timing: &self.timing,
+            realtime: self.realtime,
             directions: [&self.dirs[0].stats, &self.dirs[1].stats],
         };
         say(&serde_json::to_string(&report).map_err(io::Error::other)?)
