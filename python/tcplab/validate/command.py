@@ -9,7 +9,9 @@ from typing import Any
 
 from . import ValidateError
 
-SERIES = '["cwnd", "rto", "rcv_nxt"]'
+# What the comparison reads from the simulation, at every change (RTOs are found in the rto
+# series, so it must not be decimated).
+SIM_TRACE = [("trace.series", '["cwnd", "rto", "rcv_nxt"]'), ("trace.interval", '"0s"')]
 
 
 def add_parser(sub: Any, seed_type: Any) -> None:
@@ -48,7 +50,7 @@ def cmd_validate_linux(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     for w in _core.warnings(src.text, src.format, overrides):
         _err(f"warning: {w['loc']}: {w['msg']}")
-    sim = Result.from_raw(_core.run(src.text, src.format, args.seed, [*overrides, ("trace.series", SERIES)], None))
+    sim = Result.from_raw(_core.run(src.text, src.format, args.seed, [*overrides, *SIM_TRACE], None))
     seed = int(sim.summary["seed"])
     out = Path(args.out or Path("results") / "validate-linux" / resolved["name"])
     try:
