@@ -183,6 +183,12 @@ def cwnd_figure(sim: Side, lin: Side, windows: list[tuple[float, float]], path: 
         ax.axvspan(a, b, color="grey", alpha=0.2, label="outage" if k == 0 else None)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("cwnd (segments)")
+    # A cwnd that grows without limiting anything (the classic model under a receive-window
+    # limit) would flatten the other curve: cut the axis and say so.
+    top_sim, top_lin = max(sim.cwnd[1], default=0.0), max(lin.cwnd[1], default=0.0)
+    if top_lin > 0 and top_sim > 4 * top_lin:
+        ax.set_ylim(0, 2 * top_lin)
+        title += f" (axis cut: simulated cwnd reaches {top_sim:.0f})"
     ax.set_title(title)
     ax.legend()
     return plots.save(fig, path)
