@@ -218,7 +218,8 @@ def test_validate_linux_prints_both_runs_side_by_side(tmp_path: Path) -> None:
 
 
 @root_only
-def test_a_run_killed_midway_leaves_nothing_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_run_killed_midway_leaves_nothing_behind(tmp_path: Path, sig: signal.Signals) -> None:
     p = tcplab(
         "validate", "linux", str(ROOT / "examples/wired_bottleneck.toml"), "--set", "flows.download.size=100MB",
         "--out", str(tmp_path),
@@ -232,7 +233,7 @@ def test_a_run_killed_midway_leaves_nothing_behind(tmp_path: Path) -> None:
     while time.monotonic() < deadline and ip("-n", f"{mine}n2", "link", "show", "l1", check=False).returncode:
         time.sleep(0.05)
     assert [n for n in list_namespaces() if n.startswith(mine)]
-    p.send_signal(signal.SIGTERM)
+    p.send_signal(sig)
     out, err = p.communicate(timeout=30)
     assert p.returncode == 130, err
     assert "Traceback" not in err

@@ -77,3 +77,49 @@ impl EmuConfig {
         Ok([dir(0, &l.a, &l.b), dir(1, &l.b, &l.a)])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tcplab_core::SimTime;
+
+    fn config(link_fields: &str, link: &str) -> EmuConfig {
+        let scenario = format!(
+            "name = \"t\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n\
+             [[links]]\nname = \"ab\"\na = \"a\"\nb = \"b\"\nrate = \"10Mbps\"\ndelay = \"1ms\"\n{link_fields}\n\
+             [[flows]]\nname = \"f\"\napp = \"bulk_download\"\nclient = \"b\"\nserver = \"a\"\nsize = \"1kB\"\n"
+        );
+        let json = serde_json::json!({
+            "scenario": scenario, "format": "toml", "seed": 1, "link": link,
+            "ends": [{"netns": "/run/netns/x", "ifname": "l0"}, {"netns": "/run/netns/y", "ifname": "l0"}],
+        });
+        EmuConfig::parse(&json.to_string()).expect("valid config")
+    }
+
+    #[test]
+    fn the_link_is_read_from_the_scenario_per_direction() {
+        let cfg = config(
+            "loss = { model = \"bernoulli\", p = 1.0, direction = \"a_to_b\" }",
+            "ab",
+        );
+        let [mut ab, mut ba] = cfg.directions().expect("link found");
+        assert_eq!(ab.stats.direction, "a->b");
+        assert_eq!(ba.stats.direction, "b->a");
+        for d in [&mut ab, &mut ba] {
+            d.offer(SimTime::ZERO, vec![0x45; 100]);
+        }
+        // The loss applies to a→b only.
+        assert_eq!((ab.stats.drops_loss, ba.stats.drops_loss), (1, 0));
+    }
+
+    #[test]
+    fn a_missing_link_or_a_bad_scenario_is_named() {
+        let err = config("", "nope").directions().err().expect("refused");
+        assert!(err.contains("no link named \"nope\""), "{err}");
+        let err = config("rate2 = 1", "ab")
+            .directions()
+            .err()
+            .expect("refused");
+        assert!(err.starts_with("invalid scenario: links"), "{err}");
+    }
+}
