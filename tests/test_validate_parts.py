@@ -56,3 +56,16 @@ def test_outages_and_the_recovery_after_each() -> None:
     # Bytes counted up to the outage's end (20), then the first growth at 45.5 s.
     assert recovery_times(progress, [(30.0, 40.0)]) == [pytest.approx(5.5)]
     assert recovery_times(progress[:3], [(30.0, 40.0)]) == [None]
+
+
+def test_every_simulated_rto_is_timed() -> None:
+    from tcplab.validate.command import SIM_TRACE
+    from tcplab.validate.compare import simulated
+
+    resolved = tcplab.resolve("examples/wired_outage.toml")
+    result = tcplab.run("examples/wired_outage.toml", overrides=dict(SIM_TRACE))
+    side = simulated(result, resolved)
+    # Outages at 30 s and 90 s with rto_min 1 s: timeouts back off 1, 2, 4, 8 s from each.
+    assert side.rtos == len(side.rto_times_s) == 8
+    assert side.rto_times_s[:4] == pytest.approx([31.0, 33.0, 37.0, 45.0], abs=0.01)
+    assert not side.notes

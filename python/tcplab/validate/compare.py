@@ -16,6 +16,8 @@ Recovery after an outage: from the outage's end to the first byte delivered in o
 
 from __future__ import annotations
 
+import bisect
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,8 +83,7 @@ def simulated(result: Result, resolved: dict[str, Any]) -> Side:
     rt, rv = series("rto")
     rto_times = []
     for i in range(1, len(rt)):
-        at_one = _value_at(ct, cwnd_segments, rt[i]) is not None and _value_at(ct, cwnd_segments, rt[i]) <= 1.0
-        if rv[i] >= 1.99 * rv[i - 1] and at_one:
+        if rv[i] >= 1.99 * rv[i - 1] and _value_at(ct, cwnd_segments, rt[i]) <= 1.0:
             rto_times.append(rt[i])
     end = flow["response_time_s"] or result.summary["sim_time_s"]
     nt, nv = series("rcv_nxt")
@@ -100,14 +101,10 @@ def simulated(result: Result, resolved: dict[str, Any]) -> Side:
     return side
 
 
-def _value_at(ts: list[float], vs: list[float], t: float) -> float | None:
-    """The step series' value at ``t`` (the last change at or before it)."""
-    v = None
-    for ti, vi in zip(ts, vs):
-        if ti > t:
-            break
-        v = vi
-    return v
+def _value_at(ts: list[float], vs: list[float], t: float) -> float:
+    """The step series' value at ``t`` (the last change at or before it; infinite before the first)."""
+    i = bisect.bisect_right(ts, t)
+    return vs[i - 1] if i else math.inf
 
 
 def real(run: RealRun, resolved: dict[str, Any]) -> Side:
