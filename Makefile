@@ -26,9 +26,11 @@ $(STAMP): pyproject.toml
 		"pytest>=7" "pyarrow>=14" "ray>=2.9"
 	touch $(STAMP)
 
-# The Rust core and the _core extension, release-optimised, installed into the venv.
+# The Rust core and the _core extension, release-optimised, installed into the venv; and the
+# link emulator of `tcplab validate linux` (target/release/tcplab-emu).
 build: setup
 	$(BIN)/maturin develop --release --quiet
+	cargo build --release --quiet -p tcplab-emu
 
 # tshark checks the pcaps we write; Debian's package, installed when missing.
 .PHONY: tshark

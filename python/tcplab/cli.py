@@ -518,6 +518,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="report", help="report folder (default: report)")
     _executor_args(p)
     p.set_defaults(func=cmd_reproduce)
+
+    from tcplab.validate.command import add_parser as add_validate
+
+    add_validate(sub, _seed)
     return parser
 
 

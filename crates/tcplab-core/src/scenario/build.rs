@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::schema::{
-    AgentKindName, AgentSpec, AppName, Direction, EstimatorName, LossAt, LossModelName, LossSpec,
-    OutageSpec, PropagationModelName, QueueSpec, ReceptionModelName, Scenario, WlanMode, WlanSpec,
+    AgentKindName, AgentSpec, AppName, Direction, EstimatorName, LinkSpec, LossAt, LossModelName,
+    LossSpec, OutageSpec, PropagationModelName, QueueSpec, ReceptionModelName, Scenario, WlanMode,
+    WlanSpec,
 };
 use super::{
     err, link_name, merged_tcp, tcp_config, FieldError, DEFAULT_DURATION, DEFAULT_MAX_EVENTS,
@@ -242,6 +243,54 @@ fn outage(o: &Option<OutageSpec>) -> Outage {
     }
 }
 
+/// The models of one direction of a wired link (`k` = 0: a→b, 1: b→a): its queue, loss model
+/// and outage schedule. The simulator's links and the Linux validation's emulator
+/// (crates/tcplab-emu) both take them from here, so the two read the scenario alike.
+pub fn link_direction(l: &LinkSpec, k: u8) -> (QueueConfig, LossModel, Outage) {
+    let qcfg = match &l.queue {
+        None => QueueConfig::DropTail {
+            packets: Some(50),
+            bytes: None,
+        },
+        Some(QueueSpec::Droptail { packets, bytes }) => QueueConfig::DropTail {
+            packets: if packets.is_none() && bytes.is_none() {
+                Some(50)
+            } else {
+                *packets
+            },
+            bytes: bytes.map(|b| b.0),
+        },
+        Some(QueueSpec::Red {
+            limit,
+            min_th,
+            max_th,
+            max_p,
+            w_q,
+            gentle,
+            ecn,
+        }) => QueueConfig::Red {
+            limit: *limit,
+            min_th: *min_th,
+            max_th: *max_th,
+            max_p: *max_p,
+            w_q: *w_q,
+            gentle: *gentle,
+            ecn: *ecn,
+        },
+    };
+    let loss = match &l.loss {
+        Some(ls)
+            if ls.direction == Direction::Both
+                || (ls.direction == Direction::AToB && k == 0)
+                || (ls.direction == Direction::BToA && k == 1) =>
+        {
+            loss_model(ls)
+        }
+        _ => LossModel::None,
+    };
+    (qcfg, loss, outage(&l.outage))
+}
+
 /// Builds the world of a validated scenario. `pcap_dir` enables the captures the scenario's
 /// `trace.pcap` names.
 pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, Vec<FieldError>> {
@@ -263,47 +312,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         let capture = pcap_dir.is_some() && s.trace.pcap.iter().any(|p| p == "*" || *p == name);
         let mut dirs = Vec::new();
         for (k, node) in [(0u8, &l.a), (1u8, &l.b)] {
-            let qcfg = match &l.queue {
-                None => QueueConfig::DropTail {
-                    packets: Some(50),
-                    bytes: None,
-                },
-                Some(QueueSpec::Droptail { packets, bytes }) => QueueConfig::DropTail {
-                    packets: if packets.is_none() && bytes.is_none() {
-                        Some(50)
-                    } else {
-                        *packets
-                    },
-                    bytes: bytes.map(|b| b.0),
-                },
-                Some(QueueSpec::Red {
-                    limit,
-                    min_th,
-                    max_th,
-                    max_p,
-                    w_q,
-                    gentle,
-                    ecn,
-                }) => QueueConfig::Red {
-                    limit: *limit,
-                    min_th: *min_th,
-                    max_th: *max_th,
-                    max_p: *max_p,
-                    w_q: *w_q,
-                    gentle: *gentle,
-                    ecn: *ecn,
-                },
-            };
-            let loss = match &l.loss {
-                Some(ls)
-                    if ls.direction == Direction::Both
-                        || (ls.direction == Direction::AToB && k == 0)
-                        || (ls.direction == Direction::BToA && k == 1) =>
-                {
-                    loss_model(ls)
-                }
-                _ => LossModel::None,
-            };
+            let (qcfg, loss, outage) = link_direction(l, k);
             let pcap = capture
                 .then(|| open_pcap(pcap_dir, &format!("{name}-{node}"), snaplen, &mut errs))
                 .flatten();
@@ -312,7 +321,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 delay: l.delay.0,
                 queue: Queue::new(qcfg, SimTime::tx_time(1000, l.rate.0)),
                 loss,
-                outage: outage(&l.outage),
+                outage,
                 rng: Rng::derive(
                     seed,
                     StreamId::Link {

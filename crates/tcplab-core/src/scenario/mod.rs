@@ -18,7 +18,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-pub use build::{build, wlan_config};
+pub use build::{build, link_direction, wlan_config};
 pub use parse::{apply_override, parse, parse_tree};
 pub use schema::*;
 pub use tcp::{merged_tcp, resolved_tcp, tcp_config, TcpTable};

@@ -42,9 +42,20 @@ impl PcapWriter {
         if self.error.is_some() {
             return;
         }
-        self.buf.clear();
-        emit(p, &mut self.buf);
-        let orig = self.buf.len() as u32;
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        emit(p, &mut buf);
+        self.record_bytes(now, &buf);
+        self.buf = buf;
+    }
+
+    /// Records a packet already in wire form (an IPv4 datagram), as the Linux validation's
+    /// emulator captures what real kernels send.
+    pub fn record_bytes(&mut self, now: SimTime, packet: &[u8]) {
+        if self.error.is_some() {
+            return;
+        }
+        let orig = packet.len() as u32;
         let cap = orig.min(self.snaplen);
         let r = (|| {
             self.out
@@ -53,7 +64,7 @@ impl PcapWriter {
                 .write_all(&((now.0 % 1_000_000_000) as u32).to_le_bytes())?;
             self.out.write_all(&cap.to_le_bytes())?;
             self.out.write_all(&orig.to_le_bytes())?;
-            self.out.write_all(&self.buf[..cap as usize])
+            self.out.write_all(&packet[..cap as usize])
         })();
         if let Err(e) = r {
             self.error = Some(e);

@@ -1,0 +1,71 @@
+"""The pure parts of `tcplab validate linux` (no root needed): quantities, routes, the kernel
+settings taken from [tcp], outage windows and recovery times."""
+
+from __future__ import annotations
+
+import pytest
+
+import tcplab
+from tcplab.validate.compare import outages, recovery_times
+from tcplab.validate.kernel_tcp import kernel_tcp
+from tcplab.validate.topology import Route, Topology
+from tcplab.validate.units import rate_bps, seconds, size_bytes
+
+
+def test_the_cores_quantities_read_as_numbers() -> None:
+    assert seconds("20ms") == pytest.approx(0.02)
+    assert seconds("1min") == 60 and seconds("1h") == 3600 and seconds("1.5s") == 1.5
+    assert size_bytes("10MB") == 10**7 and size_bytes("64KiB") == 65536 and size_bytes(1460) == 1460
+    assert rate_bps("10Mbps") == 10e6 and rate_bps("1MB/s") == 8e6
+    with pytest.raises(ValueError, match="'fast' is not a quantity"):
+        seconds("fast")
+
+
+def test_routes_take_the_first_link_of_the_path() -> None:
+    topo = Topology.of(tcplab.resolve("examples/wired_bottleneck.toml"))
+    assert topo.address("client") == "10.0.0.3"
+    routes = set(topo.routes())
+    assert Route("server", "client", "l0") in routes
+    assert Route("router", "client", "l1") in routes
+    assert Route("client", "server", "l1") in routes
+    assert len(routes) == 6
+
+
+def test_the_tcp_table_becomes_kernel_settings() -> None:
+    tcp = tcplab.resolve("examples/wired_bottleneck.toml")["flows"][0]["tcp"]
+    k = kernel_tcp(tcp)
+    # RFC 3390 with a 1460-byte MSS is 3 segments; the classic rto_min is 1 s.
+    assert k.route_attrs == ["initcwnd", "3", "rto_min", "1000ms"]
+    assert k.sysctls["net.ipv4.tcp_sack"] == "0" and k.sysctls["net.ipv4.tcp_timestamps"] == "0"
+    assert k.sysctls["net.ipv4.tcp_recovery"] == "0" and k.sysctls["net.ipv4.tcp_frto"] == "0"
+    assert k.congestion_control == "reno" and k.rcvbuf == 65536 and k.mtu == 1500
+    assert any(line.startswith("tcp.limited_transmit") for line in k.unmatched)
+    k = kernel_tcp({**tcp, "sack": True, "delayed_ack": False, "cc": "cubic", "initial_window": 10})
+    assert k.sysctls["net.ipv4.tcp_sack"] == "1" and k.congestion_control == "cubic"
+    assert k.route_attrs[:2] == ["initcwnd", "10"] and k.route_attrs[-2:] == ["quickack", "1"]
+    assert not any(line.startswith("tcp.ack_delay") for line in k.unmatched)
+    k = kernel_tcp({**tcp, "cc": "westwood"})
+    assert k.congestion_control == "reno" and any("westwood" in line for line in k.unmatched)
+
+
+def test_outages_and_the_recovery_after_each() -> None:
+    resolved = tcplab.resolve("examples/wired_outage.toml")
+    assert outages(resolved, 100.0) == [(30.0, 40.0), (90.0, 100.0)][:1]
+    assert outages(resolved, 101.0) == [(30.0, 40.0), (90.0, 100.0)]
+    progress = [(29.0, 10.0), (35.0, 20.0), (41.0, 20.0), (45.5, 21.0)]
+    # Bytes counted up to the outage's end (20), then the first growth at 45.5 s.
+    assert recovery_times(progress, [(30.0, 40.0)]) == [pytest.approx(5.5)]
+    assert recovery_times(progress[:3], [(30.0, 40.0)]) == [None]
+
+
+def test_every_simulated_rto_is_timed() -> None:
+    from tcplab.validate.command import SIM_TRACE
+    from tcplab.validate.compare import simulated
+
+    resolved = tcplab.resolve("examples/wired_outage.toml")
+    result = tcplab.run("examples/wired_outage.toml", overrides=dict(SIM_TRACE))
+    side = simulated(result, resolved)
+    # Outages at 30 s and 90 s with rto_min 1 s: timeouts back off 1, 2, 4, 8 s from each.
+    assert side.rtos == len(side.rto_times_s) == 8
+    assert side.rto_times_s[:4] == pytest.approx([31.0, 33.0, 37.0, 45.0], abs=0.01)
+    assert not side.notes
