@@ -526,7 +526,7 @@ impl World {
     /// Routing control packets (AODV, UDP port 654 — RFC 3561 §4) go to the head of a wireless
     /// interface queue, as ns-2's PriQueue with `Prefer_Routing_Protocols`.
     fn is_routing_control(p: &Packet) -> bool {
-        matches!(p.l4, Transport::Udp(u) if u.dport == 654)
+        matches!(p.l4, Transport::Aodv(_)) || matches!(p.l4, Transport::Udp(u) if u.dport == 654)
     }
 
     fn wifi_enqueue(&mut self, sta: u32, next: u32, id: PktId) {
@@ -869,6 +869,8 @@ impl World {
                     c.bytes_received += p.payload as u64;
                 }
             }
+            // Routing control is handed to the node's routing agent before local delivery.
+            Transport::Aodv(_) => {}
         }
         self.free(id);
     }

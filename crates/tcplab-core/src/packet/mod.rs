@@ -6,8 +6,10 @@
 //! field's scaling (RFC 7323 §2) is applied when the size on the wire or the pcap bytes are
 //! computed.
 
+pub mod aodv;
 pub mod tcp;
 
+pub use aodv::{AodvMsg, Rerr, Rrep, Rreq, AODV_PORT};
 pub use tcp::{SackBlocks, TcpFlags, TcpHeader};
 
 /// IPv4 address as a host-order u32.
@@ -47,6 +49,9 @@ pub struct UdpHeader {
 pub enum Transport {
     Tcp(TcpHeader),
     Udp(UdpHeader),
+    /// An AODV message in a UDP datagram from port 654 to port 654 (RFC 3561 §4); the packet's
+    /// `payload` is 0, the message is the UDP payload.
+    Aodv(AodvMsg),
 }
 
 /// A packet in flight: headers as structs, payload as a byte count.
@@ -66,8 +71,16 @@ impl Packet {
             + match &self.l4 {
                 Transport::Tcp(h) => h.header_len(),
                 Transport::Udp(_) => UDP_HEADER_LEN,
+                Transport::Aodv(m) => UDP_HEADER_LEN + m.len(),
             }
             + self.payload
+    }
+
+    pub fn aodv(&self) -> Option<&AodvMsg> {
+        match &self.l4 {
+            Transport::Aodv(m) => Some(m),
+            _ => None,
+        }
     }
 
     pub fn tcp(&self) -> Option<&TcpHeader> {
@@ -105,7 +118,7 @@ pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
     let start = buf.len();
     let proto: u8 = match p.l4 {
         Transport::Tcp(_) => 6,
-        Transport::Udp(_) => 17,
+        Transport::Udp(_) | Transport::Aodv(_) => 17,
     };
     // RFC 791 header, no options.
     buf.extend_from_slice(&[0x45, p.ip.ecn as u8]);
@@ -121,11 +134,10 @@ pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
     let l4_start = buf.len();
     match &p.l4 {
         Transport::Tcp(h) => h.emit(buf),
-        Transport::Udp(u) => {
-            buf.extend_from_slice(&u.sport.to_be_bytes());
-            buf.extend_from_slice(&u.dport.to_be_bytes());
-            buf.extend_from_slice(&((UDP_HEADER_LEN + p.payload) as u16).to_be_bytes());
-            buf.extend_from_slice(&[0, 0]);
+        Transport::Udp(u) => emit_udp_header(buf, u.sport, u.dport, p.payload),
+        Transport::Aodv(m) => {
+            emit_udp_header(buf, AODV_PORT, AODV_PORT, m.len() + p.payload);
+            m.emit(buf);
         }
     }
     buf.resize(buf.len() + p.payload as usize, 0);
@@ -138,7 +150,7 @@ pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
     let mut c = checksum_finish(sum);
     let off = match p.l4 {
         Transport::Tcp(_) => 16,
-        Transport::Udp(_) => {
+        Transport::Udp(_) | Transport::Aodv(_) => {
             if c == 0 {
                 c = 0xffff; // RFC 768: a computed zero is sent as all ones
             }
@@ -146,6 +158,14 @@ pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
         }
     };
     buf[l4_start + off..l4_start + off + 2].copy_from_slice(&c.to_be_bytes());
+}
+
+/// RFC 768 header; the checksum is filled in once the whole datagram is written.
+fn emit_udp_header(buf: &mut Vec<u8>, sport: u16, dport: u16, data_len: u32) {
+    buf.extend_from_slice(&sport.to_be_bytes());
+    buf.extend_from_slice(&dport.to_be_bytes());
+    buf.extend_from_slice(&((UDP_HEADER_LEN + data_len) as u16).to_be_bytes());
+    buf.extend_from_slice(&[0, 0]);
 }
 
 #[cfg(test)]
