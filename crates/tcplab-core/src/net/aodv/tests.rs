@@ -520,18 +520,21 @@ fn ns2_local_repair_when_break_is_near_the_destination() {
         "the held packet took the repaired route"
     );
     // At the source the break is nearer the source: no repair, a plain RERR.
-    let mut net = Net::new(
-        5,
-        &[(0, 1), (1, 2), (2, 3), (0, 4), (4, 2)],
-        AodvParams::ns2(),
-    );
+    let mut net = two_paths_first_link_broken(AodvParams::ns2());
+    net.run_until(SimTime::from_secs(2));
+    assert_eq!(net.sent_by(0, RERR).len(), 1);
+}
+
+/// Two 3-hop paths from 0 to 3 (via 1 or via 4, joining at 2): node 0 finds one, its first
+/// link breaks, node 0 sends again (the MAC reports the failure).
+fn two_paths_first_link_broken(params: AodvParams) -> Net {
+    let mut net = Net::new(5, &[(0, 1), (1, 2), (2, 3), (0, 4), (4, 2)], params);
     net.send_data(0, 3);
     net.run_until(SimTime::from_secs(1));
     let first = net.nodes[0].table().get(addr(3)).unwrap().next;
     net.fail_link(0, super::harness::node_of(first));
     net.send_data(0, 3);
-    net.run_until(SimTime::from_secs(2));
-    assert_eq!(net.sent_by(0, RERR).len(), 1);
+    net
 }
 
 /// Same scenario and seed, same trace (jitter is drawn from the node's own stream).
@@ -551,4 +554,111 @@ fn deterministic_trace() {
             .collect::<Vec<_>>()
     };
     assert_eq!(run(), run());
+}
+
+/// RFC §6.2: a route carrying data stays active past ACTIVE_ROUTE_TIMEOUT; an idle one expires
+/// and the next packet starts a new discovery.
+#[test]
+fn active_route_lifetime_is_refreshed_by_use() {
+    let mut net = Net::string(3, no_jitter(rfc()));
+    for s in 0..10 {
+        net.run_until(SimTime::from_secs(s));
+        net.send_data(0, 2);
+    }
+    net.run_until(SimTime::from_millis(9500));
+    assert_eq!(
+        net.nodes[0].stats().discoveries,
+        1,
+        "one discovery for 10 s of use"
+    );
+    assert_eq!(net.delivered_ids(2).len(), 10);
+    // Idle for more than ACTIVE_ROUTE_TIMEOUT (3 s): the route has expired.
+    net.run_until(SimTime::from_secs(13));
+    net.send_data(0, 2);
+    net.run_until(SimTime::from_secs(14));
+    assert_eq!(net.nodes[0].stats().discoveries, 2);
+    assert_eq!(net.delivered_ids(2).len(), 11);
+}
+
+/// Cross-layer signals: the source hears that its route broke, and that a new one was found.
+#[test]
+fn route_lost_and_restored_signals() {
+    let mut net = two_paths_first_link_broken(rfc());
+    net.run_until(SimTime::from_secs(2));
+    net.send_data(0, 3);
+    net.run_until(SimTime::from_secs(3));
+    let at_0: Vec<RouteSignal> = net
+        .signals
+        .iter()
+        .filter(|s| s.1 == 0)
+        .map(|s| s.2)
+        .collect();
+    let dst = addr(3);
+    assert_eq!(
+        at_0,
+        vec![
+            RouteSignal::Restored { dst },
+            RouteSignal::Lost { dst },
+            RouteSignal::Restored { dst }
+        ]
+    );
+    assert_eq!(net.delivered_ids(3).len(), 2, "first and third packets");
+}
+
+/// RFC §6.9/§6.11: with HELLOs on, a neighbour that falls silent is detected without any data
+/// failing, and the routes through it are reported broken.
+#[test]
+fn hello_loss_detects_a_silent_break() {
+    let run = |hello: bool| {
+        let mut p = no_jitter(rfc());
+        p.active_route_timeout = SimTime::from_secs(30);
+        if hello {
+            p.hello = Some(super::Hello {
+                interval: SimTime::from_secs(1),
+                allowed_loss: 2,
+            });
+        }
+        let mut net = Net::string(3, p);
+        net.send_data(0, 2);
+        net.run_until(SimTime::from_millis(2500));
+        net.fail_link(1, 2);
+        net.run_until(SimTime::from_secs(6));
+        net
+    };
+    let net = run(true);
+    assert!(
+        net.sent_by(2, RREP)
+            .iter()
+            .any(|s| s.ip_dst == BROADCAST_ADDR),
+        "HELLOs sent"
+    );
+    let e = net.sent_by(1, RERR);
+    assert_eq!(e.len(), 1);
+    // Last HELLO heard at 2 s: lost after 2 more intervals, checked on the next wake-up.
+    assert!(e[0].at <= SimTime::from_millis(5500), "{:?}", e[0].at);
+    assert_eq!(
+        net.nodes[1].table().get(addr(2)).unwrap().state,
+        RouteState::Invalid
+    );
+    let net = run(false);
+    assert!(net.sent_by(1, RERR).is_empty());
+}
+
+/// ns-2 `forward(.., DELAY)`: a forwarded RREQ waits a uniform 0–10 ms jitter; none without it.
+#[test]
+fn forwarded_broadcasts_are_jittered() {
+    let gaps = |p: AodvParams| {
+        let mut net = Net::string(6, p);
+        net.send_data(0, 5);
+        net.run_until(SimTime::from_secs(1));
+        // The first RREQ (TTL 5) leaves node k at t_k; node k+1 hears it one hop_delay later.
+        let t: Vec<SimTime> = (0..5).map(|k| net.sent_by(k, RREQ)[0].at).collect();
+        (1..5)
+            .map(|k| (t[k] - t[k - 1] - net.hop_delay).0)
+            .collect::<Vec<u64>>()
+    };
+    let jittered = gaps(AodvParams::ns2());
+    assert!(jittered.iter().all(|&g| g < 10_000_000), "{jittered:?}");
+    assert!(jittered.iter().any(|&g| g > 0), "{jittered:?}");
+    assert_eq!(gaps(no_jitter(AodvParams::ns2())), vec![0, 0, 0, 0]);
 }
