@@ -1,5 +1,7 @@
-//! The network layer: nodes and addresses, the routing seam ([`routing`]) and its agents.
+//! The network layer: nodes and addresses, the routing seam ([`routing`]) and its agents
+//! ([`static_routes`], [`aodv`]).
 
+pub mod aodv;
 pub mod routing;
 pub mod static_routes;
 
@@ -9,6 +11,7 @@ use crate::ids::{IfaceId, NodeId, PktId};
 use crate::packet::{Addr, Packet};
 use crate::time::SimTime;
 
+pub use aodv::{Aodv, AodvParams};
 pub use routing::{
     Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
     BROADCAST_ADDR,
@@ -19,12 +22,14 @@ pub use static_routes::StaticRoutes;
 #[derive(Clone, Debug)]
 pub enum AnyRouting {
     Static(StaticRoutes),
+    Aodv(Box<Aodv>),
 }
 
 macro_rules! each_agent {
     ($self:ident, $a:ident => $e:expr) => {
         match $self {
             AnyRouting::Static($a) => $e,
+            AnyRouting::Aodv($a) => $e,
         }
     };
 }
@@ -33,7 +38,6 @@ impl AnyRouting {
     pub fn as_static(&self) -> Option<&StaticRoutes> {
         match self {
             AnyRouting::Static(s) => Some(s),
-            #[allow(unreachable_patterns)]
             _ => None,
         }
     }
@@ -42,6 +46,7 @@ impl AnyRouting {
     pub fn kind(&self) -> &'static str {
         match self {
             AnyRouting::Static(_) => "static",
+            AnyRouting::Aodv(_) => "aodv",
         }
     }
 }

@@ -33,6 +33,12 @@ impl IcmpUnreachable {
                 head[4..8].copy_from_slice(&(h.seq as u32).to_be_bytes());
                 6
             }
+            Transport::Aodv(m) => {
+                head[0..2].copy_from_slice(&super::AODV_PORT.to_be_bytes());
+                head[2..4].copy_from_slice(&super::AODV_PORT.to_be_bytes());
+                head[4..6].copy_from_slice(&((UDP_HEADER_LEN + m.len()) as u16).to_be_bytes());
+                17
+            }
             Transport::Udp(u) => {
                 head[0..2].copy_from_slice(&u.sport.to_be_bytes());
                 head[2..4].copy_from_slice(&u.dport.to_be_bytes());

@@ -6,9 +6,11 @@
 //! field's scaling (RFC 7323 §2) is applied when the size on the wire or the pcap bytes are
 //! computed.
 
+pub mod aodv;
 pub mod icmp;
 pub mod tcp;
 
+pub use aodv::{AodvMsg, Rerr, Rrep, Rreq, AODV_PORT};
 pub use icmp::IcmpUnreachable;
 pub use tcp::{SackBlocks, TcpFlags, TcpHeader};
 
@@ -50,6 +52,9 @@ pub enum Transport {
     Tcp(TcpHeader),
     Udp(UdpHeader),
     Icmp(IcmpUnreachable),
+    /// An AODV message in a UDP datagram from port 654 to port 654 (RFC 3561 §4); the packet's
+    /// `payload` is 0, the message is the UDP payload.
+    Aodv(AodvMsg),
 }
 
 /// A packet in flight: headers as structs, payload as a byte count.
@@ -70,8 +75,16 @@ impl Packet {
                 Transport::Tcp(h) => h.header_len(),
                 Transport::Udp(_) => UDP_HEADER_LEN,
                 Transport::Icmp(m) => m.wire_len(),
+                Transport::Aodv(m) => UDP_HEADER_LEN + m.len(),
             }
             + self.payload
+    }
+
+    pub fn aodv(&self) -> Option<&AodvMsg> {
+        match &self.l4 {
+            Transport::Aodv(m) => Some(m),
+            _ => None,
+        }
     }
 
     pub fn tcp(&self) -> Option<&TcpHeader> {
@@ -121,7 +134,7 @@ pub fn checksum_finish(mut sum: u32) -> u16 {
 pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
     let proto: u8 = match p.l4 {
         Transport::Tcp(_) => 6,
-        Transport::Udp(_) => 17,
+        Transport::Udp(_) | Transport::Aodv(_) => 17,
         Transport::Icmp(_) => 1,
     };
     emit_ipv4_header(&p.ip, p.ip_len(), proto, buf);
@@ -133,11 +146,10 @@ pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
     let l4_start = buf.len();
     match &p.l4 {
         Transport::Tcp(h) => h.emit(buf),
-        Transport::Udp(u) => {
-            buf.extend_from_slice(&u.sport.to_be_bytes());
-            buf.extend_from_slice(&u.dport.to_be_bytes());
-            buf.extend_from_slice(&((UDP_HEADER_LEN + p.payload) as u16).to_be_bytes());
-            buf.extend_from_slice(&[0, 0]);
+        Transport::Udp(u) => emit_udp_header(buf, u.sport, u.dport, p.payload),
+        Transport::Aodv(m) => {
+            emit_udp_header(buf, AODV_PORT, AODV_PORT, m.len() + p.payload);
+            m.emit(buf);
         }
         Transport::Icmp(_) => unreachable!("returned above"),
     }
@@ -152,7 +164,7 @@ pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
     let off = match p.l4 {
         Transport::Tcp(_) => 16,
         Transport::Icmp(_) => unreachable!("returned above"),
-        Transport::Udp(_) => {
+        Transport::Udp(_) | Transport::Aodv(_) => {
             if c == 0 {
                 c = 0xffff; // RFC 768: a computed zero is sent as all ones
             }
@@ -160,6 +172,14 @@ pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
         }
     };
     buf[l4_start + off..l4_start + off + 2].copy_from_slice(&c.to_be_bytes());
+}
+
+/// RFC 768 header; the checksum is filled in once the whole datagram is written.
+fn emit_udp_header(buf: &mut Vec<u8>, sport: u16, dport: u16, data_len: u32) {
+    buf.extend_from_slice(&sport.to_be_bytes());
+    buf.extend_from_slice(&dport.to_be_bytes());
+    buf.extend_from_slice(&((UDP_HEADER_LEN + data_len) as u16).to_be_bytes());
+    buf.extend_from_slice(&[0, 0]);
 }
 
 #[cfg(test)]

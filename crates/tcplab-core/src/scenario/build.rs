@@ -387,6 +387,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         return Err(errs);
     }
     w.install_static_routes();
+    install_routing(&mut w, s, seed, &ids);
     if s.trace.frames == Some(true) {
         w.wifi_mut().frames = Some(Vec::new());
     }
@@ -487,6 +488,38 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         }
     }
     Ok(w)
+}
+
+/// Gives the nodes of WLANs with `routing.protocol = "aodv"` their AODV agent (the rest keep
+/// their static tables).
+fn install_routing(w: &mut World, s: &Scenario, seed: u64, ids: &BTreeMap<&str, NodeId>) {
+    use super::routing::{aodv_params, RoutingProtocolName};
+    use crate::net::{AnyRouting, Aodv};
+    let mut sta = 0u32;
+    for ws in &s.wlans {
+        let aodv = ws
+            .routing
+            .as_ref()
+            .filter(|r| r.protocol == RoutingProtocolName::Aodv)
+            .map(aodv_params);
+        for st in &ws.stations {
+            let this = sta;
+            sta += 1;
+            let Some(params) = aodv else { continue };
+            let node = ids[st.node.as_str()];
+            let n = &w.nodes()[node.idx()];
+            let port = n
+                .wifi_port(this)
+                .expect("the station is a port of its node");
+            // Routing streams: Custom keys tagged 0x52 ("R") with the node.
+            let rng = Rng::derive(seed, StreamId::Custom((0x52u64 << 48) | node.0 as u64));
+            w.set_routing(
+                node,
+                AnyRouting::Aodv(Box::new(Aodv::new(n.addr, port, params, rng))),
+            );
+        }
+    }
+    w.start_routing();
 }
 
 /// Opens `<dir>/<stem>.pcap` for an interface the trace asks to capture; a file that cannot be

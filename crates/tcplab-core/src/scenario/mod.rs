@@ -7,6 +7,7 @@
 
 mod build;
 mod parse;
+pub mod routing;
 pub mod schema;
 mod tcp;
 pub mod units;
@@ -20,6 +21,7 @@ use serde_json::Value;
 
 pub use build::{build, link_direction, wlan_config};
 pub use parse::{apply_override, parse, parse_tree};
+pub use routing::RoutingSpec;
 pub use schema::*;
 pub use tcp::{merged_tcp, resolved_tcp, tcp_config, TcpTable};
 pub use validate::validate;

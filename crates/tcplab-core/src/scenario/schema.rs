@@ -448,6 +448,10 @@ pub struct WlanSpec {
     pub short_preamble: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signals: Option<SignalSpec>,
+    /// The routing protocol of the WLAN's nodes (default static shortest paths at t = 0); e.g.
+    /// `routing = { protocol = "aodv", preset = "ns2" }` (docs/models/aodv.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routing: Option<super::routing::RoutingSpec>,
     pub stations: Vec<StationSpec>,
 }
 

@@ -256,6 +256,7 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
     for (i, a) in s.agents.iter().enumerate() {
         validate_agent(s, a, &format!("agents[{i}]"), &node_names, &mut errs);
     }
+    super::routing::validate_routing(s, &mut errs);
     if errs.is_empty() {
         Ok(())
     } else {

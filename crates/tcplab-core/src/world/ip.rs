@@ -328,6 +328,8 @@ impl World {
                     self.feedback_received(node, src, ev);
                 }
             }
+            // Routing packets went to the agent before local delivery (receive_ip).
+            Transport::Aodv(_) => {}
             Transport::Udp(u) => {
                 if let Some(c) = self
                     .cbr

@@ -1,0 +1,269 @@
+//! The `routing` table of a WLAN: the routing agent its nodes run, and AODV's constants over a
+//! preset (docs/models/aodv.md).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::schema::{Scenario, WlanMode};
+use super::units::Duration;
+use super::{err, FieldError};
+use crate::net::aodv::{AodvParams, Hello, LocalRepair};
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RoutingProtocolName {
+    /// Shortest paths over the topology at t = 0, never updated.
+    Static,
+    /// Ad hoc On-demand Distance Vector (RFC 3561).
+    Aodv,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AodvPresetName {
+    /// RFC 3561 §10 constants and rules.
+    Rfc3561,
+    /// ns-2.35's compiled-in constants and behaviour (ALGORITHMS.md §6.4).
+    Ns2,
+}
+
+/// Routing of a WLAN's nodes. `protocol = "static"` (default) or `"aodv"`; AODV starts from
+/// `preset` (default rfc3561) and each field below overrides one of its constants.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RoutingSpec {
+    pub protocol: RoutingProtocolName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<AodvPresetName>,
+    /// ACTIVE_ROUTE_TIMEOUT (RFC 3000 ms, ns-2 10 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_route_timeout: Option<Duration>,
+    /// MY_ROUTE_TIMEOUT, the lifetime a destination puts in its RREP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub my_route_timeout: Option<Duration>,
+    /// RREQ_RETRIES (RFC 2, ns-2 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rreq_retries: Option<u32>,
+    /// Expanding ring search: TTL_START (RFC 1, ns-2 5), TTL_INCREMENT, TTL_THRESHOLD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_start: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_increment: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_threshold: Option<u8>,
+    /// NET_DIAMETER (RFC 35, ns-2 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net_diameter: Option<u8>,
+    /// NODE_TRAVERSAL_TIME (RFC 40 ms, ns-2 30 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_traversal_time: Option<Duration>,
+    /// Local repair of a break nearer the destination (ns-2's rule; RFC preset: off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub local_repair: Option<bool>,
+    /// Ask intermediate repliers for a gratuitous RREP to the destination (G flag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gratuitous_rrep: Option<bool>,
+    /// Only the destination answers RREQs (D flag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dest_only: Option<bool>,
+    /// HELLO messages at this interval (default: none, link breaks come from the MAC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hello_interval: Option<Duration>,
+    /// ALLOWED_HELLO_LOSS (default 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_hello_loss: Option<u32>,
+    /// Drop packets queued for a next hop whose link broke (ns-2 preset: true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purge_queue_on_break: Option<bool>,
+    /// Drop packets queued for the sender of an RERR (ns-2 preset: true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purge_queue_on_rerr: Option<bool>,
+    /// Largest random delay before a forwarded AODV broadcast (default 10 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jitter: Option<Duration>,
+    /// Packets buffered per node while routes are discovered (default 64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<u32>,
+    /// Longest wait of a buffered packet (default 30 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_timeout: Option<Duration>,
+}
+
+/// AODV's constants for a routing table (preset, then overrides).
+pub fn aodv_params(r: &RoutingSpec) -> AodvParams {
+    let mut p = match r.preset {
+        Some(AodvPresetName::Ns2) => AodvParams::ns2(),
+        _ => AodvParams::rfc3561(),
+    };
+    if let Some(d) = r.active_route_timeout {
+        p.active_route_timeout = d.0;
+    }
+    if let Some(d) = r.my_route_timeout {
+        p.my_route_timeout = d.0;
+    }
+    if let Some(n) = r.rreq_retries {
+        p.rreq_retries = n;
+    }
+    if let Some(n) = r.ttl_start {
+        p.ttl_start = n;
+    }
+    if let Some(n) = r.ttl_increment {
+        p.ttl_increment = n;
+    }
+    if let Some(n) = r.ttl_threshold {
+        p.ttl_threshold = n;
+    }
+    if let Some(n) = r.net_diameter {
+        p.net_diameter = n;
+    }
+    if let Some(d) = r.node_traversal_time {
+        p.node_traversal_time = d.0;
+    }
+    if let Some(on) = r.local_repair {
+        p.local_repair = if on {
+            LocalRepair::Ns2
+        } else {
+            LocalRepair::Off
+        };
+    }
+    if let Some(on) = r.gratuitous_rrep {
+        p.gratuitous_rrep = on;
+    }
+    if let Some(on) = r.dest_only {
+        p.dest_only = on;
+    }
+    if let Some(iv) = r.hello_interval {
+        p.hello = Some(Hello {
+            interval: iv.0,
+            allowed_loss: r.allowed_hello_loss.unwrap_or(2),
+        });
+    }
+    if let Some(on) = r.purge_queue_on_break {
+        p.purge_queue_on_break = on;
+    }
+    if let Some(on) = r.purge_queue_on_rerr {
+        p.purge_queue_on_rerr = on;
+    }
+    if let Some(d) = r.jitter {
+        p.jitter_max = d.0;
+    }
+    if let Some(n) = r.buffer {
+        p.buffer_capacity = n as usize;
+    }
+    if let Some(d) = r.buffer_timeout {
+        p.buffer_timeout = d.0;
+    }
+    p
+}
+
+/// The routing tables' meaning: AODV fields only with AODV, AODV only in ad hoc WLANs, one
+/// routing protocol per node, consistent TTLs and positive times.
+pub fn validate_routing(s: &Scenario, errs: &mut Vec<FieldError>) {
+    let mut node_wlan: std::collections::BTreeMap<&str, (usize, RoutingProtocolName)> =
+        Default::default();
+    for (wi, w) in s.wlans.iter().enumerate() {
+        let loc = format!("wlans[{wi}].routing");
+        let proto = w
+            .routing
+            .as_ref()
+            .map_or(RoutingProtocolName::Static, |r| r.protocol);
+        for st in &w.stations {
+            match node_wlan.get(st.node.as_str()) {
+                Some(&(other, p)) if p != proto => errs.push(err(
+                    format!("{loc}.protocol"),
+                    format!(
+                        "node '{}' is also in WLAN '{}' with another routing protocol; a node runs one routing protocol",
+                        st.node, s.wlans[other].name
+                    ),
+                )),
+                _ => {
+                    node_wlan.insert(st.node.as_str(), (wi, proto));
+                }
+            }
+        }
+        let Some(r) = &w.routing else { continue };
+        if r.protocol == RoutingProtocolName::Static {
+            let aodv_only = [
+                ("preset", r.preset.is_some()),
+                ("active_route_timeout", r.active_route_timeout.is_some()),
+                ("my_route_timeout", r.my_route_timeout.is_some()),
+                ("rreq_retries", r.rreq_retries.is_some()),
+                ("ttl_start", r.ttl_start.is_some()),
+                ("ttl_increment", r.ttl_increment.is_some()),
+                ("ttl_threshold", r.ttl_threshold.is_some()),
+                ("net_diameter", r.net_diameter.is_some()),
+                ("node_traversal_time", r.node_traversal_time.is_some()),
+                ("local_repair", r.local_repair.is_some()),
+                ("gratuitous_rrep", r.gratuitous_rrep.is_some()),
+                ("dest_only", r.dest_only.is_some()),
+                ("hello_interval", r.hello_interval.is_some()),
+                ("allowed_hello_loss", r.allowed_hello_loss.is_some()),
+                ("purge_queue_on_break", r.purge_queue_on_break.is_some()),
+                ("purge_queue_on_rerr", r.purge_queue_on_rerr.is_some()),
+                ("jitter", r.jitter.is_some()),
+                ("buffer", r.buffer.is_some()),
+                ("buffer_timeout", r.buffer_timeout.is_some()),
+            ];
+            for (f, set) in aodv_only {
+                if set {
+                    errs.push(err(
+                        format!("{loc}.{f}"),
+                        "only used by protocol = \"aodv\"",
+                    ));
+                }
+            }
+            continue;
+        }
+        if w.mode != WlanMode::Adhoc {
+            errs.push(err(
+                format!("{loc}.protocol"),
+                "\"aodv\" routes between ad hoc nodes: use it with mode = \"adhoc\"",
+            ));
+        }
+        let p = aodv_params(r);
+        if p.ttl_start == 0 || p.ttl_increment == 0 {
+            let f = if p.ttl_start == 0 {
+                "ttl_start"
+            } else {
+                "ttl_increment"
+            };
+            errs.push(err(format!("{loc}.{f}"), "must be at least 1"));
+        }
+        if p.ttl_start > p.ttl_threshold || p.ttl_threshold > p.net_diameter {
+            errs.push(err(
+                format!("{loc}.ttl_threshold"),
+                format!(
+                    "the ring must grow towards the diameter: need ttl_start ({}) ≤ ttl_threshold ({}) ≤ net_diameter ({})",
+                    p.ttl_start, p.ttl_threshold, p.net_diameter
+                ),
+            ));
+        }
+        let times = [
+            ("active_route_timeout", r.active_route_timeout),
+            ("my_route_timeout", r.my_route_timeout),
+            ("node_traversal_time", r.node_traversal_time),
+            ("hello_interval", r.hello_interval),
+            ("buffer_timeout", r.buffer_timeout),
+        ];
+        for (f, d) in times {
+            if d.is_some_and(|d| d.0 .0 == 0) {
+                errs.push(err(format!("{loc}.{f}"), "must be longer than 0 s"));
+            }
+        }
+        if r.buffer == Some(0) {
+            errs.push(err(format!("{loc}.buffer"), "must be at least 1 packet"));
+        }
+        if r.allowed_hello_loss.is_some() && r.hello_interval.is_none() {
+            errs.push(err(
+                format!("{loc}.allowed_hello_loss"),
+                "only used with hello_interval (HELLO messages are off by default)",
+            ));
+        }
+        if r.allowed_hello_loss == Some(0) {
+            errs.push(err(
+                format!("{loc}.allowed_hello_loss"),
+                "must be at least 1",
+            ));
+        }
+    }
+}
