@@ -72,6 +72,15 @@ fn over_profile(t: &TcpTable) -> Map<String, Value> {
     if t.0.contains_key("variant") || t.0.contains_key("recovery") {
         m.remove("variant");
         m.remove("recovery");
+        // The profile's PRR goes with its SACK-based recovery: a table that picks Reno or
+        // NewReno over it drops PRR unless it asks for it (and is then told why it cannot).
+        let sack_based = ["variant", "recovery"]
+            .iter()
+            .filter_map(|k| t.0.get(*k))
+            .any(|v| v == "sack" || v == "rack");
+        if !sack_based && !t.0.contains_key("prr") {
+            m.insert("prr".into(), Value::Bool(false));
+        }
     }
     m.extend(t.0.clone());
     m
@@ -157,6 +166,10 @@ mod tests {
         assert_eq!(c.cc, CcKind::Reno);
         assert_eq!(c.recovery_kind(), Variant::Sack);
         assert!(c.prr && c.timestamps);
+        // Picking NewReno over the profile drops its PRR (which needs SACK-based recovery).
+        let c =
+            tcp_config(&table("profile = \"linux\"\nvariant = \"newreno\""), "tcp").expect("valid");
+        assert!(!c.prr && c.check().is_empty());
         // A flow's table may pick another profile over the scenario's.
         let g = table("profile = \"linux\"\nmss = 1000");
         let l = table("profile = \"classic\"");
