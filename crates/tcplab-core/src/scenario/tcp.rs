@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{err, FieldError};
+use crate::tcp::config::Profile;
 use crate::tcp::TcpConfig;
 
 /// A `[tcp]` table as written in the scenario: only the fields it sets.
@@ -44,13 +45,45 @@ pub fn merged_tcp(global: &TcpTable, local: Option<&TcpTable>) -> TcpTable {
     TcpTable(m)
 }
 
-/// The socket configuration of a (merged) table: the table's fields over the RFC defaults.
+/// The socket configuration of a (merged) table: the table's fields over its profile's defaults
+/// (the RFC defaults unless `profile` says otherwise).
 pub fn tcp_config(t: &TcpTable, loc: &str) -> Result<TcpConfig, Vec<FieldError>> {
     let mut errs = Vec::new();
-    match super::parse::de::<TcpConfig>(&Value::Object(t.0.clone()), loc, &mut errs) {
+    match super::parse::de::<TcpConfig>(&Value::Object(over_profile(t)), loc, &mut errs) {
         Some(c) => Ok(c),
         None => Err(errs),
     }
+}
+
+/// The table's fields over the defaults of the profile it names. A bad profile name leaves the
+/// table alone, so that deserialising it reports the field.
+fn over_profile(t: &TcpTable) -> Map<String, Value> {
+    let Some(p) =
+        t.0.get("profile")
+            .and_then(|v| serde_json::from_value::<Profile>(v.clone()).ok())
+    else {
+        return t.0.clone();
+    };
+    let mut m = match serde_json::to_value(TcpConfig::profile_defaults(p)) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    // `variant` and `recovery` name one choice: the table's replaces the profile's.
+    if t.0.contains_key("variant") || t.0.contains_key("recovery") {
+        m.remove("variant");
+        m.remove("recovery");
+        // The profile's PRR goes with its SACK-based recovery: a table that picks Reno or
+        // NewReno over it drops PRR unless it asks for it (and is then told why it cannot).
+        let sack_based = ["variant", "recovery"]
+            .iter()
+            .filter_map(|k| t.0.get(*k))
+            .any(|v| v == "sack" || v == "rack");
+        if !sack_based && !t.0.contains_key("prr") {
+            m.insert("prr".into(), Value::Bool(false));
+        }
+    }
+    m.extend(t.0.clone());
+    m
 }
 
 /// Every field filled in, `variant` folded into `recovery` (for resolved scenarios and keys).
@@ -118,6 +151,53 @@ mod tests {
             &mut errs,
         );
         assert_eq!(errs[0].loc, "tcp.rto_min");
+    }
+
+    #[test]
+    fn a_profile_sets_defaults_and_the_table_overrides_them() {
+        let c = tcp_config(&table("profile = \"linux\""), "tcp").expect("valid");
+        assert_eq!(c, TcpConfig::linux());
+        assert_eq!(c.recovery_kind(), Variant::Rack);
+        let c = tcp_config(
+            &table("profile = \"linux\"\ncc = \"reno\"\nvariant = \"sack\""),
+            "tcp",
+        )
+        .expect("valid");
+        assert_eq!(c.cc, CcKind::Reno);
+        assert_eq!(c.recovery_kind(), Variant::Sack);
+        assert!(c.prr && c.timestamps);
+        // Picking NewReno over the profile drops its PRR (which needs SACK-based recovery).
+        let c =
+            tcp_config(&table("profile = \"linux\"\nvariant = \"newreno\""), "tcp").expect("valid");
+        assert!(!c.prr && c.check().is_empty());
+        // A flow's table may pick another profile over the scenario's.
+        let g = table("profile = \"linux\"\nmss = 1000");
+        let l = table("profile = \"classic\"");
+        let c = tcp_config(&merged_tcp(&g, Some(&l)), "tcp").expect("valid");
+        assert_eq!(c.cc, CcKind::Reno);
+        assert_eq!(c.mss, 1000);
+        // Resolving keeps the profile's values.
+        let r = resolved_tcp(&table("profile = \"linux\""));
+        assert_eq!(
+            tcp_config(&r, "tcp").expect("valid"),
+            TcpConfig::linux().resolved()
+        );
+    }
+
+    #[test]
+    fn bad_linux_options_are_named() {
+        for (toml, field, word) in [
+            ("profile = \"bsd\"", "tcp.profile", "linux"),
+            ("rto_rule = \"solaris\"", "tcp.rto_rule", "rfc6298"),
+            ("prr = true\nvariant = \"newreno\"", "tcp.prr", "sack"),
+            ("prr = 3", "tcp.prr", "true or false"),
+        ] {
+            let mut errs = vec![];
+            validate_tcp(&table(toml), "tcp", &mut errs);
+            assert_eq!(errs.len(), 1, "{toml}: {errs:?}");
+            assert_eq!(errs[0].loc, field, "{toml}");
+            assert!(errs[0].msg.contains(word), "{toml}: {}", errs[0].msg);
+        }
     }
 
     #[test]

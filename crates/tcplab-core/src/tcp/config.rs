@@ -19,6 +19,8 @@ pub enum Variant {
     NewReno,
     /// RFC 6675 SACK-based recovery with RFC 2018 SACK blocks.
     Sack,
+    /// RFC 8985 RACK: time-based loss detection on the SACK scoreboard (Linux's default).
+    Rack,
 }
 
 impl Variant {
@@ -27,6 +29,7 @@ impl Variant {
             Variant::Reno => "reno",
             Variant::NewReno => "newreno",
             Variant::Sack => "sack",
+            Variant::Rack => "rack",
         }
     }
 }
@@ -171,6 +174,31 @@ pub enum CaMode {
     PerAck,
 }
 
+/// A set of defaults for the whole `[tcp]` table; fields the table sets override it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// The RFC defaults this table lists (RFC 6298 RTO, RFC 3390 IW, Reno, NewReno).
+    #[default]
+    Classic,
+    /// Linux's defaults (docs/models/tcp.md, "Linux profile"): CUBIC, RACK on SACK, PRR, IW 10,
+    /// Linux's RTO with rto_min 200 ms, timestamps.
+    Linux,
+}
+
+/// How the retransmission timeout is computed and restarted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoRule {
+    /// RFC 6298: RTO = SRTT + max(G, 4·RTTVAR), clamped to [rto_min, rto_max]; the timer is
+    /// restarted as each recovery scheme says (RFC 6582's Impatient timer).
+    #[default]
+    Rfc6298,
+    /// Linux: RTO = SRTT + max(4·RTTVAR, rto_min) (rto_min is a floor on the variance term, not on
+    /// the sum), and the timer is restarted on every ACK that advances snd_una.
+    Linux,
+}
+
 /// cwnd on leaving NewReno fast recovery with a full ACK (RFC 6582 §3.2 step 3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -221,10 +249,13 @@ pub enum RtoSsthresh {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpConfig {
+    /// classic | linux: the defaults of every other field (docs/models/tcp.md); fields the table
+    /// sets override the profile's.
+    pub profile: Profile,
     /// Shorthand for `recovery` (reno | newreno | sack) with `cc = "reno"`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<Variant>,
-    /// Loss recovery: reno | newreno | sack (default newreno, or what `variant` says).
+    /// Loss recovery: reno | newreno | sack | rack (default newreno, or what `variant` says).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovery: Option<Variant>,
     /// Congestion control: reno (RFC 5681 AIMD) | cubic (RFC 9438) | westwood (Westwood+) |
@@ -264,6 +295,11 @@ pub struct TcpConfig {
     pub rto_ssthresh: RtoSsthresh,
     /// RFC 5681 §4.1: after an idle period longer than the RTO, cwnd = min(IW, cwnd).
     pub restart_after_idle: bool,
+    /// RFC 6937 Proportional Rate Reduction sets cwnd during SACK/RACK recovery (instead of
+    /// cwnd = ssthresh at once).
+    pub prr: bool,
+    /// rfc6298 | linux: the RTO formula and when the timer restarts.
+    pub rto_rule: RtoRule,
     /// RFC 9438 §4.7 fast convergence (cc = "cubic").
     pub cubic_fast_convergence: bool,
     /// mascolo | tustin | linux: Westwood+'s bandwidth filter (cc = "westwood").
@@ -337,6 +373,7 @@ pub struct TcpConfig {
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
+            profile: Profile::Classic,
             variant: None,
             recovery: None,
             cc: CcKind::Reno,
@@ -354,6 +391,8 @@ impl Default for TcpConfig {
             partial_ack_timer: PartialAckTimer::Impatient,
             rto_ssthresh: RtoSsthresh::KeepInRecovery,
             restart_after_idle: false,
+            prr: false,
+            rto_rule: RtoRule::Rfc6298,
             cubic_fast_convergence: true,
             westwood_filter: WestwoodFilter::Mascolo,
             adaptive_rtt: AdaptiveRtt::Srtt,
@@ -383,6 +422,45 @@ impl Default for TcpConfig {
 }
 
 impl TcpConfig {
+    /// The defaults of a profile (what a table with only `profile = ...` resolves to).
+    pub fn profile_defaults(p: Profile) -> TcpConfig {
+        match p {
+            Profile::Classic => TcpConfig::default(),
+            Profile::Linux => TcpConfig::linux(),
+        }
+    }
+
+    /// Linux's defaults as its documentation states them (Documentation/networking/ip-sysctl
+    /// and the RFCs it implements; docs/models/tcp.md "Linux profile").
+    pub fn linux() -> TcpConfig {
+        TcpConfig {
+            profile: Profile::Linux,
+            // tcp_congestion_control = cubic.
+            cc: CcKind::Cubic,
+            // tcp_recovery = 1: RACK subsumes RFC 6675 on SACK connections; tcp_sack = 1.
+            recovery: Some(Variant::Rack),
+            sack: true,
+            prr: true,
+            // tcp_timestamps = 1; tcp_window_scaling = 1.
+            timestamps: true,
+            window_scaling: true,
+            // RFC 6928 (TCP_INIT_CWND = 10).
+            initial_window: InitialWindow::Segments(10),
+            // TCP_RTO_MIN 200 ms, TCP_TIMEOUT_INIT 1 s, TCP_RTO_MAX 120 s.
+            rto_rule: RtoRule::Linux,
+            rto_min: SimTime::from_millis(200),
+            rto_initial: SimTime::from_secs(1),
+            rto_max: SimTime::from_secs(120),
+            // tcp_slow_start_after_idle = 1.
+            restart_after_idle: true,
+            // Linux counts every SACKed/ACKed segment towards new transmissions in disorder.
+            limited_transmit: true,
+            // TCP_DELACK_MIN = 40 ms: Linux's delayed-ACK timeout starts there.
+            ack_delay: SimTime::from_millis(40),
+            ..TcpConfig::default()
+        }
+    }
+
     /// Initial window in bytes (RFC 3390 / RFC 5681 §3.1).
     pub fn initial_window_bytes(&self, mss: u32) -> u64 {
         match self.initial_window {
@@ -397,7 +475,7 @@ impl TcpConfig {
     }
 
     pub fn uses_sack(&self) -> bool {
-        self.sack || self.recovery_kind() == Variant::Sack
+        self.sack || matches!(self.recovery_kind(), Variant::Sack | Variant::Rack)
     }
 
     pub fn has(&self, e: ExtensionKind) -> bool {
@@ -455,6 +533,15 @@ impl TcpConfig {
         }
         if self.rcv_buf == 0 || self.rcv_buf > (1u64 << 30) {
             errs.push(("rcv_buf", "out of range; allowed 1 B to 1 GiB".into()));
+        }
+        if self.prr && !matches!(self.recovery_kind(), Variant::Sack | Variant::Rack) {
+            errs.push((
+                "prr",
+                format!(
+                    "PRR needs recovery = \"sack\" or \"rack\" (it counts delivered data from SACK), not '{}'",
+                    self.recovery_kind().name()
+                ),
+            ));
         }
         for (name, v) in [
             ("abc_limit", self.abc_limit),

@@ -14,6 +14,8 @@ pub struct RttEstimator {
     min: SimTime,
     max: SimTime,
     g: SimTime,
+    /// Linux's rule: rto_min bounds the variance term, not the sum.
+    linux: bool,
 }
 
 impl RttEstimator {
@@ -27,7 +29,15 @@ impl RttEstimator {
             min,
             max,
             g,
+            linux: false,
         }
+    }
+
+    /// Linux's RTO: SRTT + max(4·RTTVAR, rto_min), at most rto_max (the kernel keeps its
+    /// variance term at least TCP_RTO_MIN; ip-route's rto_min documents the floor).
+    pub fn linux(mut self) -> Self {
+        self.linux = true;
+        self
     }
 
     pub fn srtt(&self) -> Option<SimTime> {
@@ -56,10 +66,16 @@ impl RttEstimator {
             }
         }
         let s = self.srtt.unwrap_or(0.0);
-        // RFC 6298 (2.2)/(2.3): RTO = SRTT + max(G, K·RTTVAR), K = 4.
-        let rto = s + (self.g.0 as f64).max(4.0 * self.rttvar);
-        // RFC 6298 (2.4) lower bound, (2.5) upper bound.
-        self.base_rto = SimTime(rto.round() as u64).max(self.min).min(self.max);
+        self.base_rto = if self.linux {
+            // Linux: SRTT + max(4·RTTVAR, rto_min), capped at rto_max.
+            let rto = s + (4.0 * self.rttvar).max(self.min.0 as f64);
+            SimTime(rto.round() as u64).min(self.max)
+        } else {
+            // RFC 6298 (2.2)/(2.3): RTO = SRTT + max(G, K·RTTVAR), K = 4.
+            let rto = s + (self.g.0 as f64).max(4.0 * self.rttvar);
+            // RFC 6298 (2.4) lower bound, (2.5) upper bound.
+            SimTime(rto.round() as u64).max(self.min).min(self.max)
+        };
         // A valid sample ends the backoff (RFC 6298 §5, note after (5.7)).
         self.backoff = 0;
     }
@@ -118,6 +134,32 @@ mod tests {
         assert_eq!(e.rttvar(), SimTime(62_500_000));
         assert_eq!(e.srtt(), Some(SimTime(112_500_000)));
         assert_eq!(e.rto(), SimTime(362_500_000));
+    }
+
+    #[test]
+    fn linux_rto_floors_the_variance_term_not_the_sum() {
+        let mk = || {
+            RttEstimator::new(
+                SimTime::from_secs(1),
+                ms(200),
+                SimTime::from_secs(120),
+                ms(1),
+            )
+        };
+        let (mut rfc, mut lin) = (mk(), mk().linux());
+        for _ in 0..20 {
+            rfc.on_sample(ms(100));
+            lin.on_sample(ms(100));
+        }
+        // RTTVAR has decayed to ~0.3 ms: RFC 6298 gives max(100.x, 200) = 200 ms, Linux 100 + 200.
+        assert_eq!(rfc.rto(), ms(200));
+        assert_eq!(lin.rto().as_millis(), 300);
+        // A large variance dominates the floor in both.
+        let (mut rfc, mut lin) = (mk(), mk().linux());
+        rfc.on_sample(ms(400));
+        lin.on_sample(ms(400));
+        assert_eq!(rfc.rto(), ms(1200));
+        assert_eq!(lin.rto(), ms(1200));
     }
 
     #[test]

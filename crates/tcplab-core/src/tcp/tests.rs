@@ -2462,3 +2462,6 @@ fn reno_timeout_inside_fast_recovery_ends_the_episode() {
     assert_eq!(s.cwnd(), 2000);
     assert!(s.ssthresh() > 2000);
 }
+
+// The Linux profile's mechanisms, each against its switch.
+mod linux;

@@ -4,16 +4,20 @@
 //! is one file here plus one arm of [`AnyRecovery`].
 
 mod newreno;
+mod prr;
+mod rack;
 mod reno;
 mod sack;
 
 pub use newreno::NewReno;
+pub use prr::Prr;
+pub use rack::Rack;
 pub use reno::Reno;
 pub use sack::Sack;
 
 use super::cc::Window;
 use super::config::{RecoverBoundary, TcpConfig, Variant};
-use super::scoreboard::Scoreboard;
+use super::scoreboard::{NextSeg, Scoreboard};
 
 /// The sender's sequence space as a scheme sees it (RFC 6675 §2 names in comments).
 #[derive(Clone, Copy, Debug)]
@@ -97,6 +101,7 @@ pub enum AnyRecovery {
     Reno(Reno),
     NewReno(NewReno),
     Sack(Sack),
+    Rack(Rack),
 }
 
 impl AnyRecovery {
@@ -106,6 +111,7 @@ impl AnyRecovery {
             Variant::Reno => AnyRecovery::Reno(Reno::default()),
             Variant::NewReno => AnyRecovery::NewReno(NewReno::new(cfg, iss)),
             Variant::Sack => AnyRecovery::Sack(Sack::new(cfg, iss)),
+            Variant::Rack => AnyRecovery::Rack(Rack::new(cfg, iss)),
         }
     }
 
@@ -114,6 +120,7 @@ impl AnyRecovery {
             AnyRecovery::Reno(r) => r,
             AnyRecovery::NewReno(r) => r,
             AnyRecovery::Sack(r) => r,
+            AnyRecovery::Rack(r) => r,
         }
     }
 
@@ -122,13 +129,57 @@ impl AnyRecovery {
             AnyRecovery::Reno(r) => r,
             AnyRecovery::NewReno(r) => r,
             AnyRecovery::Sack(r) => r,
+            AnyRecovery::Rack(r) => r,
         }
     }
 
-    /// The SACK scheme while it drives transmission by pipe (RFC 6675 §5 step (C)).
-    pub fn pipe_driven(&mut self) -> Option<&mut Sack> {
+    /// Whether an episode drives transmission by pipe (RFC 6675 §5 step (C)) now.
+    pub fn pipe_driven(&self) -> bool {
         match self {
-            AnyRecovery::Sack(s) if s.in_recovery() => Some(s),
+            AnyRecovery::Sack(s) => s.in_recovery(),
+            AnyRecovery::Rack(r) => r.in_recovery(),
+            _ => false,
+        }
+    }
+
+    /// Octets in flight as the pipe-driven schemes count them (RFC 6675 SetPipe, RACK's marks);
+    /// FlightSize for the others.
+    pub fn pipe(&self, s: &Seq, sb: &Scoreboard) -> u64 {
+        match self {
+            AnyRecovery::Sack(r) => r.pipe(s, sb),
+            AnyRecovery::Rack(r) => r.pipe(s),
+            _ => s.flight_size(),
+        }
+    }
+
+    /// NextSeg() of the pipe-driven schemes.
+    pub fn next_seg(&self, s: &Seq, sb: &Scoreboard, can_send_new: bool) -> NextSeg {
+        match self {
+            AnyRecovery::Sack(r) => r.next_seg(s, sb, can_send_new),
+            AnyRecovery::Rack(r) => r.next_seg(can_send_new),
+            _ => NextSeg::Nothing,
+        }
+    }
+
+    /// Records a retransmission NextSeg chose (RACK learns of it through `on_sent`).
+    pub fn on_retransmitted(&mut self, seq: u64, len: u64, rescue: bool) {
+        if let AnyRecovery::Sack(r) = self {
+            r.on_retransmitted(seq, len, rescue);
+        }
+    }
+
+    /// RFC 6937 state of a scheme that uses it.
+    pub fn prr_mut(&mut self) -> Option<&mut Prr> {
+        match self {
+            AnyRecovery::Sack(r) => r.prr_mut(),
+            AnyRecovery::Rack(r) => r.prr_mut(),
+            _ => None,
+        }
+    }
+
+    pub fn rack_mut(&mut self) -> Option<&mut Rack> {
+        match self {
+            AnyRecovery::Rack(r) => Some(r),
             _ => None,
         }
     }

@@ -1,6 +1,7 @@
 //! RFC 6675 SACK-based loss recovery: the scoreboard decides what is lost, pipe (SetPipe) what is
 //! in flight, and NextSeg what to send; cwnd is not inflated.
 
+use super::prr::Prr;
 use super::{beyond_recover, AckOutcome, FirstRetransmit, LossRecovery, Seq};
 use crate::tcp::cc::Window;
 use crate::tcp::config::{RecoverBoundary, TcpConfig};
@@ -16,6 +17,8 @@ pub struct Sack {
     /// RescueRxt (RFC 6675 §4 rule (4)); None = undefined.
     rescue_rxt: Option<u64>,
     boundary: RecoverBoundary,
+    /// RFC 6937 state when `prr` is on.
+    prr: Option<Prr>,
 }
 
 impl Sack {
@@ -26,7 +29,12 @@ impl Sack {
             high_rxt: iss,
             rescue_rxt: None,
             boundary: cfg.recover_boundary,
+            prr: cfg.prr.then(Prr::default),
         }
+    }
+
+    pub fn prr_mut(&mut self) -> Option<&mut Prr> {
+        self.prr.as_mut()
     }
 
     /// SetPipe() of RFC 6675 §4.
@@ -84,8 +92,12 @@ impl LossRecovery for Sack {
         self.active = true;
         // (4.1) RecoveryPoint = HighData.
         self.recover = s.snd_max - 1;
-        // (4.2) cwnd = ssthresh (set by the socket from the controller).
+        // (4.2) cwnd = ssthresh (set by the socket from the controller); with PRR, RFC 6937 sets
+        // it on each ACK from here on.
         w.set(w.ssthresh);
+        if let Some(p) = self.prr.as_mut() {
+            p.start(s.flight_size());
+        }
         // (4.3) Retransmit the first segment presumed lost; HighRxt and RescueRxt to its end.
         let len = (sb.unsacked_run_end(s.snd_una, s.snd_max) - s.snd_una)
             .min(s.mss)

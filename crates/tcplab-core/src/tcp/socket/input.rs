@@ -65,8 +65,8 @@ impl Socket {
         self.win.mss = self.mss;
         self.win.set(self.cfg.initial_window_bytes(self.mss as u32));
         self.sack_on = self.cfg.uses_sack() && h.sack_permitted;
-        if !self.sack_on && matches!(self.rec, AnyRecovery::Sack(_)) {
-            // RFC 6675 needs the peer's SACK blocks; without them recovery is RFC 5681's.
+        if !self.sack_on && matches!(self.rec, AnyRecovery::Sack(_) | AnyRecovery::Rack(_)) {
+            // RFC 6675 and RFC 8985 need the peer's SACK blocks; without them recovery is RFC 5681's.
             self.rec = AnyRecovery::Reno(Default::default());
         }
         self.ts_on = self.cfg.timestamps && h.ts.is_some();
@@ -209,6 +209,8 @@ impl Socket {
             self.snd_wl1 = h.seq;
             self.snd_wl2 = ack;
         }
+        // RFC 6937 DeliveredData = change in snd.una + change in SACKed bytes.
+        let before = self.snd_una + self.sb.sacked_bytes();
         // SACK information updates the scoreboard whatever else the ACK does (RFC 6675 §5 B.1).
         let mut new_sack = false;
         if self.sack_on {
@@ -257,6 +259,18 @@ impl Socket {
                 self.on_dupack(now, h, out);
             }
         }
+        if self.state == State::Closed {
+            return;
+        }
+        self.rack_on_ack(now, h, out);
+        if self.in_recovery() {
+            let delivered = (self.snd_una + self.sb.sacked_bytes()).saturating_sub(before);
+            let pipe = self.rec.pipe(&self.seq(), &self.sb);
+            if let Some(p) = self.rec.prr_mut() {
+                // RFC 6937 §3: on every ACK during recovery, cwnd = pipe + sndcnt.
+                p.on_ack(delivered, pipe, &mut self.win);
+            }
+        }
     }
 
     pub(super) fn on_new_ack(
@@ -301,7 +315,10 @@ impl Socket {
             self.cc.get_mut().on_ack(&mut self.win, &a, &self.rtt);
         }
         self.dupacks = 0;
-        // RFC 6298 (5.2)/(5.3).
+        // RFC 6298 (5.2)/(5.3); Linux restarts the timer on every ACK that advances snd_una.
+        if self.cfg.rto_rule == RtoRule::Linux {
+            restart_timer = true;
+        }
         if self.snd_una >= self.snd_max {
             self.rto_at = None;
         } else if restart_timer {

@@ -7,12 +7,13 @@
 
 mod input;
 mod output;
+mod rack;
 mod timers;
 
 use std::fmt;
 
 use super::cc::{Ack, AnyCc, Congestion, Flight, Window};
-use super::config::{RtoSsthresh, TcpConfig};
+use super::config::{RtoRule, RtoSsthresh, TcpConfig};
 use super::ext::{AnyExtension, Notice, Response};
 use super::reassembly::Reassembly;
 use super::recovery::{AckOutcome, AnyRecovery, FirstRetransmit, Seq};
@@ -143,6 +144,8 @@ pub struct Socket {
     rto_at: Option<SimTime>,
     persist_at: Option<SimTime>,
     delack_at: Option<SimTime>,
+    /// RACK's reordering timer (RFC 8985 §6.2 step 5).
+    rack_at: Option<SimTime>,
 
     // ---- options ----
     sack_on: bool,
@@ -181,12 +184,15 @@ const UNLIMITED: u64 = u64::MAX / 4;
 impl Socket {
     pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u64) -> Socket {
         let mss = cfg.mss as u64;
-        let rtt = RttEstimator::new(
+        let mut rtt = RttEstimator::new(
             cfg.rto_initial,
             cfg.rto_min,
             cfg.rto_max,
             cfg.clock_granularity,
         );
+        if cfg.rto_rule == RtoRule::Linux {
+            rtt = rtt.linux();
+        }
         let win = Window::new(
             cfg.window_unit,
             mss,
@@ -243,6 +249,7 @@ impl Socket {
             rto_at: None,
             persist_at: None,
             delack_at: None,
+            rack_at: None,
             sack_on: false,
             ts_on: false,
             ts_recent: 0,
@@ -351,15 +358,12 @@ impl Socket {
     /// RFC 6675 SetPipe() on the current scoreboard.
     #[cfg(test)]
     pub(in crate::tcp) fn pipe(&self) -> u64 {
-        match &self.rec {
-            AnyRecovery::Sack(s) => s.pipe(&self.seq(), &self.sb),
-            _ => self.flight_size(),
-        }
+        self.rec.pipe(&self.seq(), &self.sb)
     }
 
     /// The earliest armed timer.
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        [self.rto_at, self.persist_at, self.delack_at]
+        [self.rto_at, self.persist_at, self.delack_at, self.rack_at]
             .into_iter()
             .flatten()
             .min()
@@ -542,5 +546,6 @@ impl Socket {
         self.rto_at = None;
         self.persist_at = None;
         self.delack_at = None;
+        self.rack_at = None;
     }
 }

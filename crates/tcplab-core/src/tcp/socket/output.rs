@@ -130,6 +130,16 @@ impl Socket {
             flags.set(TcpFlags::PSH);
         }
         let retx = seq < self.snd_max;
+        if let Some(r) = self.rec.rack_mut() {
+            // RFC 8985 §6.1: RACK records each transmission's time.
+            r.on_sent(seq, len, now);
+        }
+        if self.rec.get().in_recovery() {
+            if let Some(p) = self.rec.prr_mut() {
+                // RFC 6937 §3: prr_out counts every byte sent during recovery.
+                p.on_sent(len);
+            }
+        }
         if self.cwr_pending && payload > 0 && !retx {
             // RFC 3168 §6.1.2: CWR on the first new data packet after the reduction.
             flags.set(TcpFlags::CWR);
@@ -195,7 +205,7 @@ impl Socket {
         if self.cfg.restart_after_idle {
             self.restart_after_idle(now);
         }
-        if self.rec.pipe_driven().is_some() {
+        if self.rec.pipe_driven() {
             self.sack_send(now, out);
         } else {
             self.window_send(now, out);
@@ -273,10 +283,10 @@ impl Socket {
     pub(super) fn sack_send(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         let data_end = self.data_end();
         let seq = self.seq();
-        let Some(sack) = self.rec.pipe_driven() else {
+        if !self.rec.pipe_driven() {
             return;
-        };
-        let mut pipe = sack.pipe(&seq, &self.sb);
+        }
+        let mut pipe = self.rec.pipe(&seq, &self.sb);
         loop {
             if self.win.window() < pipe + self.mss {
                 break;
@@ -285,12 +295,9 @@ impl Socket {
             let new_len = (data_end - self.snd_max.min(data_end)).min(self.mss + 1);
             let can_new =
                 new_len > 0 && self.snd_max + new_len.min(self.mss) <= self.snd_una + self.snd_wnd;
-            let Some(sack) = self.rec.pipe_driven() else {
-                break;
-            };
-            match sack.next_seg(&seq, &self.sb, can_new) {
+            match self.rec.next_seg(&seq, &self.sb, can_new) {
                 NextSeg::Retransmit { seq, len, rescue } => {
-                    sack.on_retransmitted(seq, len, rescue);
+                    self.rec.on_retransmitted(seq, len, rescue);
                     self.send_range(now, seq, len, Some(Cause::Fast), out);
                     // SetPipe (b) counts retransmitted octets up to HighRxt; the rescue segment
                     // lies above it.

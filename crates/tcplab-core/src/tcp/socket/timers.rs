@@ -14,6 +14,10 @@ impl Socket {
             self.persist_at = None;
             self.on_persist(now, out);
         }
+        if self.rack_at.is_some_and(|t| t <= now) {
+            self.rack_at = None;
+            self.on_rack_timer(now, out);
+        }
         if self.rto_at.is_some_and(|t| t <= now) {
             self.rto_at = None;
             self.on_rto(now, out);
@@ -87,7 +91,13 @@ impl Socket {
                 self.dupacks = 0;
                 // RFC 6582 §3.2 step 4 / RFC 6675 §5.1: the episode ends, recover = HighData.
                 let seq = self.seq();
-                self.rec.get_mut().on_timeout(&seq);
+                let srtt = self.rtt.srtt();
+                match self.rec.rack_mut() {
+                    // RFC 8985 §6.3: RACK also marks what the timeout shows lost.
+                    Some(r) => r.on_rto(&seq, now, srtt),
+                    None => self.rec.get_mut().on_timeout(&seq),
+                }
+                self.rack_at = None;
                 self.rtt_timing = None;
                 // RFC 6298 (5.5): back off.
                 self.rtt.back_off();
