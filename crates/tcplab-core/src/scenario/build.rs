@@ -184,6 +184,7 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
         )
     };
     let sg = w.signals.clone().unwrap_or_default();
+    let modulation = phy.modulation;
     WlanConfig {
         name: w.name.clone(),
         mode: match w.mode {
@@ -203,8 +204,13 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
         delay_from_distance: w.prop_delay_from_distance.unwrap_or(false),
         reception: match &w.reception {
             Some(r) if r.model == ReceptionModelName::Sinr => {
-                // DSSS/CCK occupy 22 MHz (802.11-2020 16.3.7.4).
-                Reception::Sinr(SinrParams::thermal(22e6, r.noise_figure_db.unwrap_or(7.0)))
+                // DSSS/CCK occupy 22 MHz (802.11-2020 16.3.7.4), OFDM and ERP 20 MHz (17.3.8.3),
+                // the widths ns-3 takes for the noise floor.
+                let bw = match modulation {
+                    Modulation::Ofdm | Modulation::ErpOfdm => 20e6,
+                    Modulation::Dsss | Modulation::Ns2Dsss => 22e6,
+                };
+                Reception::Sinr(SinrParams::thermal(bw, r.noise_figure_db.unwrap_or(7.0)))
             }
             _ => Reception::Threshold,
         },

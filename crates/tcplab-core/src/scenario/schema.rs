@@ -329,7 +329,7 @@ pub enum ReceptionModelName {
 pub struct ReceptionSpec {
     pub model: ReceptionModelName,
     /// sinr: noise figure of the receiver in dB (default 7, as ns-3); the noise floor is
-    /// thermal noise over 22 MHz plus this.
+    /// thermal noise over 22 MHz (DSSS presets) or 20 MHz (OFDM presets) plus this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise_figure_db: Option<f64>,
 }

@@ -793,7 +793,7 @@ fn validate_reception(
     }
     if let Some(p) = phy {
         let allowed = crate::wifi::reception::SINR_RATES;
-        let names = "1, 2, 5.5, 11";
+        let names = "1, 2, 5.5, 11 (802.11b DSSS/CCK); 6, 9, 12, 18, 24, 36, 48, 54 (OFDM)";
         let mut rates: Vec<(String, u64)> = Vec::new();
         if let Some(x) = w.rate {
             rates.push((format!("{loc}.rate"), x.0));
@@ -816,7 +816,7 @@ fn validate_reception(
                 errs.push(err(
                     at,
                     format!(
-                        "{} Mb/s has no error model for reception = \"sinr\"; allowed (Mb/s): {names} (802.11b DSSS/CCK)",
+                        "{} Mb/s has no error model for reception = \"sinr\"; allowed (Mb/s): {names}",
                         x as f64 / 1e6
                     ),
                 ));

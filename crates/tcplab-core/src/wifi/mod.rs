@@ -27,6 +27,7 @@
 
 pub mod channel;
 pub mod dcf;
+pub mod error_rate;
 pub mod phy;
 pub mod queue;
 pub mod reception;
@@ -119,7 +120,6 @@ struct RxLock {
     end: SimTime,
     /// Threshold model: destroyed by an overlapping frame. SINR model: overlapped by another.
     collided: bool,
-    rate: u64,
     /// The SINR model's account of the frame.
     sinr: reception::SinrLock,
 }
@@ -697,6 +697,7 @@ impl Wifi {
             Reception::Threshold => None,
             Reception::Sinr(p) => Some(p.noise_w),
         };
+        let spans = reception::FrameSpans::new(&self.wlans[w].cfg.phy, f.rate, d);
         let mut max_delay = SimTime::ZERO;
         if !self.radios[s as usize].down {
             // Reach and delay as the stations stand when the frame starts (the neighbour cache
@@ -713,7 +714,7 @@ impl Wifi {
                     // SINR: the frame being received gets a new chunk of interference.
                     if let Some(lock) = r.rx.as_mut() {
                         let sinr = lock.power / (noise + r.arriving_w - lock.power).max(noise);
-                        lock.sinr.chunk(now, lock.rate, sinr);
+                        lock.sinr.chunk(now, sinr);
                         lock.collided = true;
                     }
                     r.arriving += 1;
@@ -730,8 +731,7 @@ impl Wifi {
                     power: nb.reach.power,
                     end,
                     collided: false,
-                    rate: f.rate,
-                    sinr: reception::SinrLock::new(now),
+                    sinr: reception::SinrLock::new(now + nb.delay, spans),
                 };
                 // Half duplex: a station that is sending does not receive the frame.
                 let mut locked = false;
@@ -806,7 +806,7 @@ impl Wifi {
                 let st = &mut self.radios[r as usize];
                 if let Some(lock) = st.rx.as_mut() {
                     let sinr = lock.power / (noise + st.arriving_w - lock.power).max(noise);
-                    lock.sinr.chunk(at, lock.rate, sinr);
+                    lock.sinr.chunk(at, sinr);
                 }
                 st.arriving -= 1;
                 st.arriving_w = if st.arriving == 0 {

@@ -83,6 +83,16 @@ pub struct PhyParams {
 
 pub const MBPS: u64 = 1_000_000;
 
+/// The PLCP of one frame as the SINR error model sees it (see [`PhyParams::plcp_header`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlcpHeader {
+    pub preamble: SimTime,
+    pub header: SimTime,
+    /// Rate of the PLCP header (b/s).
+    pub rate: u64,
+    pub trailer: SimTime,
+}
+
 impl PhyParams {
     /// ns-2.35 Mac/802_11 with the DSSS PHY ("802.11 at 2 Mb/s" of the ns-2 papers).
     /// Values: ALGORITHMS.md §6.1 (ns-2.35 `ns-mac.tcl`, `mac-802_11.{h,cc}`).
@@ -315,6 +325,39 @@ impl PhyParams {
                 let nsym = (16 + 8 * bytes as u64 + 6).div_ceil(ndbps.max(1));
                 self.ofdm_preamble + self.ofdm_symbol.times(nsym) + self.signal_extension
             }
+        }
+    }
+
+    /// How the PLCP of a frame at `rate` divides: the preamble (no data bits), the PLCP header
+    /// and its rate, and the trailing signal extension (no data bits). For the SINR error model.
+    pub fn plcp_header(&self, rate_bps: u64) -> PlcpHeader {
+        // 16.2.2.2 / 16.2.2.3: a 48-bit PLCP header at 1 Mb/s (long) or 2 Mb/s (short).
+        let dsss = |short: bool| {
+            let (plcp, hrate) = if short {
+                (self.plcp_short, 2 * MBPS)
+            } else {
+                (self.plcp_long, MBPS)
+            };
+            let header = SimTime::tx_time(6, hrate);
+            PlcpHeader {
+                preamble: plcp.saturating_sub(header),
+                header,
+                rate: hrate,
+                trailer: SimTime::ZERO,
+            }
+        };
+        match self.modulation {
+            Modulation::Ns2Dsss => dsss(false),
+            Modulation::Dsss => dsss(self.short_preamble && rate_bps > MBPS),
+            Modulation::ErpOfdm if !self.rates_is_ofdm(rate_bps) => dsss(false),
+            // 17.3.4: the SIGNAL field is one OFDM symbol at 6 Mb/s (BPSK, rate 1/2) after the
+            // 16 µs training preamble; 18.4.4: the ERP signal extension carries nothing.
+            Modulation::Ofdm | Modulation::ErpOfdm => PlcpHeader {
+                preamble: self.ofdm_preamble.saturating_sub(self.ofdm_symbol),
+                header: self.ofdm_symbol,
+                rate: 6 * MBPS,
+                trailer: self.signal_extension,
+            },
         }
     }
 
