@@ -113,6 +113,11 @@ impl Net {
         self.down.insert((b, a));
     }
 
+    pub fn restore_link(&mut self, a: usize, b: usize) {
+        self.down.remove(&(a, b));
+        self.down.remove(&(b, a));
+    }
+
     fn up(&self, a: usize, b: usize) -> bool {
         self.adj[a].contains(&b) && !self.down.contains(&(a, b))
     }
@@ -232,17 +237,21 @@ impl Net {
     /// Runs events and timers in time order up to and including `until`.
     pub fn run_until(&mut self, until: SimTime) {
         assert!(until >= self.now, "time runs forwards");
-        loop {
+        for _ in 0..1_000_000 {
             let ev_at = self.queue.peek().map(|r| r.0 .0);
             let timer = self.next_timer();
             let t = match (ev_at, timer) {
                 (Some(e), Some((t, _))) => e.min(t),
                 (Some(e), None) => e,
                 (None, Some((t, _))) => t,
-                (None, None) => break,
+                (None, None) => {
+                    self.now = self.now.max(until);
+                    return;
+                }
             };
             if t > until {
-                break;
+                self.now = self.now.max(until);
+                return;
             }
             self.now = self.now.max(t);
             if ev_at == Some(t) {
@@ -256,7 +265,7 @@ impl Net {
                 self.apply(i, io);
             }
         }
-        self.now = self.now.max(until);
+        panic!("no progress: a million steps before {until}");
     }
 
     fn handle(&mut self, ev: Ev) {

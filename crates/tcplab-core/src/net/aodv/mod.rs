@@ -224,6 +224,8 @@ impl Aodv {
     /// gives up after RREQ_RETRIES network-wide attempts.
     fn send_rreq(&mut self, now: SimTime, dst: Addr, io: &mut RoutingIo) {
         if self.table.active(dst, now, self.bump_on_expiry()).is_some() {
+            // Learned meanwhile (e.g. a route to a neighbour heard directly): nothing to find.
+            self.route_up(dst, io);
             return;
         }
         let d = self.discoveries.entry(dst).or_default();
@@ -714,7 +716,12 @@ impl RoutingAgent for Aodv {
         }
         self.stats.link_breaks += 1;
         let dst = pkt.ip.dst;
-        let Some(hops) = self.table.get(dst).map(|r| r.hops) else {
+        // ns-2: a route already down has hop count INFINITY2, so it is never repaired.
+        let valid_hops = |r: &table::Route| match r.state {
+            RouteState::Valid => r.hops,
+            _ => u8::MAX,
+        };
+        let Some(hops) = self.table.get(dst).map(valid_hops) else {
             return Decision::Drop(DropReason::LinkBroken);
         };
         let forwards = ORIGIN_TTL.saturating_sub(pkt.ip.ttl);

@@ -662,3 +662,27 @@ fn forwarded_broadcasts_are_jittered() {
     assert!(jittered.iter().any(|&g| g > 0), "{jittered:?}");
     assert_eq!(gaps(no_jitter(AodvParams::ns2())), vec![0, 0, 0, 0]);
 }
+
+/// A route learned while a discovery waits (RFC §6.5: the route to the neighbour an RREQ came
+/// from) ends the discovery and releases the waiting packets at its next timeout.
+#[test]
+fn route_to_neighbour_learned_during_discovery_releases_packets() {
+    let mut p = no_jitter(rfc());
+    p.ttl_start = 3; // node 0 waits 400 ms for its first ring
+    let mut net = Net::string(3, p);
+    net.fail_link(0, 1);
+    let id = net.send_data(0, 1);
+    net.run_until(ms(100));
+    net.restore_link(0, 1);
+    // Node 2's flood reaches node 0 through node 1 (originator 2, sender 1) at 102 ms.
+    net.send_data(2, 0);
+    net.run_until(SimTime::from_secs(2));
+    assert_eq!(net.sent_by(0, RREQ).len(), 1, "no second RREQ for node 1");
+    let at = net.delivered.iter().find(|d| d.2 == id).map(|d| d.0);
+    assert_eq!(
+        at,
+        Some(ms(401)),
+        "released when the first ring's wait ends"
+    );
+    assert_eq!(net.nodes[0].buffered(), 0);
+}
