@@ -6,6 +6,7 @@
 //! whole is checked.
 
 mod build;
+pub mod mobility;
 mod parse;
 pub mod schema;
 mod tcp;
@@ -19,6 +20,7 @@ use std::fmt;
 use serde_json::Value;
 
 pub use build::{build, wlan_config};
+pub use mobility::{build_mobility, WlanMobility};
 pub use parse::{apply_override, parse, parse_tree};
 pub use schema::*;
 pub use tcp::{merged_tcp, resolved_tcp, tcp_config, TcpTable};
