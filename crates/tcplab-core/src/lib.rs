@@ -9,6 +9,7 @@
 //! - [`packet`]: header structs with byte-exact sizes; payloads are lengths only.
 //! - [`link`]: queues (DropTail, RED/ECN), loss models (Bernoulli, Gilbert–Elliott), outages.
 //! - [`wifi`]: IEEE 802.11 PHY timing, DCF MAC, shared wireless channel, link signals.
+//! - [`mobility`]: static, waypoint, random waypoint and ns-2 setdest motion of stations.
 //! - [`net`]: nodes, addresses, static routes.
 //! - [`tcp`]: sans-IO TCP sockets (Reno, NewReno, SACK; RFC 6298 timers; persist; delayed ACK).
 //! - [`app`]: bulk download, unlimited bulk, CBR/UDP.
@@ -24,6 +25,7 @@ pub mod api;
 pub mod app;
 pub mod ids;
 pub mod link;
+pub mod mobility;
 pub mod net;
 pub mod packet;
 pub mod rng;

@@ -392,6 +392,19 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     if !errs.is_empty() {
         return Err(errs);
     }
+    // Movement files are read relative to the working directory (the core gets the scenario's
+    // text, not its path).
+    let motion = super::mobility::build_mobility(s, seed, Path::new("."))?;
+    let mut sta = 0u32;
+    for wm in &motion {
+        for m in &wm.stations {
+            w.add_mobility(sta, m.clone(), wm.position_update);
+            sta += 1;
+        }
+    }
+    // Stations start where their models put them at t = 0 (a movement file's or the stationary
+    // distribution's positions), before static routes are computed.
+    w.start_mobility();
     w.install_static_routes();
     install_routing(&mut w, s, seed, &ids);
     if s.trace.frames == Some(true) {

@@ -6,6 +6,7 @@
 //! whole is checked.
 
 mod build;
+pub mod mobility;
 mod parse;
 pub mod routing;
 pub mod schema;
@@ -20,6 +21,7 @@ use std::fmt;
 use serde_json::Value;
 
 pub use build::{build, link_direction, wlan_config};
+pub use mobility::{build_mobility, WlanMobility};
 pub use parse::{apply_override, parse, parse_tree};
 pub use routing::RoutingSpec;
 pub use schema::*;

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use super::tcp::TcpTable;
-use super::units::{Distance, Duration, Rate, Size};
+use super::units::{Distance, Duration, Rate, Size, Speed};
 
 /// A complete scenario: topology, traffic, TCP parameters and what to record.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
@@ -372,6 +372,38 @@ pub struct StationSpec {
     /// Scheduled outages: the station neither sends nor receives.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outage: Option<OutageSpec>,
+    /// How the station moves (default static at `position`); see docs/models/mobility.md.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobility: Option<MobilitySpec>,
+}
+
+/// A station's motion: `static` (default), `waypoints` ("be at [x, y] at t", straight lines at
+/// constant speed in between) or `random_waypoint` (in the area [0, w] × [0, h]).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+pub enum MobilitySpec {
+    /// Stays at `position`.
+    Static {},
+    /// `points = [["0s", "0m", "0m"], ["10s", "100m", "0m"]]`: at each time, at that point.
+    /// Before the first time the station is at the first point, after the last at the last.
+    Waypoints {
+        points: Vec<(Duration, Distance, Distance)>,
+    },
+    /// Random waypoint (Johnson & Maltz): pause, walk to a uniform point of the area at a speed
+    /// uniform in [min_speed, max_speed], pause, … Starts pausing at `position` unless
+    /// `steady_state`.
+    RandomWaypoint {
+        /// Must be positive: speeds down to 0 make the mean leg last forever.
+        min_speed: Speed,
+        max_speed: Speed,
+        pause: Duration,
+        /// [width, height] of the area, which starts at [0, 0].
+        area: (Distance, Distance),
+        /// Start in the stationary regime (Navidi & Camp 2004): without it the mean speed
+        /// decays during the run (default false, as ns-2's setdest and ns-3).
+        #[serde(default)]
+        steady_state: bool,
+    },
 }
 
 /// An IEEE 802.11 WLAN. The PHY preset fixes every timing constant; any of them may be
@@ -452,6 +484,16 @@ pub struct WlanSpec {
     /// `routing = { protocol = "aodv", preset = "ns2" }` (docs/models/aodv.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routing: Option<super::routing::RoutingSpec>,
+    /// An ns-2 movement file (`setdest` output: `$node_(i) set X_ …` and `$ns_ at t
+    /// "$node_(i) setdest x y v"`); file node i moves the i-th station. The file's initial
+    /// positions replace the stations' `position`. A relative path is relative to the
+    /// scenario's directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobility_file: Option<String>,
+    /// How often positions and neighbour tables are refreshed while stations move, besides
+    /// every change of heading (default 100 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position_update: Option<Duration>,
     pub stations: Vec<StationSpec>,
 }
 

@@ -1,5 +1,6 @@
 //! Quantities written with their units: durations ("20ms", "1.5s", "2min"), rates ("10Mbps",
-//! "11 Mb/s", "64kbit/s") and sizes ("1460B", "100MB" = 10^8 bytes, "64KiB" = 65536 bytes).
+//! "11 Mb/s", "64kbit/s"), sizes ("1460B", "100MB" = 10^8 bytes, "64KiB" = 65536 bytes),
+//! distances ("250m") and speeds ("20m/s", "72km/h").
 //!
 //! SI prefixes are decimal; KiB/MiB/GiB are binary. A rate or a duration without a unit is an
 //! error (a bare 10 could mean anything); a bare integer size is taken as bytes.
@@ -165,6 +166,51 @@ pub fn parse_distance(s: &str) -> Result<i64, String> {
         ));
     }
     Ok(um.round() as i64)
+}
+
+/// Parses a speed string ("20m/s", "72km/h") into micrometres per second.
+pub fn parse_speed(s: &str) -> Result<u64, String> {
+    let (v, unit) = split_number(s).ok_or_else(|| {
+        format!("'{s}' is not a speed; write a number and a unit, e.g. \"20m/s\"")
+    })?;
+    let scale = match unit.replace(' ', "").as_str() {
+        "m/s" | "mps" => 1.0,
+        "km/h" | "kmh" => 1e3 / 3600.0,
+        "" => {
+            return Err(format!(
+                "'{s}' has no unit; speeds take m/s or km/h (e.g. \"{s}m/s\")"
+            ))
+        }
+        u => {
+            return Err(format!(
+                "unknown speed unit '{u}' in '{s}'; allowed: m/s, km/h"
+            ))
+        }
+    };
+    let ums = finite(v * scale * 1e6, s, "speed")?;
+    if ums < 0.0 {
+        return Err(format!("speed '{s}' must be zero or positive"));
+    }
+    if ums > 3e14 {
+        return Err(format!(
+            "speed '{s}' is out of range; the highest allowed is 300000000m/s"
+        ));
+    }
+    Ok(ums.round() as u64)
+}
+
+fn fmt_speed(ums: u64) -> String {
+    if ums.is_multiple_of(1_000_000) {
+        format!("{}m/s", ums / 1_000_000)
+    } else {
+        format!("{}m/s", ums as f64 / 1e6)
+    }
+}
+
+impl Speed {
+    pub fn metres_per_second(self) -> f64 {
+        self.0 as f64 / 1e6
+    }
 }
 
 fn fmt_distance(um: i64) -> String {
@@ -353,6 +399,17 @@ unit_type!(
     fmt_distance
 );
 
+unit_type!(
+    Speed,
+    u64,
+    parse_speed,
+    "a speed with a unit, e.g. \"20m/s\"",
+    "A speed with its unit: m/s or km/h (e.g. \"20m/s\", \"72km/h\")",
+    r"^\s*[+]?[0-9][0-9_.eE+-]*\s*(m/s|mps|km/h|kmh)\s*$",
+    false,
+    fmt_speed
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -363,6 +420,21 @@ mod tests {
         assert_eq!(parse_distance("-1.5km").unwrap(), -1_500_000_000);
         assert!(parse_distance("250").unwrap_err().contains("no unit"));
         assert_eq!(fmt_distance(200_000_000), "200m");
+    }
+
+    #[test]
+    fn speeds() {
+        assert_eq!(parse_speed("20m/s").unwrap(), 20_000_000);
+        assert_eq!(parse_speed("36 km/h").unwrap(), 10_000_000);
+        assert!(parse_speed("20").unwrap_err().contains("no unit"));
+        assert!(parse_speed("20 knots")
+            .unwrap_err()
+            .contains("allowed: m/s, km/h"));
+        assert!(parse_speed("-1m/s")
+            .unwrap_err()
+            .contains("zero or positive"));
+        assert!(parse_speed("1e400m/s").unwrap_err().contains("finite"));
+        assert_eq!(fmt_speed(1_500_000), "1.5m/s");
     }
 
     #[test]

@@ -641,6 +641,7 @@ fn validate_wlan(
             ));
         }
     }
+    super::mobility::validate_mobility(w, loc, errs);
     let mut seen = BTreeSet::new();
     for (k, st) in w.stations.iter().enumerate() {
         let sl = format!("{loc}.stations[{k}]");

@@ -60,8 +60,14 @@ pub(super) fn in_scenario_words(msg: &str) -> String {
     // Enums tagged by `kind` (queues) and untagged ones (e.g. an initial window that is a name or
     // a number): say what shape is wanted, not the Rust type's name.
     if let Some(i) = m.find("expected internally tagged enum ") {
+        // Mobility tables are tagged by `model`, the others (queues) by `kind`.
+        let tag = if m[i..].starts_with("expected internally tagged enum MobilitySpec") {
+            "model"
+        } else {
+            "kind"
+        };
         m.truncate(i);
-        m.push_str("expected a table with a `kind` field");
+        m.push_str(&format!("expected a table with a `{tag}` field"));
     }
     if m.starts_with("data did not match any variant of untagged enum ") {
         m = "is none of the allowed forms (see `tcplab schema` or docs/scenario.md)".to_string();
@@ -104,6 +110,10 @@ mod tests {
             (
                 "invalid type: integer `5`, expected internally tagged enum QueueSpec",
                 "expected a table with a `kind` field, found integer `5`",
+            ),
+            (
+                "invalid type: string \"static\", expected internally tagged enum MobilitySpec",
+                "expected a table with a `model` field, found string \"static\"",
             ),
             ("missing field `model`", "missing field `model`"),
         ] {

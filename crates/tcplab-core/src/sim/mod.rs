@@ -35,6 +35,8 @@ pub enum Event {
     AgentTimer(u32, u32),
     /// Wake node `u32`'s routing agent for its timers, if the generation is still current.
     RoutingTimer(u32, u32),
+    /// Refresh the positions of moving stations.
+    Mobility,
 }
 
 /// Heap entry. `key` packs (time, insertion sequence) so one integer comparison orders entries.

@@ -16,6 +16,7 @@ mod error;
 mod hash;
 mod ip;
 mod links;
+mod mobility;
 mod wireless;
 
 use std::collections::HashMap;
@@ -87,6 +88,10 @@ pub struct World {
     /// How far the link-signal log has been read.
     signal_cursor: usize,
     agent_out: Vec<Packet>,
+    /// Stations that move, with their models; the refresh interval; scratch for the moves.
+    mobile: Vec<(u32, crate::mobility::Mobility)>,
+    position_update: Option<SimTime>,
+    moves: Vec<(u32, (f64, f64))>,
     /// The station of each node in each WLAN: `wlan_sta[wlan][node]`.
     wlan_sta: Vec<Vec<Option<u32>>>,
     /// pcap writers of wireless interfaces, by station.
@@ -135,6 +140,9 @@ impl World {
             node_has_agent: Vec::new(),
             signal_cursor: 0,
             agent_out: Vec::new(),
+            mobile: Vec::new(),
+            position_update: None,
+            moves: Vec::new(),
             wlan_sta: Vec::new(),
             wifi_pcap: Vec::new(),
             started: None,
@@ -365,6 +373,7 @@ impl World {
             }
             Event::AgentTimer(a, gen) => self.on_agent_timer(a as usize, gen),
             Event::RoutingTimer(n, gen) => self.on_routing_timer(NodeId(n), gen),
+            Event::Mobility => self.on_mobility(),
         }
     }
 
