@@ -21,6 +21,7 @@ SHORTER = {
     "wlan_saturation.toml": {"duration": "5s"},
     "adaptive_tcp_4aps.toml": {"duration": "5s"},
     "adhoc_string.toml": {"duration": "20s"},
+    "adhoc_mobile.toml": {"duration": "20s"},
 }
 
 
