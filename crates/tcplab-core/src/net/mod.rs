@@ -143,21 +143,6 @@ impl Node {
         }
     }
 
-    /// The port of a wireless station of this node.
-    pub fn wifi_port(&self, sta: u32) -> Option<Port> {
-        self.ports
-            .iter()
-            .position(|&k| k == PortKind::Wifi(sta))
-            .map(|i| Port(i as u16))
-    }
-
-    pub fn wired_port(&self, i: IfaceId) -> Option<Port> {
-        self.ports
-            .iter()
-            .position(|&k| k == PortKind::Wired(i))
-            .map(|i| Port(i as u16))
-    }
-
     /// The next IP identification (RFC 791), per node.
     pub fn next_ident(&mut self) -> u16 {
         self.ip_ident = self.ip_ident.wrapping_add(1);

@@ -119,7 +119,7 @@ impl RoutingIo {
 }
 
 /// Counters every agent keeps (zero where a protocol has no such thing).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct RoutingStats {
     /// Control packets this node sent (originated or forwarded) and their IP bytes.
     pub control_packets: u64,

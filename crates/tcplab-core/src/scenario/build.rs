@@ -343,7 +343,10 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         let a = dirs.pop().expect("two directions");
         w.add_link(&name, ids[l.a.as_str()], ids[l.b.as_str()], [a, b]);
     }
+    // The station ids of each WLAN, in scenario order.
+    let mut wlan_stas: Vec<Vec<u32>> = Vec::with_capacity(s.wlans.len());
     for (wi, ws) in s.wlans.iter().enumerate() {
+        wlan_stas.push(Vec::with_capacity(ws.stations.len()));
         let capture = pcap_dir.is_some() && s.trace.pcap.iter().any(|p| p == "*" || *p == ws.name);
         w.wifi_mut().seed = seed;
         let wl = w.wifi_mut().add_wlan(wlan_config(ws));
@@ -382,6 +385,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 [stream(0), stream(1), stream(2), stream(3)],
                 pcap,
             );
+            wlan_stas[wi].push(sta);
             let s_ = &mut w.wifi_mut().stations[sta as usize];
             // a_to_b: frames the station sends; b_to_a: frames it receives.
             s_.loss_tx = loss_of(Direction::AToB);
@@ -395,18 +399,16 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     // Movement files are read relative to the working directory (the core gets the scenario's
     // text, not its path).
     let motion = super::mobility::build_mobility(s, seed, Path::new("."))?;
-    let mut sta = 0u32;
-    for wm in &motion {
-        for m in &wm.stations {
-            w.add_mobility(sta, m.clone(), wm.position_update);
-            sta += 1;
+    for (wm, stas) in motion.into_iter().zip(&wlan_stas) {
+        for (m, &sta) in wm.stations.into_iter().zip(stas) {
+            w.add_mobility(sta, m, wm.position_update);
         }
     }
     // Stations start where their models put them at t = 0 (a movement file's or the stationary
     // distribution's positions), before static routes are computed.
     w.start_mobility();
     w.install_static_routes();
-    install_routing(&mut w, s, seed, &ids);
+    install_routing(&mut w, s, seed, &wlan_stas);
     if s.trace.frames == Some(true) {
         w.wifi_mut().frames = Some(Vec::new());
     }
@@ -511,30 +513,26 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
 
 /// Gives the nodes of WLANs with `routing.protocol = "aodv"` their AODV agent (the rest keep
 /// their static tables).
-fn install_routing(w: &mut World, s: &Scenario, seed: u64, ids: &BTreeMap<&str, NodeId>) {
+fn install_routing(w: &mut World, s: &Scenario, seed: u64, wlan_stas: &[Vec<u32>]) {
     use super::routing::{aodv_params, RoutingProtocolName};
     use crate::net::{AnyRouting, Aodv};
-    let mut sta = 0u32;
-    for ws in &s.wlans {
-        let aodv = ws
+    for (ws, stas) in s.wlans.iter().zip(wlan_stas) {
+        let Some(params) = ws
             .routing
             .as_ref()
             .filter(|r| r.protocol == RoutingProtocolName::Aodv)
-            .map(aodv_params);
-        for st in &ws.stations {
-            let this = sta;
-            sta += 1;
-            let Some(params) = aodv else { continue };
-            let node = ids[st.node.as_str()];
-            let n = &w.nodes()[node.idx()];
-            let port = n
-                .wifi_port(this)
-                .expect("the station is a port of its node");
+            .map(aodv_params)
+        else {
+            continue;
+        };
+        for &sta in stas {
+            let node = w.wifi().stations[sta as usize].node;
+            let (addr, port) = (w.nodes()[node.idx()].addr, w.station_port(sta));
             // Routing streams: Custom keys tagged 0x52 ("R") with the node.
             let rng = Rng::derive(seed, StreamId::Custom((0x52u64 << 48) | node.0 as u64));
             w.set_routing(
                 node,
-                AnyRouting::Aodv(Box::new(Aodv::new(n.addr, port, params, rng))),
+                AnyRouting::Aodv(Box::new(Aodv::new(addr, port, params, rng))),
             );
         }
     }

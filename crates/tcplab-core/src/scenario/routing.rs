@@ -183,29 +183,9 @@ pub fn validate_routing(s: &Scenario, errs: &mut Vec<FieldError>) {
         }
         let Some(r) = &w.routing else { continue };
         if r.protocol == RoutingProtocolName::Static {
-            let aodv_only = [
-                ("preset", r.preset.is_some()),
-                ("active_route_timeout", r.active_route_timeout.is_some()),
-                ("my_route_timeout", r.my_route_timeout.is_some()),
-                ("rreq_retries", r.rreq_retries.is_some()),
-                ("ttl_start", r.ttl_start.is_some()),
-                ("ttl_increment", r.ttl_increment.is_some()),
-                ("ttl_threshold", r.ttl_threshold.is_some()),
-                ("net_diameter", r.net_diameter.is_some()),
-                ("node_traversal_time", r.node_traversal_time.is_some()),
-                ("local_repair", r.local_repair.is_some()),
-                ("gratuitous_rrep", r.gratuitous_rrep.is_some()),
-                ("dest_only", r.dest_only.is_some()),
-                ("hello_interval", r.hello_interval.is_some()),
-                ("allowed_hello_loss", r.allowed_hello_loss.is_some()),
-                ("purge_queue_on_break", r.purge_queue_on_break.is_some()),
-                ("purge_queue_on_rerr", r.purge_queue_on_rerr.is_some()),
-                ("jitter", r.jitter.is_some()),
-                ("buffer", r.buffer.is_some()),
-                ("buffer_timeout", r.buffer_timeout.is_some()),
-            ];
-            for (f, set) in aodv_only {
-                if set {
+            // Every field but `protocol` belongs to AODV: name each one that is set.
+            if let Ok(serde_json::Value::Object(set)) = serde_json::to_value(r) {
+                for f in set.keys().filter(|k| *k != "protocol") {
                     errs.push(err(
                         format!("{loc}.{f}"),
                         "only used by protocol = \"aodv\"",

@@ -47,7 +47,7 @@ impl World {
                 self.wifi.stations[a as usize].node,
                 self.wifi.stations[b as usize].node,
             );
-            let port = self.nodes[na.idx()].wifi_port(a).expect("station port");
+            let port = self.sta_port[a as usize];
             let next = self.nodes[nb.idx()].addr;
             adj[na.idx()].push((Hop { port, next }, nb));
         }

@@ -92,6 +92,8 @@ pub struct World {
     mobile: Vec<(u32, crate::mobility::Mobility)>,
     position_update: Option<SimTime>,
     moves: Vec<(u32, (f64, f64))>,
+    /// Each station's port at its node, by station.
+    sta_port: Vec<Port>,
     /// The station of each node in each WLAN: `wlan_sta[wlan][node]`.
     wlan_sta: Vec<Vec<Option<u32>>>,
     /// pcap writers of wireless interfaces, by station.
@@ -143,6 +145,7 @@ impl World {
             mobile: Vec::new(),
             position_update: None,
             moves: Vec::new(),
+            sta_port: Vec::new(),
             wlan_sta: Vec::new(),
             wifi_pcap: Vec::new(),
             started: None,
@@ -238,6 +241,10 @@ impl World {
     /// The wireless system, for building (stations' error models, the frame trace).
     pub fn wifi_mut(&mut self) -> &mut Wifi {
         &mut self.wifi
+    }
+    /// A station's port at its node.
+    pub fn station_port(&self, sta: u32) -> Port {
+        self.sta_port[sta as usize]
     }
     pub fn agents(&self) -> &[AgentSlot] {
         &self.agents

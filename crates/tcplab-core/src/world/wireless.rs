@@ -4,8 +4,8 @@
 use super::World;
 use crate::ids::{NodeId, PktId};
 use crate::link::{LossModel, Outage};
-use crate::net::{Decision, Hop, PortKind, RoutingAgent, BROADCAST_ADDR};
-use crate::packet::{Addr, Packet};
+use crate::net::{Hop, Port, PortKind, RoutingAgent};
+use crate::packet::Addr;
 use crate::rng::Rng;
 use crate::trace::PcapWriter;
 use crate::wifi::BROADCAST;
@@ -29,7 +29,9 @@ impl World {
             .add_station(wlan, node, pos, is_ap, LossModel::None, outage, rngs);
         self.wifi.stations[sta as usize].pcap = pcap.is_some();
         self.wifi_pcap.push(pcap);
+        let port = Port(self.nodes[node.idx()].ports.len() as u16);
         self.nodes[node.idx()].ports.push(PortKind::Wifi(sta));
+        self.sta_port.push(port);
         let w = wlan as usize;
         if self.wlan_sta.len() <= w {
             self.wlan_sta.resize(w + 1, Vec::new());
@@ -91,10 +93,7 @@ impl World {
                     w.record(self.now, &self.packets[id.idx()]);
                 }
                 let from = self.nodes[self.wifi.stations[src as usize].node.idx()].addr;
-                let port = self.nodes[node.idx()]
-                    .wifi_port(s)
-                    .expect("a station is a port of its node");
-                self.receive_ip(node, id, port, from);
+                self.receive_ip(node, id, self.sta_port[s as usize], from);
             }
             up.clear();
             if self.wifi.io.up.is_empty() {
@@ -112,10 +111,10 @@ impl World {
             return;
         }
         let next = self.nodes[self.wifi.stations[dst as usize].node.idx()].addr;
-        let port = self.nodes[node.idx()]
-            .wifi_port(sta)
-            .expect("a station is a port of its node");
-        let hop = Hop { port, next };
+        let hop = Hop {
+            port: self.sta_port[sta as usize],
+            next,
+        };
         let now = self.now;
         let mut io = std::mem::take(&mut self.rio);
         let d = self.routing[node.idx()].on_link_failure(
@@ -146,22 +145,5 @@ impl World {
         {
             self.wifi_io();
         }
-    }
-
-    /// Sends a packet from `node` on its wireless port as a link-layer broadcast.
-    pub fn wifi_broadcast(&mut self, node: NodeId, pkt: Packet) {
-        let Some(port) = self.nodes[node.idx()]
-            .ports
-            .iter()
-            .position(|k| matches!(k, PortKind::Wifi(_)))
-        else {
-            return;
-        };
-        let id = self.alloc(pkt);
-        let hop = Hop {
-            port: crate::net::Port(port as u16),
-            next: BROADCAST_ADDR,
-        };
-        self.apply(node, id, Decision::Forward(hop));
     }
 }
