@@ -33,6 +33,9 @@ FLOW_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "spurious_retransmissions": pl.Int64,
     "retransmission_ratio_pct": pl.Float64,
     "window_probes": pl.Int64,
+    "data_lost": pl.Int64,
+    "acks_lost": pl.Int64,
+    "acks_learned": pl.Int64,
     "reason": pl.String,
 }
 LINK_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {

@@ -64,6 +64,11 @@ pub struct FlowSummary {
     pub retransmission_ratio_pct: f64,
     pub fast_recoveries: u64,
     pub window_probes: u64,
+    /// This flow's segments lost in the network: data segments and pure ACKs (seed 002 Fig. 1).
+    pub data_lost: u64,
+    pub acks_lost: u64,
+    /// ACK numbers the sender learned from routing that advanced it (TCP-pgy S1).
+    pub acks_learned: u64,
     /// Why a flow that should have finished did not (None when it completed, or when it is an
     /// unlimited transfer that ran until the end).
     pub reason: Option<String>,
@@ -410,6 +415,9 @@ pub fn summarize(w: &World) -> RunOutput {
             },
             fast_recoveries: st.fast_recoveries,
             window_probes: st.window_probes,
+            data_lost: f.data_lost,
+            acks_lost: f.acks_lost,
+            acks_learned: st.acks_learned,
             reason: unfinished_reason(f, snd, rcv, end),
             adaptive_losses: snd
                 .adaptive_history()

@@ -36,6 +36,10 @@ pub struct TcpFlow {
     pub client_closed: bool,
     /// The flow needs nothing more (completed, or aborted).
     pub finished: bool,
+    /// This flow's segments lost in the network (queue overflow, MAC retry limit, routing drops,
+    /// TTL, link loss): those carrying data, and pure ACKs (seed 002 Fig. 1).
+    pub data_lost: u64,
+    pub acks_lost: u64,
 }
 
 /// A constant-bit-rate UDP source.

@@ -91,6 +91,14 @@ pub enum RouteSignal {
     Lost { dst: Addr },
     /// A route to `dst` is available again after a loss or a discovery.
     Restored { dst: Addr },
+    /// A routing message from `peer` carried its TCP receiver's cumulative ACK for the
+    /// connection between `port` here and `peer_port` there (TCP-pgy S1's `ack_seq`).
+    AckLearned {
+        peer: Addr,
+        peer_port: u16,
+        port: u16,
+        ack: u64,
+    },
 }
 
 /// What an agent asks the world to do, accumulated over one call.

@@ -9,7 +9,40 @@ use super::Addr;
 /// The AODV UDP port (RFC 3561 §4).
 pub const AODV_PORT: u16 = 654;
 
-/// Route Request (RFC 3561 §5.1, type 1, 24 bytes).
+/// The AODV extension type of TCP-pgy S1's `ack_seq` (seed 002 §III-B.1). RFC 3561 §7 lets
+/// messages carry type-length-value extensions after their fixed part; IANA assigned only type 1
+/// (Hello Interval, §7.1), so this one uses an unassigned type.
+pub const ACK_SEQ_EXT: u8 = 200;
+
+/// TCP-pgy S1's piggybacked cumulative ACK: the receiver's connection (its ports as the ACKs
+/// carry them) and the ACK number. The paper's field is the 4-byte number alone; the ports
+/// tell two connections between the same nodes apart. On the wire: an RFC 3561 §7 extension,
+/// type [`ACK_SEQ_EXT`], length 8 (source port, destination port, ACK number), 10 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AckSeq {
+    /// The ACKs' source port (the TCP receiver's) and destination port (the sender's).
+    pub sport: u16,
+    pub dport: u16,
+    /// Unwrapped cumulative ACK number; the wire carries its low 32 bits.
+    pub ack: u64,
+}
+
+impl AckSeq {
+    pub const WIRE_LEN: u32 = 10;
+
+    fn emit(&self, buf: &mut Vec<u8>) {
+        buf.extend_from_slice(&[ACK_SEQ_EXT, 8]);
+        buf.extend_from_slice(&self.sport.to_be_bytes());
+        buf.extend_from_slice(&self.dport.to_be_bytes());
+        buf.extend_from_slice(&(self.ack as u32).to_be_bytes());
+    }
+}
+
+fn ext_len(e: &Option<AckSeq>) -> u32 {
+    e.map_or(0, |_| AckSeq::WIRE_LEN)
+}
+
+/// Route Request (RFC 3561 §5.1, type 1, 24 bytes, + 10 with an `ack_seq` extension).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rreq {
     /// J: join flag (multicast).
@@ -28,9 +61,11 @@ pub struct Rreq {
     pub dst_seq: u32,
     pub orig: Addr,
     pub orig_seq: u32,
+    /// TCP-pgy S1: the originator's TCP receiver's cumulative ACK toward `dst`.
+    pub ack_seq: Option<AckSeq>,
 }
 
-/// Route Reply (RFC 3561 §5.2, type 2, 20 bytes). A HELLO (§6.9) is an RREP whose destination
+/// Route Reply (RFC 3561 §5.2, type 2, 20 bytes, + 10 with an `ack_seq` extension). A HELLO (§6.9) is an RREP whose destination
 /// is its sender, sent with IP TTL 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rrep {
@@ -46,6 +81,8 @@ pub struct Rrep {
     pub orig: Addr,
     /// Lifetime in milliseconds.
     pub lifetime_ms: u32,
+    /// TCP-pgy S1: a gratuitous RREP carries the RREQ's `ack_seq` to the TCP sender.
+    pub ack_seq: Option<AckSeq>,
 }
 
 /// Route Error (RFC 3561 §5.3, type 3, 4 + 8n bytes).
@@ -79,8 +116,8 @@ impl AodvMsg {
     /// Bytes on the wire (the UDP payload).
     pub fn len(&self) -> u32 {
         match self {
-            AodvMsg::Rreq(_) => 24,
-            AodvMsg::Rrep(_) => 20,
+            AodvMsg::Rreq(r) => 24 + ext_len(&r.ack_seq),
+            AodvMsg::Rrep(r) => 20 + ext_len(&r.ack_seq),
             AodvMsg::Rerr(e) => 4 + 8 * e.unreachable.len() as u32,
             AodvMsg::RrepAck => 2,
         }
@@ -107,6 +144,9 @@ impl AodvMsg {
                 put(buf, r.dst_seq);
                 put(buf, r.orig);
                 put(buf, r.orig_seq);
+                if let Some(e) = &r.ack_seq {
+                    e.emit(buf);
+                }
             }
             AodvMsg::Rrep(r) => {
                 // §5.2: R A, 9 reserved bits, 5-bit prefix size.
@@ -116,6 +156,9 @@ impl AodvMsg {
                 put(buf, r.dst_seq);
                 put(buf, r.orig);
                 put(buf, r.lifetime_ms);
+                if let Some(e) = &r.ack_seq {
+                    e.emit(buf);
+                }
             }
             AodvMsg::Rerr(e) => {
                 // §5.3: N, 15 reserved bits, DestCount.
@@ -156,6 +199,7 @@ mod tests {
             dst_seq: 9,
             orig: 0x0a00_0001,
             orig_seq: 0xffff_fffe,
+            ack_seq: None,
         });
         let b = bytes(&m);
         assert_eq!(&b[..4], &[1, 0x38, 0, 3]);
@@ -164,6 +208,47 @@ mod tests {
         assert_eq!(&b[12..16], &[0, 0, 0, 9]);
         assert_eq!(&b[16..20], &[10, 0, 0, 1]);
         assert_eq!(&b[20..24], &[0xff, 0xff, 0xff, 0xfe]);
+    }
+
+    /// TCP-pgy S1: the RFC 3561 §7 extension after the fixed part, counted in `len()`.
+    #[test]
+    fn ack_seq_extension_layout() {
+        let e = Some(AckSeq {
+            sport: 0x1389,
+            dport: 0x9c40,
+            ack: 0x1_0203_0405,
+        });
+        let q = AodvMsg::Rreq(Rreq {
+            join: false,
+            repair: false,
+            gratuitous: true,
+            dest_only: false,
+            unknown_seq: false,
+            hop_count: 0,
+            id: 1,
+            dst: 0x0a00_0001,
+            dst_seq: 2,
+            orig: 0x0a00_0008,
+            orig_seq: 4,
+            ack_seq: e,
+        });
+        let b = bytes(&q);
+        assert_eq!(b.len(), 34);
+        assert_eq!(&b[24..], &[200, 8, 0x13, 0x89, 0x9c, 0x40, 2, 3, 4, 5]);
+        let a = AodvMsg::Rrep(Rrep {
+            repair: false,
+            ack_required: false,
+            prefix: 0,
+            hop_count: 3,
+            dst: 0x0a00_0008,
+            dst_seq: 4,
+            orig: 0x0a00_0001,
+            lifetime_ms: 6000,
+            ack_seq: e,
+        });
+        let b = bytes(&a);
+        assert_eq!(b.len(), 30);
+        assert_eq!(&b[20..22], &[200, 8]);
     }
 
     #[test]
@@ -177,6 +262,7 @@ mod tests {
             dst_seq: 4,
             orig: 0x0a00_0001,
             lifetime_ms: 10_000,
+            ack_seq: None,
         });
         let b = bytes(&m);
         assert_eq!(&b[..4], &[2, 0x40, 0, 2]);
@@ -216,6 +302,11 @@ mod tests {
                 dst_seq: 0,
                 orig: 0x0a00_0001,
                 orig_seq: 12,
+                ack_seq: Some(AckSeq {
+                    sport: 5001,
+                    dport: 40000,
+                    ack: 0x1_0000_1234,
+                }),
             }),
             AodvMsg::Rrep(Rrep {
                 repair: false,
@@ -226,6 +317,7 @@ mod tests {
                 dst_seq: 44,
                 orig: 0x0a00_0001,
                 lifetime_ms: 10_000,
+                ack_seq: None,
             }),
             AodvMsg::Rerr(Rerr {
                 no_delete: false,
@@ -275,6 +367,8 @@ mod tests {
             ".... 1... .... .... = RREQ Unknown Sequence Number: Set",
             "RREQ Id: 77",
             "Originator Sequence Number: 12",
+            "Extension Type: 200",
+            "Extension Length: 8",
             "Route Reply (2)",
             "Hop Count: 6",
             "Destination Sequence Number: 44",

@@ -10,7 +10,7 @@ pub mod aodv;
 pub mod icmp;
 pub mod tcp;
 
-pub use aodv::{AodvMsg, Rerr, Rrep, Rreq, AODV_PORT};
+pub use aodv::{AckSeq, AodvMsg, Rerr, Rrep, Rreq, AODV_PORT};
 pub use icmp::IcmpUnreachable;
 pub use tcp::{SackBlocks, TcpFlags, TcpHeader};
 

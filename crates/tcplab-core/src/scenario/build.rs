@@ -481,6 +481,8 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                         completed_at: None,
                         client_closed: false,
                         finished: false,
+                        data_lost: 0,
+                        acks_lost: 0,
                     },
                     SeriesSet::new(&kinds, interval),
                 );

@@ -66,6 +66,10 @@ pub struct RoutingSpec {
     /// Only the destination answers RREQs (D flag).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dest_only: Option<bool>,
+    /// TCP-pgy S1: RREQs carry the TCP receiver's cumulative ACK (`ack_seq`) and gratuitous
+    /// RREPs copy it to the sender, whose TCP uses it with `extensions = ["ack_piggyback"]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_piggyback: Option<bool>,
     /// HELLO messages at this interval (default: none, link breaks come from the MAC).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hello_interval: Option<Duration>,
@@ -132,6 +136,9 @@ pub fn aodv_params(r: &RoutingSpec) -> AodvParams {
     if let Some(on) = r.dest_only {
         p.dest_only = on;
     }
+    if let Some(on) = r.ack_piggyback {
+        p.ack_piggyback = on;
+    }
     if let Some(iv) = r.hello_interval {
         p.hello = Some(Hello {
             interval: iv.0,
@@ -154,6 +161,38 @@ pub fn aodv_params(r: &RoutingSpec) -> AodvParams {
         p.buffer_timeout = d.0;
     }
     p
+}
+
+/// TCP-pgy S1 has two halves: the sender's `ack_piggyback` extension learns nothing unless the
+/// AODV nodes carry `ack_seq` (`routing.ack_piggyback = true`).
+pub fn validate_ack_piggyback(s: &Scenario, errs: &mut Vec<FieldError>) {
+    let carried = s
+        .wlans
+        .iter()
+        .filter_map(|w| w.routing.as_ref())
+        .any(|r| r.ack_piggyback == Some(true));
+    if carried {
+        return;
+    }
+    let asks = |t: &super::tcp::TcpTable| {
+        t.0.get("extensions")
+            .and_then(|v| v.as_array())
+            .is_some_and(|a| a.iter().any(|e| e.as_str() == Some("ack_piggyback")))
+    };
+    let tables = std::iter::once(("tcp".to_string(), Some(&s.tcp))).chain(
+        s.flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (format!("flows[{i}].tcp"), f.tcp.as_ref())),
+    );
+    for (loc, t) in tables {
+        if t.is_some_and(asks) {
+            errs.push(err(
+                format!("{loc}.extensions"),
+                "\"ack_piggyback\" needs the ACK carried by routing: set ack_piggyback = true in a WLAN's routing table (protocol = \"aodv\")",
+            ));
+        }
+    }
 }
 
 /// The routing tables' meaning: AODV fields only with AODV, AODV only in ad hoc WLANs, one

@@ -128,6 +128,7 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
     }
 
     validate_tcp(&s.tcp, "tcp", &mut errs);
+    super::routing::validate_ack_piggyback(s, &mut errs);
     let mut flow_names = BTreeSet::new();
     for (i, f) in s.flows.iter().enumerate() {
         let loc = format!("flows[{i}]");

@@ -141,6 +141,19 @@ pub enum ExtensionKind {
     /// arrivals; the sender fast-retransmits once that count reaches DupThresh even when
     /// duplicate ACKs were lost.
     DupCount,
+    /// TCP-pgy S1 (Kim & Yoo, JCN 2008, §3.1, Algorithm 1): the sender takes the receiver's
+    /// cumulative ACK that routing carried in an RREQ or gratuitous RREP as its highest ACK.
+    /// Needs `routing.ack_piggyback = true` on the path's AODV nodes.
+    AckPiggyback,
+}
+
+impl ExtensionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ExtensionKind::DupCount => "dup_count",
+            ExtensionKind::AckPiggyback => "ack_piggyback",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -491,9 +504,7 @@ impl TcpConfig {
         };
         for e in &self.extensions {
             n.push('+');
-            n.push_str(match e {
-                ExtensionKind::DupCount => "dup_count",
-            });
+            n.push_str(e.name());
         }
         n
     }
@@ -564,7 +575,7 @@ impl TcpConfig {
         let mut seen = Vec::new();
         for e in &self.extensions {
             if seen.contains(e) {
-                errs.push(("extensions", format!("{e:?} is listed twice")));
+                errs.push(("extensions", format!("\"{}\" is listed twice", e.name())));
             }
             seen.push(*e);
         }

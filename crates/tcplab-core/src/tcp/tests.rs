@@ -2177,6 +2177,34 @@ fn a_learned_ack_stops_go_back_n_below_it() {
     assert_eq!(s.snd_una_rel(), M);
 }
 
+/// TCP-pgy S1 sender (seed 002 Algorithm 1 and §IV-B): the learned ACK moves snd_una; the
+/// receiver's own ACK for that point, when it finally comes, is not a duplicate; nothing new
+/// is sent, however open the window, until an ACK above the learned one arrives.
+#[test]
+fn ack_piggyback_holds_new_data_until_an_ack_above_the_learned_one() {
+    let mut s = second_segment_lost_with(TcpConfig {
+        variant: Some(Variant::NewReno),
+        extensions: vec![ExtensionKind::AckPiggyback],
+        ..cfg()
+    });
+    let mut out = vec![];
+    s.notify(T0 + ms(120), Notice::AckLearned(S + 6 * M), &mut out);
+    assert!(out.is_empty());
+    assert_eq!(s.snd_una_rel(), 6 * M);
+    assert_eq!(s.stats.acks_learned, 1);
+    // snd_una + cwnd now reaches past snd_max, yet the late ACKs send nothing new.
+    assert!(send(&mut s, T0 + ms(130), &c_ack(S + 6 * M)).is_empty());
+    assert_eq!(s.stats.dupacks_received, 0, "the learned point's own ACK");
+    assert!(send(&mut s, T0 + ms(131), &c_ack(S + 6 * M)).is_empty());
+    assert_eq!(s.stats.dupacks_received, 1, "a real duplicate after it");
+    // An ACK above the learned one: sending resumes where it stopped.
+    let resumed = send(&mut s, T0 + ms(140), &c_ack(S + 7 * M));
+    assert_eq!(resumed.first(), Some(&s_data(S + 11 * M)));
+    // A second learned ACK at or below snd_una is ignored.
+    s.notify(T0 + ms(150), Notice::AckLearned(S + 7 * M), &mut out);
+    assert_eq!(s.stats.acks_learned, 1);
+}
+
 #[test]
 fn a_receiver_extension_sets_the_advertised_window() {
     let (mut c, _) = established(TcpConfig {

@@ -167,7 +167,7 @@ impl World {
         if reason.sends_icmp() {
             self.icmp_unreachable(node, id);
         }
-        self.free(id);
+        self.lose(id);
     }
 
     /// RFC 792 / RFC 1812 §4.3.2.3: a router that cannot deliver a datagram tells its source
@@ -221,6 +221,20 @@ impl World {
         let (dst, notice) = match sig {
             RouteSignal::Lost { dst } => (dst, Notice::RouteFailure),
             RouteSignal::Restored { dst } => (dst, Notice::RouteReestablished),
+            RouteSignal::AckLearned {
+                peer,
+                peer_port,
+                port,
+                ack,
+            } => {
+                // One connection: the one the ACK belongs to.
+                if let Some(&s) = self.demux.get(&(node, port, peer, peer_port)) {
+                    let now = self.now;
+                    self.sockets[s.idx()].notify(now, Notice::AckLearned(ack), &mut self.out);
+                    self.after_socket(s);
+                }
+                return;
+            }
         };
         let now = self.now;
         for s in 0..self.sockets.len() {
@@ -281,7 +295,7 @@ impl World {
             self.deliver_local(node, id);
         } else if p.ip.ttl <= 1 {
             self.nodes[node.idx()].drops.ttl += 1;
-            self.free(id);
+            self.lose(id);
         } else {
             p.ip.ttl -= 1;
             self.forward(node, id, Some(from));

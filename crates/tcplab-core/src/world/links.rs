@@ -67,7 +67,7 @@ impl World {
         match ifc.queue.enqueue(now, id, size, ect, &mut ifc.rng) {
             Enqueue::Dropped => {
                 ifc.stats.drops_queue += 1;
-                self.free(id);
+                self.lose(id);
                 return;
             }
             Enqueue::QueuedMarked => {
@@ -111,7 +111,7 @@ impl World {
         let peer = ifc.peer;
         self.queue.schedule(now + tx, Event::TxDone(i));
         if lost {
-            self.free(id);
+            self.lose(id);
         } else {
             self.queue.schedule(arrive, Event::Arrive(peer, id));
         }

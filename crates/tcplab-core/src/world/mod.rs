@@ -27,7 +27,7 @@ use crate::app::conservation::{check_tcp, check_udp, StreamLedger};
 use crate::app::{AppKind, CbrFlow, TcpFlow};
 use crate::ids::{FlowId, IfaceId, LinkId, NodeId, PktId, SockId};
 use crate::net::{AnyRouting, Node, Port, PortKind, RoutingIo};
-use crate::packet::{Addr, Packet};
+use crate::packet::{Addr, Packet, TcpFlags};
 use crate::sim::{Event, EventQueue};
 use crate::tcp::{Segment, Socket};
 use crate::time::SimTime;
@@ -394,6 +394,19 @@ impl World {
             self.packets.push(p);
             PktId(self.packets.len() as u32 - 1)
         }
+    }
+
+    /// Discards packet `id` lost in the network, counting a TCP segment against its flow.
+    fn lose(&mut self, id: PktId) {
+        let p = &self.packets[id.idx()];
+        if let (Some(h), Some(f)) = (p.tcp(), self.flows.get_mut(p.flow as usize)) {
+            if p.payload > 0 {
+                f.data_lost += 1;
+            } else if !h.flags.has(TcpFlags::SYN) {
+                f.acks_lost += 1;
+            }
+        }
+        self.free(id);
     }
 
     #[inline]

@@ -136,7 +136,7 @@ impl World {
         // `Prefer_Routing_Protocols`.
         let (len, prio) = (p.ip_len(), self.routing[node.idx()].is_control(p));
         if !self.wifi.enqueue(self.now, sta, id, next, len, prio) {
-            self.free(id);
+            self.lose(id);
         }
         if !self.wifi.io.up.is_empty()
             || !self.wifi.io.sched.is_empty()

@@ -23,7 +23,9 @@ use super::routing::{
     BROADCAST_ADDR,
 };
 use crate::ids::PktId;
-use crate::packet::{Addr, AodvMsg, Ecn, Ipv4Header, Packet, Rerr, Rrep, Rreq, Transport};
+use crate::packet::{
+    AckSeq, Addr, AodvMsg, Ecn, Ipv4Header, Packet, Rerr, Rrep, Rreq, TcpFlags, Transport,
+};
 use crate::rng::Rng;
 use crate::time::SimTime;
 use buffer::SendBuffer;
@@ -60,6 +62,9 @@ pub struct Aodv {
     /// HELLO state: neighbours heard and until when they count as alive; the next HELLO.
     neighbours: BTreeMap<Addr, SimTime>,
     next_hello: Option<SimTime>,
+    /// TCP-pgy S1: the latest cumulative ACK this node's TCP sent toward each destination, read
+    /// from the ACKs it originates; an RREQ for that destination carries it.
+    acks: BTreeMap<Addr, AckSeq>,
     /// Time of the last call (poll_timeout has no clock).
     now: SimTime,
     stats: RoutingStats,
@@ -89,6 +94,7 @@ impl Aodv {
             lost: BTreeSet::new(),
             neighbours: BTreeMap::new(),
             next_hello: params.hello.map(|h| h.interval),
+            acks: BTreeMap::new(),
             now: SimTime::ZERO,
             stats: RoutingStats::default(),
         }
@@ -263,6 +269,8 @@ impl Aodv {
             dst_seq,
             orig: self.addr,
             orig_seq: self.seqno,
+            // Seed 002 §III-B.1 (3): the receiver's ACK sequence rides on the RREQ it floods.
+            ack_seq: self.acks.get(&dst).copied(),
         });
         let pkt = self.control(BROADCAST_ADDR, ttl, msg);
         self.transmit(now, pkt, false, io);
@@ -318,9 +326,42 @@ impl Aodv {
         }
     }
 
+    /// Hands a piggybacked ACK from `peer` to the transport (seed 002 Algorithm 1 runs there).
+    fn ack_learned(&self, peer: Addr, e: Option<AckSeq>, io: &mut RoutingIo) {
+        if let Some(e) = e {
+            io.signals.push(RouteSignal::AckLearned {
+                peer,
+                peer_port: e.sport,
+                port: e.dport,
+                ack: e.ack,
+            });
+        }
+    }
+
     fn route_lost(&mut self, dst: Addr, io: &mut RoutingIo) {
         if self.sourced.contains(&dst) && self.lost.insert(dst) {
             io.signals.push(RouteSignal::Lost { dst });
+        }
+    }
+
+    /// Seed 002 §III-B.1 (2): before flooding an RREQ the receiver's routing reads the ACK
+    /// sequence its TCP expects; every ACK this node originates carries it, so the latest one
+    /// toward a destination is that value.
+    fn note_ack(&mut self, pkt: &Packet) {
+        if let Some(h) = pkt.tcp().filter(|h| h.flags.has(TcpFlags::ACK)) {
+            let e = AckSeq {
+                sport: h.sport,
+                dport: h.dport,
+                ack: h.ack,
+            };
+            self.acks
+                .entry(pkt.ip.dst)
+                .and_modify(|old| {
+                    if old.ack < e.ack || (old.sport, old.dport) != (e.sport, e.dport) {
+                        *old = e;
+                    }
+                })
+                .or_insert(e);
         }
     }
 
@@ -394,6 +435,8 @@ impl Aodv {
             .filter(|r| r.is_active(now))
             .map_or(from, |r| r.next);
         if q.dst == self.addr {
+            // Seed 002 §III-B.1.b: a flooded RREQ tells the TCP sender the receiver's ACK.
+            self.ack_learned(q.orig, q.ack_seq, io);
             self.reply_as_destination(q, back, io);
             return;
         }
@@ -460,7 +503,11 @@ impl Aodv {
         let pkt = self.control(q.orig, self.p.net_diameter, msg);
         self.emit(pkt, back, io);
         if q.gratuitous {
-            let msg = rrep(r_hops, q.orig, q.orig_seq, q.dst, r_left);
+            let mut msg = rrep(r_hops, q.orig, q.orig_seq, q.dst, r_left);
+            if let AodvMsg::Rrep(g) = &mut msg {
+                // Seed 002 §III-B.1 (5): the GRAT_RREP carries the RREQ's ack_seq to the sender.
+                g.ack_seq = q.ack_seq;
+            }
             let pkt = self.control(q.dst, self.p.net_diameter, msg);
             self.emit(pkt, f_next, io);
         }
@@ -500,6 +547,10 @@ impl Aodv {
         self.neighbour_route(now, from);
         if a.dst == self.addr {
             return;
+        }
+        if a.orig == self.addr {
+            // Seed 002 §III-B.1 (6): a GRAT_RREP's ack_seq goes to the TCP sender here.
+            self.ack_learned(a.dst, a.ack_seq, io);
         }
         // RFC §6.7: forward route to the RREP's destination when fresher or shorter.
         let hops = a.hop_count.saturating_add(1);
@@ -629,6 +680,7 @@ fn rrep(hop_count: u8, dst: Addr, dst_seq: u32, orig: Addr, lifetime: SimTime) -
         dst_seq,
         orig,
         lifetime_ms: lifetime.as_millis() as u32,
+        ack_seq: None,
     })
 }
 
@@ -645,6 +697,9 @@ impl RoutingAgent for Aodv {
         let dst = pkt.ip.dst;
         if from.is_none() {
             self.sourced.insert(dst);
+            if self.p.ack_piggyback {
+                self.note_ack(pkt);
+            }
         }
         let bump = self.bump_on_expiry();
         if let Some(r) = self.table.active(dst, now, bump) {

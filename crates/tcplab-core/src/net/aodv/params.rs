@@ -88,6 +88,10 @@ pub struct AodvParams {
     pub gratuitous_rrep: bool,
     /// Set D in originated RREQs: only the destination answers (§5.1).
     pub dest_only: bool,
+    /// TCP-pgy S1 (seed 002 §III-B.1): originated RREQs carry this node's TCP receiver's
+    /// cumulative ACK toward the destination, gratuitous RREPs copy it, and the TCP sender's
+    /// agent hands it to its transport. Off in both presets.
+    pub ack_piggyback: bool,
     /// HELLO messages; None when link breaks come only from the MAC (ns-2's
     /// `AODV_LINK_LAYER_DETECTION`).
     pub hello: Option<Hello>,
@@ -139,6 +143,7 @@ impl AodvParams {
             local_repair: LocalRepair::Off,
             gratuitous_rrep: false,
             dest_only: false,
+            ack_piggyback: false,
             hello: None,
             purge_queue_on_break: false,
             purge_queue_on_rerr: false,
@@ -173,6 +178,7 @@ impl AodvParams {
             local_repair: LocalRepair::Ns2,
             gratuitous_rrep: false,
             dest_only: false,
+            ack_piggyback: false,
             hello: None,
             purge_queue_on_break: true,
             purge_queue_on_rerr: true,

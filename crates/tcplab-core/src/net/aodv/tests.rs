@@ -6,7 +6,7 @@ use super::table::RouteState;
 use super::RoutingAgent;
 use crate::ids::PktId;
 use crate::net::routing::{DropReason, Port, RouteSignal, RoutingIo, BROADCAST_ADDR};
-use crate::packet::{AodvMsg, Ecn, Ipv4Header, Packet, Rrep, Rreq, Transport};
+use crate::packet::{AckSeq, AodvMsg, Ecn, Ipv4Header, Packet, Rrep, Rreq, Transport};
 use crate::rng::{Rng, StreamId};
 use crate::time::SimTime;
 
@@ -216,6 +216,104 @@ fn gratuitous_rrep_content() {
     assert_eq!(net.sent_by(3, RREQ).len(), 0);
 }
 
+/// Seed 002 §III-B.1 (S1): the TCP receiver's RREQ carries the cumulative ACK of the latest ACK
+/// it originated toward the sender (10 more bytes), the intermediate replier's gratuitous RREP
+/// copies it, and the sender's agent hands it to its transport for that connection.
+#[test]
+fn ack_seq_rides_the_rreq_and_the_gratuitous_rrep() {
+    let mut p = rfc();
+    p.gratuitous_rrep = true;
+    p.ack_piggyback = true;
+    let mut net = branch(p);
+    net.send_data(0, 3);
+    net.run_until(SimTime::from_secs(2));
+    // Node 4 is the TCP receiver (port 5001), node 3 the sender (port 40000).
+    net.send_tcp_ack(4, 3, (5001, 40000), 9000);
+    net.send_tcp_ack(4, 3, (5001, 40000), 10_040);
+    net.run_until(SimTime::from_secs(4));
+    let want = AckSeq {
+        sport: 5001,
+        dport: 40000,
+        ack: 9000,
+    };
+    let q: Vec<_> = net
+        .sent_by(4, RREQ)
+        .into_iter()
+        .filter(|s| matches!(&s.msg, AodvMsg::Rreq(r) if r.orig == addr(4)))
+        .collect();
+    let AodvMsg::Rreq(r) = &q[0].msg else {
+        unreachable!()
+    };
+    assert_eq!(r.ack_seq, Some(want), "read before the first RREQ went out");
+    assert_eq!(q[0].msg.len(), 34);
+    let grat: Vec<_> = net
+        .sent_by(1, RREP)
+        .into_iter()
+        .filter(|s| s.ip_dst == addr(3))
+        .collect();
+    let AodvMsg::Rrep(g) = &grat[0].msg else {
+        unreachable!()
+    };
+    assert_eq!(g.ack_seq, Some(want));
+    assert_eq!(grat[0].msg.len(), 30);
+    let learned: Vec<_> = net
+        .signals
+        .iter()
+        .filter(|s| matches!(s.2, RouteSignal::AckLearned { .. }))
+        .collect();
+    assert_eq!(learned.len(), 1);
+    assert_eq!(
+        (learned[0].1, learned[0].2),
+        (
+            3,
+            RouteSignal::AckLearned {
+                peer: addr(4),
+                peer_port: 5001,
+                port: 40000,
+                ack: 9000
+            }
+        )
+    );
+}
+
+/// S1 without an intermediate replier (seed 002 §III-B.1.b): the flooded RREQ reaches the TCP
+/// sender, which learns the ACK from it. Off, nothing is carried and nothing learned.
+#[test]
+fn ack_seq_reaches_the_sender_on_the_flooded_rreq() {
+    for on in [true, false] {
+        let mut p = rfc();
+        p.ack_piggyback = on;
+        let mut net = Net::string(5, p);
+        net.send_tcp_ack(4, 0, (80, 1025), 77_000);
+        net.run_until(SimTime::from_secs(5));
+        let learned: Vec<_> = net
+            .signals
+            .iter()
+            .filter(|s| matches!(s.2, RouteSignal::AckLearned { .. }))
+            .map(|s| (s.1, s.2))
+            .collect();
+        let rreq_len = net.sent_by(4, RREQ)[0].msg.len();
+        if on {
+            assert_eq!(rreq_len, 34);
+            assert_eq!(
+                learned,
+                [(
+                    0,
+                    RouteSignal::AckLearned {
+                        peer: addr(4),
+                        peer_port: 80,
+                        port: 1025,
+                        ack: 77_000
+                    }
+                )]
+            );
+        } else {
+            assert_eq!(rreq_len, 24);
+            assert!(learned.is_empty());
+        }
+    }
+}
+
 /// Without G, node 3 learns nothing about node 4 (ns-2.35: RREQ_GRAT_RREP compiled out).
 #[test]
 fn no_gratuitous_rrep_when_off() {
@@ -251,6 +349,7 @@ fn rrep(dst: u32, seq: u32, hops: u8) -> AodvMsg {
         dst_seq: seq,
         orig: 0x0a00_0001,
         lifetime_ms: 10_000,
+        ack_seq: None,
     })
 }
 
@@ -267,6 +366,7 @@ fn rreq(dst: u32, dst_seq: u32, id: u32) -> AodvMsg {
         dst_seq,
         orig: 0x0a00_0063,
         orig_seq: 1,
+        ack_seq: None,
     })
 }
 

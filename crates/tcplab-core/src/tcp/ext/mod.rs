@@ -8,8 +8,10 @@
 //! A new extension is one file here, one arm of [`AnyExtension`] and its name in
 //! `config::ExtensionKind`.
 
+mod ack_piggyback;
 mod dup_count;
 
+pub use ack_piggyback::AckPiggyback;
 pub use dup_count::DupCount;
 
 use super::config::ExtensionKind;
@@ -44,7 +46,8 @@ pub enum Response {
     /// segment.
     Resume,
     /// Treat everything below this sequence number as acknowledged (TCP-pgy S1): go-back-N and
-    /// recovery no longer resend it; cwnd is unchanged and nothing is sent at that moment.
+    /// recovery no longer resend it; cwnd is unchanged, and no new data is sent until an ACK
+    /// above it arrives (retransmissions still go).
     AdvanceAck(u64),
 }
 
@@ -79,6 +82,7 @@ pub trait Extension {
 #[derive(Clone, Debug)]
 pub enum AnyExtension {
     DupCount(DupCount),
+    AckPiggyback(AckPiggyback),
     /// A scripted extension for the socket's trace tests of the notice hook.
     #[cfg(test)]
     Scripted(Scripted),
@@ -117,12 +121,14 @@ impl AnyExtension {
     pub fn new(kind: ExtensionKind) -> AnyExtension {
         match kind {
             ExtensionKind::DupCount => AnyExtension::DupCount(DupCount::default()),
+            ExtensionKind::AckPiggyback => AnyExtension::AckPiggyback(AckPiggyback::default()),
         }
     }
 
     pub fn get(&self) -> &dyn Extension {
         match self {
             AnyExtension::DupCount(e) => e,
+            AnyExtension::AckPiggyback(e) => e,
             #[cfg(test)]
             AnyExtension::Scripted(e) => e,
         }
@@ -131,6 +137,7 @@ impl AnyExtension {
     pub fn get_mut(&mut self) -> &mut dyn Extension {
         match self {
             AnyExtension::DupCount(e) => e,
+            AnyExtension::AckPiggyback(e) => e,
             #[cfg(test)]
             AnyExtension::Scripted(e) => e,
         }

@@ -236,6 +236,16 @@ impl Socket {
         // RFC 6675 §2: with SACK, an ACK carrying new SACK information is a DupAck "even if it
         // ... moves the cumulative acknowledgment point".
         let sack_dup = self.rec.get().sack_dupacks() && new_sack;
+        if let Some((learned, seen)) = self.learned_ack {
+            if ack > learned {
+                self.learned_ack = None; // seed 002 §IV-B: a real ACK above ack_seq resumes
+            } else if ack == learned && !seen {
+                // The ACK the receiver sent when it reached ack_seq: new to the receiver's
+                // stream, not a duplicate; a window update at most.
+                self.learned_ack = Some((learned, true));
+                return;
+            }
+        }
         if ack > self.snd_una {
             self.on_new_ack(now, h, ack, out);
             // RFC 6675 §5: the cumulative ACK reset DupAcks to zero; the DupAck counts after it.

@@ -83,6 +83,8 @@ pub struct TcpStats {
     /// Data segments received that held nothing new (the receiver already had every byte).
     pub duplicate_segments_received: u64,
     pub ecn_reductions: u64,
+    /// ACK numbers learned from routing that advanced snd_una (TCP-pgy S1).
+    pub acks_learned: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,6 +128,10 @@ pub struct Socket {
     sb: Scoreboard,
     /// An extension froze the sender (no transmission, no retransmission timer).
     frozen: bool,
+    /// TCP-pgy S1: snd_una was advanced to this ACK learned from routing; no new data goes out
+    /// until a real ACK above it arrives, and the first real ACK equal to it is not a duplicate
+    /// (`true` once it came).
+    learned_ack: Option<(u64, bool)>,
     /// When data was last sent (RFC 5681 §4.1 restart after idle).
     last_data_sent: Option<SimTime>,
     rtt: RttEstimator,
@@ -237,6 +243,7 @@ impl Socket {
             dupacks: 0,
             sb: Scoreboard::default(),
             frozen: false,
+            learned_ack: None,
             last_data_sent: None,
             rtt,
             rtt_timing: None,
@@ -403,12 +410,22 @@ impl Socket {
                 }
                 Response::Resume => {}
                 Response::AdvanceAck(ack) if ack > self.snd_una && ack <= self.snd_max => {
+                    // Seed 002 §IV-B: new data waits for an ACK above ack_seq (no burst).
+                    self.learned_ack = Some((ack, false));
+                    self.stats.acks_learned += 1;
                     self.snd_una = ack;
                     self.snd_nxt = self.snd_nxt.max(ack);
                     if self.sack_on {
                         self.sb.on_cumulative_ack(ack);
                     }
                     self.on_fin_acked();
+                    if self.snd_una == self.snd_max {
+                        // Everything sent is acknowledged: no ACK above it can come, so this
+                        // counts as that ACK (the timer stops, sending goes on).
+                        self.learned_ack = None;
+                        self.rto_at = None;
+                        self.try_send(now, out);
+                    }
                 }
                 Response::AdvanceAck(_) => {}
             }
@@ -476,6 +493,15 @@ impl Socket {
             d + 1
         } else {
             d
+        }
+    }
+
+    /// Where sending stops: the data the application gave, or what was already sent while a
+    /// learned ACK holds new data back.
+    fn send_end(&self) -> u64 {
+        match self.learned_ack {
+            Some(_) => self.data_end().min(self.snd_max),
+            None => self.data_end(),
         }
     }
 

@@ -238,7 +238,7 @@ impl Socket {
         };
         let win = (self.win.window() + lt).min(self.snd_wnd);
         let limit = self.snd_una + win;
-        let data_end = self.data_end();
+        let data_end = self.send_end();
         let fin = self.fin_seq();
         loop {
             let mut s = self.snd_nxt;
@@ -281,7 +281,7 @@ impl Socket {
     /// ACK and then grows by what each transmission adds (a retransmitted lost octet, a
     /// retransmitted not-lost octet and a new octet each add one), so a burst costs one SetPipe.
     pub(super) fn sack_send(&mut self, now: SimTime, out: &mut Vec<Segment>) {
-        let data_end = self.data_end();
+        let data_end = self.send_end();
         let seq = self.seq();
         if !self.rec.pipe_driven() {
             return;

@@ -1,0 +1,153 @@
+"""Seed 002's networks (Kim & Yoo, JCN 2008, Table 1 and Fig. 5) as scenario dicts: strings, the
+grid with crossing flows, and 50 nodes moving by random waypoint in 1500 m x 300 m.
+
+Table 1 and §IV-A fix: 600 s, 1040-byte packets (ns-2's 1000-byte TCP packets + 40 B of headers),
+IEEE 802.11 at 2 Mb/s (the ns-2 preset: RTS/CTS for unicast, 250 m reception and 550 m carrier
+sense with two-ray ground), 50-packet interface queues, AODV (ns-2.35's constants), FTP, nodes
+200 m apart.  Every choice the paper leaves open is a module constant here and is written in
+docs/validation/tcp_pgy.md:
+
+* TCP: ns-2.35 Agent/TCP/Newreno and TCPSink defaults (ALGORITHMS.md §6.5): windows in packets,
+  initial window 2, an ACK per packet, ns-2's timers, and its default advertised window
+  ``window_`` = 20 packets (the paper sets none).
+* AODV: gratuitous RREPs on in every variant (S1 needs ns-2's ``RREQ_GRAT_RREP`` compiled in; the
+  network stays the same across compared senders); the ``ack_seq`` field only where S1 runs.
+* Grid: 6 x 6 nodes 200 m apart; flows cross along rows and columns, 5 hops each, added in the
+  order of ``GRID_FLOWS`` (rows 0, 2, 4, 1, 3 west to east alternating with the same columns north
+  to south).  The paper's Fig. 5(b) gives neither size nor placement.
+* Random: F TCP senders fixed on the west edge and their receivers on the east edge, at
+  y = (i + 0.5) * 300 / F; the other 50 - 2F nodes move by random waypoint (pause 0, speeds
+  uniform in [max/10, max], started in the stationary regime) from positions drawn by each run.
+* Flows start 1 s apart (flow i at i s) so that their first route discoveries do not collide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcplab.experiments.base import NS2_TCP_TIMERS
+
+SEGMENT_B = 1000
+SPACING_M = 200
+QUEUE = 50
+#: ns-2 Agent/TCP window_ (the receiver's advertised window), packets.
+WINDOW_SEGMENTS = 20
+GRID_SIDE = 6
+AREA = (1500, 300)
+RANDOM_NODES = 50
+
+#: The compared senders: label -> [tcp] extensions, and whether AODV carries ack_seq.
+VARIANTS: dict[str, tuple[list[str], bool]] = {
+    "newreno": ([], False),
+    "s1": (["ack_piggyback"], True),
+    "s2": (["dup_count"], False),
+    "pgy": (["ack_piggyback", "dup_count"], True),
+}
+LABEL = {"newreno": "NewReno", "s1": "S1 only", "s2": "S2 only", "pgy": "TCP-pgy (S1+S2)"}
+
+
+def tcp() -> dict[str, Any]:
+    """ns-2.35 Agent/TCP/Newreno + TCPSink defaults (ALGORITHMS.md §6.5)."""
+    return {
+        "variant": "newreno",
+        "mss": SEGMENT_B,
+        "window_unit": "segments",
+        "ca_mode": "per_ack",
+        "initial_window": 2,
+        "rcv_buf": f"{WINDOW_SEGMENTS * SEGMENT_B}B",
+        "sack": False,
+        "timestamps": False,
+        "delayed_ack": False,
+        "full_ack": "ssthresh",
+    } | NS2_TCP_TIMERS
+
+
+def routing() -> dict[str, Any]:
+    return {"protocol": "aodv", "preset": "ns2", "gratuitous_rrep": True}
+
+
+def _wlan(stations: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "name": "manet",
+        "mode": "adhoc",
+        "phy": "ns2_dsss",
+        "rate": "2Mbps",
+        "queue": QUEUE,
+        "propagation": {"model": "two_ray_ground"},
+        "routing": routing(),
+        "stations": stations,
+    }
+
+
+def _scenario(name: str, duration: str, nodes: list[str], stations: list[dict[str, Any]],
+              flows: list[tuple[str, str]], series: tuple[str, ...] = ()) -> dict[str, Any]:
+    s: dict[str, Any] = {
+        "name": name,
+        "duration": duration,
+        "tcp": tcp(),
+        "nodes": [{"name": n} for n in nodes],
+        "wlans": [_wlan(stations)],
+        # FTP from each pair's sender (the bulk server) to its receiver (the client).
+        "flows": [{"name": f"f{i + 1}", "app": "bulk", "server": src, "client": dst, "start": f"{i}s"}
+                  for i, (src, dst) in enumerate(flows)],
+    }
+    if series:
+        s["trace"] = {"series": list(series), "interval": "10ms"}
+    return s
+
+
+def string(hops: int, flows: int = 1, duration: str = "600s", series: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``hops`` + 1 nodes in a line; ``flows`` FTP flows from the first node to the last."""
+    nodes = [f"n{i}" for i in range(hops + 1)]
+    stations = [{"node": n, "position": [f"{i * SPACING_M}m", "0m"]} for i, n in enumerate(nodes)]
+    return _scenario(f"string{hops}", duration, nodes, stations, [(nodes[0], nodes[-1])] * flows, series)
+
+
+#: The grid's flows in the order they are added: ("row" | "col", index).
+GRID_FLOWS: tuple[tuple[str, int], ...] = tuple(
+    x for i in (0, 2, 4, 1, 3) for x in (("row", i), ("col", i))
+)
+
+
+def grid(flows: int, duration: str = "600s") -> dict[str, Any]:
+    """A GRID_SIDE x GRID_SIDE grid with the first ``flows`` crossing flows of GRID_FLOWS."""
+    k = GRID_SIDE
+
+    def name(r: int, c: int) -> str:
+        return f"g{r}_{c}"
+
+    nodes = [name(r, c) for r in range(k) for c in range(k)]
+    stations = [{"node": name(r, c), "position": [f"{c * SPACING_M}m", f"{r * SPACING_M}m"]}
+                for r in range(k) for c in range(k)]
+    pairs = [(name(i, 0), name(i, k - 1)) if kind == "row" else (name(0, i), name(k - 1, i))
+             for kind, i in GRID_FLOWS[:flows]]
+    return _scenario(f"grid{flows}", duration, nodes, stations, pairs)
+
+
+def random(flows: int, max_speed: float, duration: str = "600s") -> dict[str, Any]:
+    """50 nodes in 1500 m x 300 m: ``flows`` fixed sender/receiver pairs on the west/east edges,
+    the rest moving by random waypoint with speeds in [max/10, max] m/s, pause 0."""
+    w, h = AREA
+    senders = [f"s{i}" for i in range(flows)]
+    receivers = [f"r{i}" for i in range(flows)]
+    movers = [f"m{i:02d}" for i in range(RANDOM_NODES - 2 * flows)]
+    ys = [(i + 0.5) * h / flows for i in range(flows)]
+    stations: list[dict[str, Any]] = [{"node": s, "position": ["0m", f"{y:.1f}m"]} for s, y in zip(senders, ys)]
+    stations += [{"node": r, "position": [f"{w}m", f"{y:.1f}m"]} for r, y in zip(receivers, ys)]
+    rwp = {"model": "random_waypoint", "min_speed": f"{max_speed / 10:g}m/s", "max_speed": f"{max_speed:g}m/s",
+           "pause": "0s", "area": [f"{w}m", f"{h}m"], "steady_state": True}
+    # Initial positions are placeholders: steady_state draws each mover's from its own stream.
+    stations += [{"node": m, "position": [f"{w / 2}m", f"{h / 2}m"], "mobility": rwp} for m in movers]
+    return _scenario(f"random{flows}_v{max_speed:g}", duration, senders + receivers + movers, stations,
+                     list(zip(senders, receivers)))
+
+
+def variant_cells(variants: tuple[str, ...]) -> list[dict[str, Any]]:
+    """One override cell per compared sender."""
+    return [{"tcp.extensions": VARIANTS[v][0], "wlans.manet.routing.ack_piggyback": VARIANTS[v][1]}
+            for v in variants]
+
+
+def variant_of(cell: dict[str, Any]) -> str:
+    ext = cell.get("tcp.extensions", [])
+    return next(v for v, (e, _) in VARIANTS.items() if e == ext)
