@@ -1,0 +1,94 @@
+"""Seed 002's measurement points as sweeps, and their runs read back from the store.
+
+A point is one network (a string of some hops with some flows, the grid with some flows, or the
+random network at one speed with some flows); its sweep runs every compared sender on it with the
+same seeds, so senders are compared seed by seed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from tcplab.experiments import tcp_pgy_scenario as sc
+from tcplab.runner import Sweep
+from tcplab.store import Store
+
+ALL = tuple(sc.VARIANTS)
+PAIR = ("newreno", "pgy")
+
+
+@dataclass(frozen=True)
+class Point:
+    kind: str  # "string" | "grid" | "random"
+    hops: int = 7
+    flows: int = 1
+    speed: float = 0.0
+    variants: tuple[str, ...] = PAIR
+    duration: str = "600s"
+    #: extra overrides applied to every variant, e.g. (("wlans.manet.routing.gratuitous_rrep", False),)
+    extra: tuple[tuple[str, Any], ...] = ()
+    #: record the sender's and receiver's sequence series every 10 ms (the time-sequence figures)
+    trace: bool = False
+
+    @property
+    def label(self) -> str:
+        if self.kind == "string":
+            parts = [f"hops={self.hops}", f"flows={self.flows}"]
+        elif self.kind == "grid":
+            parts = [f"flows={self.flows}"]
+        else:
+            parts = [f"flows={self.flows}", f"vmax={self.speed:g}"]
+        parts += [f"{k.rsplit('.', 1)[-1]}={v}" for k, v in self.extra]
+        if self.trace:
+            parts.append(f"trace,{self.duration}")
+        return ",".join(parts)
+
+    def name(self, prefix: str) -> str:
+        return f"{prefix}/{self.kind}/{self.label}"
+
+    def scenario(self) -> dict[str, Any]:
+        if self.kind == "string":
+            series = ("snd_una", "snd_nxt", "rcv_nxt", "cwnd") if self.trace else ()
+            return sc.string(self.hops, self.flows, self.duration, series)
+        if self.kind == "grid":
+            return sc.grid(self.flows, self.duration)
+        return sc.random(self.flows, self.speed, self.duration)
+
+    def sweep(self, prefix: str, replications: int) -> Sweep:
+        cells = [c | dict(self.extra) for c in sc.variant_cells(self.variants)]
+        return Sweep(name=self.name(prefix), base=self.scenario(), cells=cells, replications=replications, seed0=1)
+
+
+#: Per-run metrics, summed over the run's flows: aggregate goodput (kb/s), spurious
+#: retransmissions, timeouts, DATA and ACK segments lost in the network, ACKs learned by S1.
+METRICS = ("kbps", "spurious", "timeouts", "fast", "data_lost", "acks_lost", "learned")
+
+
+def runs(store: Store, sweep: str) -> dict[str, dict[int, dict[str, Any]]]:
+    """variant -> seed -> the run's metrics and store key."""
+    out: dict[str, dict[int, dict[str, Any]]] = {}
+    for r in store.runs(sweep, status="ok").iter_rows(named=True):
+        flows = json.loads(r["summary_json"])["flows"]
+        out.setdefault(sc.variant_of(json.loads(r["cell"])), {})[int(r["seed"])] = {
+            "key": r["key"],
+            "kbps": sum(f["goodput_bps"] for f in flows) / 1e3,
+            "spurious": sum(f["spurious_retransmissions"] for f in flows),
+            "timeouts": sum(f["timeouts"] for f in flows),
+            "fast": sum(f["fast_retransmissions"] for f in flows),
+            "data_lost": sum(f["data_lost"] for f in flows),
+            "acks_lost": sum(f["acks_lost"] for f in flows),
+            "learned": sum(f["acks_learned"] for f in flows),
+        }
+    return out
+
+
+def metric(store: Store, sweep: str, name: str) -> dict[str, dict[int, float]]:
+    """variant -> seed -> one metric of a point."""
+    return {v: {s: float(r[name]) for s, r in per.items()} for v, per in runs(store, sweep).items()}
+
+
+def failed(store: Store, sweep: str) -> list[str]:
+    """Errors of the point's runs that did not end ok (a byte-conservation violation is one)."""
+    return [str(r["error"]) for r in store.runs(sweep).iter_rows(named=True) if r["status"] != "ok"]
