@@ -69,6 +69,9 @@ pub struct FlowSummary {
     pub acks_lost: u64,
     /// ACK numbers the sender learned from routing that advanced it (TCP-pgy S1).
     pub acks_learned: u64,
+    /// When each of them came (s) and the byte of the stream it acknowledged up to.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub acks_learned_at: Vec<(f64, u64)>,
     /// Why a flow that should have finished did not (None when it completed, or when it is an
     /// unlimited transfer that ran until the end).
     pub reason: Option<String>,
@@ -418,6 +421,11 @@ pub fn summarize(w: &World) -> RunOutput {
             data_lost: f.data_lost,
             acks_lost: f.acks_lost,
             acks_learned: st.acks_learned,
+            acks_learned_at: snd
+                .learned_acks()
+                .iter()
+                .map(|&(t, b)| (t.as_secs_f64(), b))
+                .collect(),
             reason: unfinished_reason(f, snd, rcv, end),
             adaptive_losses: snd
                 .adaptive_history()

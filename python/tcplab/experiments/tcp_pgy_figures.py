@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 import math
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from tcplab.experiments import tcp_pgy as exp
@@ -80,11 +81,15 @@ def _timeouts(seq: dict[str, tuple[list[float], list[float]]]) -> list[tuple[flo
     return out
 
 
-def _fig8(store: Store, key: str, at: float, title: str, path: Path) -> Path:
+def _fig8(store: Store, key: str, at: float, title: str, path: Path,
+          learned: Sequence[tuple[float, float]] = ()) -> Path:
     from tcplab.plots import new_figure, save
 
     seq = _series(store, key)
     fig, ax = new_figure()
+    near = [(t, b / SEGMENT_B) for t, b in learned if at - 4 <= t <= at + 4]
+    if near:
+        ax.plot(*zip(*near), "v", color="tab:red", ms=7, label="ACK learned from an RREQ / GRAT_RREP (S1)")
     for name, label in (("snd_nxt", "sender: next to send"), ("snd_una", "sender: highest ACK (snd_una)"),
                         ("rcv_nxt", "receiver: cumulative ACK (rcv_nxt)")):
         t, v = seq[name]
@@ -128,13 +133,17 @@ def draw(store: Store, outdir: Path, quick: bool) -> list[Path]:
         events = _timeouts(_series(store, key))
         if events:
             t, gap, _ = max(events, key=lambda e: e[1])
-            out.append(_fig8(store, key, t, f"Fig. 8(a): NewReno, timeout at {t:.2f} s resends {gap:.0f} segments "
-                             "the receiver holds", outdir / "fig8a_newreno_spurious.png"))
+            out.append(_fig8(store, key, t, f"Fig. 8(a): NewReno, timeout at {t:.2f} s: {gap:.0f} spurious "
+                             "resends", outdir / "fig8a_newreno_spurious.png"))
     if 1 in traced.get("s1", {}):
-        key = traced["s1"][1]["key"]
-        events = _timeouts(_series(store, key))
-        if events:
-            t, gap, rise = max(events, key=lambda e: e[2])
-            out.append(_fig8(store, key, t, f"Fig. 8(b): S1, snd_una learned (+{rise:.0f} segments) before the "
-                             f"timeout at {t:.2f} s", outdir / "fig8b_s1_learned.png"))
+        run = traced["s1"][1]
+        learned = [(t, float(b)) for t, b in run["learned_at"]]
+        events = _timeouts(_series(store, run["key"]))
+        # The go-back-N that follows a learned ACK most closely (within 4 s).
+        after = [(t - max((lt for lt, _ in learned if lt <= t), default=-1e9), t) for t, _, _ in events]
+        after = [x for x in after if x[0] <= 4.0]
+        if after:
+            _, t = min(after)
+            out.append(_fig8(store, run["key"], t, f"Fig. 8(b): S1, go-back-N at {t:.2f} s starts at the learned ACK",
+                             outdir / "fig8b_s1_learned.png", learned))
     return out

@@ -80,6 +80,7 @@ def runs(store: Store, sweep: str) -> dict[str, dict[int, dict[str, Any]]]:
             "data_lost": sum(f["data_lost"] for f in flows),
             "acks_lost": sum(f["acks_lost"] for f in flows),
             "learned": sum(f["acks_learned"] for f in flows),
+            "learned_at": flows[0].get("acks_learned_at", []),
         }
     return out
 

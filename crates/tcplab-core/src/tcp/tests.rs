@@ -2205,6 +2205,30 @@ fn ack_piggyback_holds_new_data_until_an_ack_above_the_learned_one() {
     assert_eq!(s.stats.acks_learned, 1);
 }
 
+/// A learned ACK that covers everything sent leaves no ACK to wait for: it counts as that ACK
+/// (the timer stops and sending goes on), or the sender would stall until a timeout.
+#[test]
+fn ack_piggyback_covering_everything_sent_resumes_at_once() {
+    let mut s = second_segment_lost_with(TcpConfig {
+        variant: Some(Variant::NewReno),
+        extensions: vec![ExtensionKind::AckPiggyback],
+        ..cfg()
+    });
+    let mut out = vec![];
+    s.notify(T0 + ms(120), Notice::AckLearned(S + 11 * M), &mut out);
+    assert_eq!(s.snd_una_rel(), 11 * M);
+    assert_eq!(
+        out.first(),
+        Some(&s_data(S + 11 * M)),
+        "new data goes out now"
+    );
+    assert_eq!(
+        s.poll_timeout(),
+        Some(T0 + ms(120) + s.rto()),
+        "timer restarted for it"
+    );
+}
+
 #[test]
 fn a_receiver_extension_sets_the_advertised_window() {
     let (mut c, _) = established(TcpConfig {

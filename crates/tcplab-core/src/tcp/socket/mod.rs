@@ -132,6 +132,8 @@ pub struct Socket {
     /// until a real ACK above it arrives, and the first real ACK equal to it is not a duplicate
     /// (`true` once it came).
     learned_ack: Option<(u64, bool)>,
+    /// When each learned ACK advanced snd_una, and to what (for time-sequence diagrams).
+    learned_log: Vec<(SimTime, u64)>,
     /// When data was last sent (RFC 5681 §4.1 restart after idle).
     last_data_sent: Option<SimTime>,
     rtt: RttEstimator,
@@ -244,6 +246,7 @@ impl Socket {
             sb: Scoreboard::default(),
             frozen: false,
             learned_ack: None,
+            learned_log: Vec::new(),
             last_data_sent: None,
             rtt,
             rtt_timing: None,
@@ -325,6 +328,11 @@ impl Socket {
         self.cc.get().name()
     }
     /// Adaptive TCP's loss events so far (empty for every other controller).
+    /// TCP-pgy S1: (time, data offset) of each ACK learned from routing that advanced snd_una.
+    pub fn learned_acks(&self) -> &[(SimTime, u64)] {
+        &self.learned_log
+    }
+
     pub fn adaptive_history(&self) -> &[super::cc::LossEvent] {
         match &self.cc {
             AnyCc::Adaptive(a) => a.history(),
@@ -413,6 +421,7 @@ impl Socket {
                     // Seed 002 §IV-B: new data waits for an ACK above ack_seq (no burst).
                     self.learned_ack = Some((ack, false));
                     self.stats.acks_learned += 1;
+                    self.learned_log.push((now, ack - self.iss - 1));
                     self.snd_una = ack;
                     self.snd_nxt = self.snd_nxt.max(ack);
                     if self.sack_on {
