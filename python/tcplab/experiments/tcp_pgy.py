@@ -71,7 +71,7 @@ NOTES = (
     "extension (10 bytes on RREQs and gratuitous RREPs) only where S1 runs; the sensitivity table turns "
     "gratuitous RREPs off.",
     "ns-2 NewReno defaults (windows in packets, initial window 2, ACK per packet, window_ = 20 packets).",
-    "The grid (6 × 6, 200 m, rows and columns of 5 hops) and the random network's endpoints and speed range "
+    "The grid (7 × 7, 200 m, flows along the inner rows and columns, 6 hops each) and the random network's endpoints and speed range "
     "([max/10, max]) are our choices; the paper gives neither.",
 )
 
@@ -212,8 +212,8 @@ def deviation_cause(cell: TableCell) -> str:
             "speed choices"
         )
     return (
-        "the paper's percentages come from its own grid and flow placement (not given); ours is a 6 × 6 grid "
-        "with crossing rows and columns; see docs/validation/tcp_pgy.md"
+        "the paper's percentages come from its own grid and flow placement (not given); ours is a 7 × 7 grid "
+        "with flows along its inner rows and columns; see docs/validation/tcp_pgy.md"
     )
 
 

@@ -12,9 +12,10 @@ docs/validation/tcp_pgy.md:
   ``window_`` = 20 packets (the paper sets none).
 * AODV: gratuitous RREPs on in every variant (S1 needs ns-2's ``RREQ_GRAT_RREP`` compiled in; the
   network stays the same across compared senders); the ``ack_seq`` field only where S1 runs.
-* Grid: 6 x 6 nodes 200 m apart; flows cross along rows and columns, 5 hops each, added in the
-  order of ``GRID_FLOWS`` (rows 0, 2, 4, 1, 3 west to east alternating with the same columns north
-  to south).  The paper's Fig. 5(b) gives neither size nor placement.
+* Grid: 7 x 7 nodes 200 m apart; flows cross along the inner rows and columns (6 hops each, no
+  two flows sharing an endpoint), added in the order of ``GRID_FLOWS``: the middle row and column
+  first (they cross at the centre), then rows and columns 1, 5, 2, 4, each row west to east and
+  each column north to south.  The paper's Fig. 5(b) gives neither size nor placement.
 * Random: F TCP senders fixed on the west edge and their receivers on the east edge, at
   y = (i + 0.5) * 300 / F; the other 50 - 2F nodes move by random waypoint (pause 0, speeds
   uniform in [max/10, max], started in the stationary regime) from positions drawn by each run.
@@ -32,7 +33,7 @@ SPACING_M = 200
 QUEUE = 50
 #: ns-2 Agent/TCP window_ (the receiver's advertised window), packets.
 WINDOW_SEGMENTS = 20
-GRID_SIDE = 6
+GRID_SIDE = 7
 AREA = (1500, 300)
 RANDOM_NODES = 50
 
@@ -105,7 +106,7 @@ def string(hops: int, flows: int = 1, duration: str = "600s", series: tuple[str,
 
 #: The grid's flows in the order they are added: ("row" | "col", index).
 GRID_FLOWS: tuple[tuple[str, int], ...] = tuple(
-    x for i in (0, 2, 4, 1, 3) for x in (("row", i), ("col", i))
+    x for i in (3, 1, 5, 2, 4) for x in (("row", i), ("col", i))
 )
 
 
