@@ -30,7 +30,7 @@ from tcplab import _core
 from tcplab.exceptions import ScenarioError, describe
 from tcplab.progress import tracker
 from tcplab.result import split_series
-from tcplab.scenario import ScenarioLike, cell_pairs, load
+from tcplab.scenario import ScenarioLike, cell_pairs, load, movement_files
 from tcplab.store import RunRecord, Store, canonical_json, run_key
 
 if sys.version_info >= (3, 11):
@@ -254,8 +254,11 @@ def run_sweep(
                 failed_now.append(key)
             continue
         scenario_json = canonical_json(resolved)
+        # What a run reads besides its scenario is part of what was simulated.
+        files = movement_files(resolved)
+        keyed = resolved | {"movement_files": files} if files else resolved
         for seed in sweep.seeds():
-            key = run_key(resolved, seed, version)
+            key = run_key(keyed, seed, version)
             if key in plans:
                 plans[key].members.append((cell_json, seed))
             else:

@@ -9,13 +9,20 @@ into the exact override strings that produced it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 ScenarioLike = str | os.PathLike | Mapping[str, Any]
 """A path to a ``.toml``/``.json`` file, TOML text, or a scenario as a dict."""
@@ -44,12 +51,46 @@ def load(scenario: ScenarioLike) -> ScenarioText:
         path = Path(scenario)
         fmt = "json" if path.suffix.lower() == ".json" else "toml"
         try:
-            return ScenarioText(path.read_text(encoding="utf-8"), fmt)
+            text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:  # a binary file: name it, not the codec
             raise ValueError(
                 f"{path}: not a text file (invalid UTF-8 at byte {exc.start}); a scenario is TOML or JSON text"
             ) from None
+        return _files_beside(ScenarioText(text, fmt), path.parent)
     raise TypeError(f"expected a path, TOML text or a dict, got {type(scenario).__name__}")
+
+
+def _files_beside(src: ScenarioText, folder: Path) -> ScenarioText:
+    """A scenario file names its movement files (``wlans[].mobility_file``) relative to its own
+    folder; the core reads paths relative to the current directory, so relative ones are made
+    absolute here.  Text that does not parse is left for the core to report."""
+    if "mobility_file" not in src.text:
+        return src
+    try:
+        doc = json.loads(src.text) if src.format == "json" else tomllib.loads(src.text)
+    except ValueError:
+        return src
+    changed = False
+    for w in doc.get("wlans", []) if isinstance(doc.get("wlans"), list) else []:
+        f = w.get("mobility_file") if isinstance(w, dict) else None
+        if isinstance(f, str) and f and not Path(f).is_absolute():
+            w["mobility_file"] = str((folder / f).resolve())
+            changed = True
+    return ScenarioText(json.dumps(doc), "json") if changed else src
+
+
+def movement_files(resolved: Mapping[str, Any]) -> dict[str, str]:
+    """sha256 of each movement file a resolved scenario reads, by path: a run's store key must
+    change when a file's content does, not only when its name does."""
+    out: dict[str, str] = {}
+    for w in resolved.get("wlans", []):
+        f = w.get("mobility_file")
+        if f:
+            try:
+                out[f] = hashlib.sha256(Path(f).read_bytes()).hexdigest()
+            except OSError:
+                out[f] = "unreadable"  # the run itself reports the file
+    return out
 
 
 def toml_value(value: Any) -> str:

@@ -11,10 +11,13 @@ use crate::time::SimTime;
 pub use crate::scenario::mobility::DEFAULT_POSITION_UPDATE;
 
 impl World {
-    /// Gives station `sta` a mobility model (static models are ignored); `update` is the
-    /// refresh interval for it (the world uses the smallest of them).
-    pub fn add_mobility(&mut self, sta: u32, m: Mobility, update: SimTime) {
+    /// Gives station `sta` a mobility model; `update` is the refresh interval for it (the world
+    /// uses the smallest of them). A model that never moves only places the station (a movement
+    /// file's node without `setdest` lines still has the file's position).
+    pub fn add_mobility(&mut self, sta: u32, mut m: Mobility, update: SimTime) {
         if m.is_static() {
+            let p = m.position(SimTime::ZERO);
+            self.wifi.set_position(sta, p);
             return;
         }
         self.position_update = match self.position_update {
