@@ -72,6 +72,11 @@ pub struct FlowSummary {
     /// When each of them came (s) and the byte of the stream it acknowledged up to.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub acks_learned_at: Vec<(f64, u64)>,
+    /// Fast retransmits a receiver's `dup_count` started before DupThresh duplicate ACKs had
+    /// arrived (TCP-pgy S2): how many, and (time s, duplicates received) of each.
+    pub early_fast_retransmits: u64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub early_fast_retransmits_at: Vec<(f64, u32)>,
     /// Why a flow that should have finished did not (None when it completed, or when it is an
     /// unlimited transfer that ran until the end).
     pub reason: Option<String>,
@@ -425,6 +430,12 @@ pub fn summarize(w: &World) -> RunOutput {
                 .learned_acks()
                 .iter()
                 .map(|&(t, b)| (t.as_secs_f64(), b))
+                .collect(),
+            early_fast_retransmits: snd.early_fast_retransmits().len() as u64,
+            early_fast_retransmits_at: snd
+                .early_fast_retransmits()
+                .iter()
+                .map(|&(t, n)| (t.as_secs_f64(), n))
                 .collect(),
             reason: unfinished_reason(f, snd, rcv, end),
             adaptive_losses: snd

@@ -63,7 +63,8 @@ T11 = "Fig. 11: grid, spurious retransmissions per run"
 T11R = "Fig. 11: spurious retransmissions, reduction by TCP-pgy and growth from 2 flows, %"
 T12 = "Fig. 12: random topologies (50 nodes, 1500 m × 300 m), AAT, kb/s"
 T12G = "Fig. 12: AAT gain of TCP-pgy over NewReno (paired per seed), %"
-TX = "Mechanism counters per run (timeouts, fast retransmits, ACKs learned from routing)"
+TX = ("Mechanism counters per run (timeouts, fast retransmits, ACKs learned from routing by S1, "
+      "early = fast retransmits S2 started before three duplicate ACKs arrived)")
 TS = "Sensitivity: gratuitous RREPs (the paper's ns-2 build needs them for S1), 7-hop string"
 
 NOTES = (
@@ -106,7 +107,7 @@ def random_points(quick: bool) -> list[Point]:
 
 def trace_points(quick: bool) -> list[Point]:
     """One run per sender with sequence series, for the time-sequence diagrams (Figs 8-9)."""
-    return [Point("string", hops=7, variants=ALL, duration="100s" if quick else "300s", trace=True)]
+    return [Point("string", hops=7, variants=ALL, duration=DURATION[quick], trace=True)]
 
 
 def sensitivity_points(quick: bool) -> list[Point]:
@@ -163,7 +164,7 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
         cells.append(_cell(T6G, row, "TCP-pgy vs NewReno", gain_pct(r, "pgy", "newreno", "kbps"), "%",
                            PUBLISHED.get(("string_gain", h))))
         cells += _per_variant(T7, row, r, "spurious", "per run")
-        for m in ("timeouts", "fast", "learned"):
+        for m in ("timeouts", "fast", "learned", "early"):
             cells += _per_variant(TX, f"{row}: {m}", r, m, "per run")
     for n, r in grid.items():
         row = f"{n} flows"

@@ -146,4 +146,18 @@ def draw(store: Store, outdir: Path, quick: bool) -> list[Path]:
             _, t = min(after)
             out.append(_fig8(store, run["key"], t, f"Fig. 8(b): S1, go-back-N at {t:.2f} s starts at the learned ACK",
                              outdir / "fig8b_s1_learned.png", learned))
+    if 1 in traced.get("newreno", {}):
+        key = traced["newreno"][1]["key"]
+        # A timeout after a real loss (the receiver held nothing beyond snd_una): the wait S2 cuts.
+        real = [e for e in _timeouts(_series(store, key)) if e[1] <= 0]
+        if real:
+            t = real[len(real) // 2][0]
+            out.append(_fig8(store, key, t, f"Fig. 9(a): NewReno waits for the timeout at {t:.2f} s",
+                             outdir / "fig9a_newreno_timeout.png"))
+    if 1 in traced.get("s2", {}):
+        run = traced["s2"][1]
+        if run["early_at"]:
+            t, seen = run["early_at"][0]
+            out.append(_fig8(store, run["key"], t, f"Fig. 9(b): S2 fast-retransmits at {t:.2f} s after {seen} "
+                             "duplicate ACK(s)", outdir / "fig9b_s2_fast_retransmit.png"))
     return out

@@ -62,8 +62,9 @@ class Point:
 
 
 #: Per-run metrics, summed over the run's flows: aggregate goodput (kb/s), spurious
-#: retransmissions, timeouts, DATA and ACK segments lost in the network, ACKs learned by S1.
-METRICS = ("kbps", "spurious", "timeouts", "fast", "data_lost", "acks_lost", "learned")
+#: retransmissions, timeouts, fast retransmits, DATA and ACK segments lost in the network, ACKs
+#: learned by S1, fast retransmits S2 started before three duplicates arrived.
+METRICS = ("kbps", "spurious", "timeouts", "fast", "data_lost", "acks_lost", "learned", "early")
 
 
 def runs(store: Store, sweep: str) -> dict[str, dict[int, dict[str, Any]]]:
@@ -81,6 +82,8 @@ def runs(store: Store, sweep: str) -> dict[str, dict[int, dict[str, Any]]]:
             "acks_lost": sum(f["acks_lost"] for f in flows),
             "learned": sum(f["acks_learned"] for f in flows),
             "learned_at": flows[0].get("acks_learned_at", []),
+            "early": sum(f["early_fast_retransmits"] for f in flows),
+            "early_at": flows[0].get("early_fast_retransmits_at", []),
         }
     return out
 

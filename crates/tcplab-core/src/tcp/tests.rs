@@ -2091,6 +2091,27 @@ fn dup_count_sender_fast_retransmits_when_duplicates_were_lost() {
     assert!(!s.in_recovery());
 }
 
+/// Algorithm 2 says dup_count ≥ num_dupacks: when the first three duplicates are all lost, the
+/// fourth (dup_count 4) still starts the fast retransmit.
+#[test]
+fn dup_count_above_the_threshold_still_fast_retransmits() {
+    let mut s = second_segment_lost_with(TcpConfig {
+        extensions: vec![ExtensionKind::DupCount],
+        ..cfg()
+    });
+    let dup = seg(
+        TcpHeader {
+            ack: S + M,
+            dup_count: Some(4),
+            ..C_TEMPL
+        },
+        0,
+    );
+    assert_eq!(send(&mut s, T0 + ms(150), &dup), [s_data(S + M)]);
+    assert!(s.in_recovery());
+    assert_eq!(s.early_fast_retransmits().len(), 1);
+}
+
 #[test]
 fn dup_count_fires_once_per_recovery_episode() {
     let mut s = second_segment_lost_with(TcpConfig {

@@ -362,13 +362,19 @@ impl Socket {
             self.rec.get_mut().on_dupack(&mut self.win);
             return;
         }
-        // Extensions may know of duplicates that never arrived (TCP-pgy S2's dup_count).
+        // Extensions may know of duplicates that never arrived (TCP-pgy S2's dup_count). Their
+        // evidence counts up to DupThresh: the schemes act on the DupThresh-th duplicate, and a
+        // surviving ACK may report more (seed 002 Algorithm 2: dup_count ≥ num_dupacks).
+        let seq = self.seq();
         let mut count = self.dupacks;
         for e in &mut self.ext {
-            count = count.max(e.get_mut().dupacks_seen(h, self.dupacks));
+            let seen = e.get_mut().dupacks_seen(h, self.dupacks);
+            count = count.max(seen.min(seq.dupthresh));
         }
-        let seq = self.seq();
         if self.rec.get().should_enter(count, &seq, &self.sb) {
+            if !self.rec.get().should_enter(self.dupacks, &seq, &self.sb) {
+                self.early_fast_log.push((now, self.dupacks));
+            }
             self.enter_recovery(now, out);
         }
     }

@@ -134,6 +134,9 @@ pub struct Socket {
     learned_ack: Option<(u64, bool)>,
     /// When each learned ACK advanced snd_una, and to what (for time-sequence diagrams).
     learned_log: Vec<(SimTime, u64)>,
+    /// Fast retransmits an extension's evidence started before DupThresh duplicates arrived
+    /// (TCP-pgy S2): when, and how many duplicates had arrived.
+    early_fast_log: Vec<(SimTime, u32)>,
     /// When data was last sent (RFC 5681 §4.1 restart after idle).
     last_data_sent: Option<SimTime>,
     rtt: RttEstimator,
@@ -247,6 +250,7 @@ impl Socket {
             frozen: false,
             learned_ack: None,
             learned_log: Vec::new(),
+            early_fast_log: Vec::new(),
             last_data_sent: None,
             rtt,
             rtt_timing: None,
@@ -331,6 +335,12 @@ impl Socket {
     /// TCP-pgy S1: (time, data offset) of each ACK learned from routing that advanced snd_una.
     pub fn learned_acks(&self) -> &[(SimTime, u64)] {
         &self.learned_log
+    }
+
+    /// TCP-pgy S2: (time, duplicate ACKs received) of each fast retransmit `dup_count` started
+    /// before the socket itself had seen DupThresh duplicates.
+    pub fn early_fast_retransmits(&self) -> &[(SimTime, u32)] {
+        &self.early_fast_log
     }
 
     pub fn adaptive_history(&self) -> &[super::cc::LossEvent] {
