@@ -10,7 +10,9 @@ use crate::tcp::Socket;
 use crate::time::SimTime;
 use crate::world::{SimError, World};
 
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The package version and a hash of the simulator's sources (build.rs): part of every
+/// result's key, so that changed code never reuses stored runs.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("TCPLAB_SOURCE_HASH"));
 
 /// Why a run could not produce results.
 #[derive(Debug)]
