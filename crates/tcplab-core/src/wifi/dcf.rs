@@ -834,6 +834,14 @@ mod tests {
             Mac::with(phy, mac)
         }
 
+        /// RTS/CTS before every unicast frame.
+        fn with_rts() -> Mac {
+            Mac::new(MacParams {
+                rts_threshold: 0,
+                ..MacParams::default()
+            })
+        }
+
         fn with(phy: PhyParams, mac: MacParams) -> Mac {
             let dcf = Dcf::new(
                 ME,
@@ -1081,10 +1089,7 @@ mod tests {
     #[test]
     fn short_retry_limit_counts_rts_attempts() {
         // RTS before every frame; no CTS ever comes: 7 RTS, then the drop (10.3.4.4).
-        let mut m = Mac::new(MacParams {
-            rts_threshold: 0,
-            ..MacParams::default()
-        });
+        let mut m = Mac::with_rts();
         m.enqueue(us(0), PEER, 1);
         fail_all(&mut m, SimTime::from_millis(100));
         let s = m.sent();
@@ -1102,10 +1107,7 @@ mod tests {
     #[test]
     fn long_retry_limit_counts_data_after_cts() {
         // Every RTS gets its CTS, no DATA gets its ACK: 4 DATA frames (long limit), then drop.
-        let mut m = Mac::new(MacParams {
-            rts_threshold: 0,
-            ..MacParams::default()
-        });
+        let mut m = Mac::with_rts();
         m.enqueue(us(0), PEER, 1);
         let mut data = 0;
         while drops(&m).is_empty() {
@@ -1163,6 +1165,95 @@ mod tests {
         };
         assert_eq!(max_draw(false), 3);
         assert_eq!(max_draw(true), 2);
+    }
+
+    // ------------------------------------------------------------------ frames sent
+
+    #[test]
+    fn rts_and_data_reserve_the_rest_of_the_exchange() {
+        let mut m = Mac::with_rts();
+        m.enqueue(us(0), PEER, 1);
+        let (_, rts) = m.next_tx();
+        m.end_tx();
+        let (p, rate) = (m.phy.clone(), 11_000_000);
+        let (ctl, data_bytes) = (p.rts_rate(rate), p.data_mpdu(1500));
+        let (cts_d, data_d, ack_d) = (
+            p.duration(p.cts_len, ctl),
+            p.duration(data_bytes, rate),
+            p.ack_duration(rate),
+        );
+        // 9.3.1.2: the RTS reserves 3·SIFS + CTS + DATA + ACK.
+        assert_eq!(
+            (rts.kind, rts.dst, rts.bytes),
+            (FrameKind::Rts, PEER, p.rts_len)
+        );
+        assert_eq!(rts.nav, p.sifs.times(3) + cts_d + data_d + ack_d);
+        let cts_end = m.now + p.sifs + cts_d;
+        m.receive(cts_end, frame(FrameKind::Cts, PEER, ME, SimTime::ZERO));
+        let (t, data) = m.next_tx();
+        // The DATA goes SIFS after the CTS and reserves SIFS + ACK (9.3.2.1).
+        assert_eq!(t, cts_end + p.sifs);
+        assert_eq!(data.nav, p.sifs + ack_d);
+        assert_eq!(
+            (data.kind, data.bytes, data.rate, data.pkt, data.retry),
+            (FrameKind::Data, data_bytes, rate, Some(PktId(1)), false)
+        );
+        assert_eq!(m.dcf.stats.control_frames_sent, 1);
+        assert_eq!(m.dcf.stats.data_frames_sent, 1);
+        assert_eq!(m.dcf.stats.data_bytes_sent, data_bytes as u64);
+    }
+
+    #[test]
+    fn sequence_numbers_count_modulo_4096_and_a_retry_keeps_its_own() {
+        let mut m = Mac::new(MacParams::default());
+        m.dcf.seq_next = 4095;
+        for pkt in 1..=2 {
+            m.enqueue(us(0), PEER, pkt);
+        }
+        let (_, first) = m.next_tx();
+        m.end_tx();
+        m.run_until(m.now + m.phy.response_timeout); // no ACK: the same MSDU again
+        let (_, retry) = m.next_tx();
+        m.end_tx();
+        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        let (_, second) = m.next_tx();
+        // 9.2.4.4.2: a 12-bit sequence number per MSDU; the retransmission sets Retry (9.2.4.1.4).
+        assert_eq!((first.seq, first.retry), (4095, false));
+        assert_eq!((retry.seq, retry.retry, retry.pkt), (4095, true, first.pkt));
+        assert_eq!(
+            (second.seq, second.retry, second.pkt),
+            (0, false, Some(PktId(2)))
+        );
+        assert_eq!((m.dcf.stats.acked, m.dcf.stats.retried_msdus), (1, 1));
+    }
+
+    #[test]
+    fn a_broadcast_reserves_nothing_and_waits_for_no_ack() {
+        let mut m = Mac::with_rts();
+        m.enqueue(us(0), BROADCAST, 1);
+        m.enqueue(us(0), BROADCAST, 2);
+        let (_, f) = m.next_tx();
+        // No RTS for a broadcast, NAV 0 and done at its end (9.3.2.1, 10.3.6).
+        assert_eq!(
+            (f.kind, f.dst, f.nav),
+            (FrameKind::Data, BROADCAST, SimTime::ZERO)
+        );
+        m.end_tx();
+        let sent: Vec<_> = m
+            .trace
+            .iter()
+            .filter_map(|(_, a)| match a {
+                MacAction::Sent(p) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sent, [PktId(1)]);
+        // The next broadcast follows after DIFS, with no response timeout in between.
+        let end = m.now;
+        let (t, g) = m.next_tx();
+        assert_eq!((t, g.pkt), (end + m.phy.difs, Some(PktId(2))));
+        assert_eq!(m.dcf.stats.tx_failures, 0);
     }
 
     // ------------------------------------------------------------------ receiver
@@ -1226,5 +1317,39 @@ mod tests {
         m.input(early, Input::MediumBusy { arrival: early });
         m.run_until(us(1000));
         assert!(m.sent().is_empty());
+        // One detected exactly at the boundary freezes it too: access is granted only in a
+        // slot whose boundary came before the detection.
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        let at = due - m.phy.cca_time;
+        m.input(at, Input::MediumBusy { arrival: at });
+        m.run_until(us(1000));
+        assert!(m.sent().is_empty());
+    }
+
+    /// A backoff of 5 slots counted from DIFS (50 µs, slots of 20 µs) that a frame arriving at
+    /// `arrival` interrupts; the medium is idle again at 1 ms. Returns when the frame goes out.
+    fn access_after_a_freeze(arrival: SimTime) -> SimTime {
+        let mut m = Mac::new(MacParams::default());
+        m.dcf.backoff = Some(5);
+        m.enqueue(us(0), PEER, 1);
+        assert_eq!(m.dcf.next_deadline(), Some(us(50 + 5 * 20)));
+        m.input(arrival, Input::MediumBusy { arrival });
+        m.input(us(1000), Input::MediumIdle);
+        m.next_tx().0
+    }
+
+    #[test]
+    fn a_frozen_backoff_resumes_with_the_slots_not_yet_counted() {
+        // 10.3.4.3: the counter goes down by one per idle slot; a busy medium freezes it, and
+        // counting resumes DIFS after the medium is idle again with the slots left.
+        let cca = PhyParams::hr_dsss(false).cca_time.0 / 1_000;
+        let resumed = |slots_left: u64| us(1000 + 50 + 20 * slots_left);
+        // Detected 2.5 slots into the count: two slot boundaries came before it, 3 slots left.
+        assert_eq!(access_after_a_freeze(us(50 + 50 - cca)), resumed(3));
+        // Detected exactly at the second boundary: that slot was not idle to its end, 4 left.
+        assert_eq!(access_after_a_freeze(us(50 + 40 - cca)), resumed(4));
+        // Detected as counting starts: no slot counted, all 5 left.
+        assert_eq!(access_after_a_freeze(us(50 - cca)), resumed(5));
     }
 }
