@@ -1327,6 +1327,32 @@ mod tests {
         assert!(m.sent().is_empty());
     }
 
+    #[test]
+    fn a_packet_arriving_on_a_busy_medium_after_an_idle_post_backoff_defers() {
+        // After a success the post-backoff (0 slots here) runs out with nothing to send; a
+        // packet that then arrives while another station's frame occupies the medium waits for
+        // it to end and DIFS (10.3.4.3), instead of using the spent count.
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        let (busy, idle) = (ack_end + us(1000), ack_end + us(2000));
+        m.run_until(busy);
+        m.input(busy, Input::MediumBusy { arrival: busy });
+        m.input(busy, Input::RxStart);
+        m.enqueue(busy + us(100), PEER, 2);
+        m.run_until(idle);
+        assert_eq!(m.sent().len(), 1, "sent on a busy medium: {:?}", m.sent());
+        m.input(
+            idle,
+            Input::Frame(&frame(FrameKind::Ack, PEER, OTHER, SimTime::ZERO)),
+        );
+        m.input(idle, Input::MediumIdle);
+        assert_eq!(m.next_tx().0, idle + m.phy.difs);
+    }
+
     /// A backoff of 5 slots counted from DIFS (50 µs, slots of 20 µs) that a frame arriving at
     /// `arrival` interrupts; the medium is idle again at 1 ms. Returns when the frame goes out.
     fn access_after_a_freeze(arrival: SimTime) -> SimTime {
