@@ -1256,6 +1256,24 @@ mod tests {
         assert_eq!(m.dcf.stats.tx_failures, 0);
     }
 
+    #[test]
+    fn the_queue_counts_the_frame_in_progress_and_a_drain_leaves_it() {
+        let mut m = Mac::new(MacParams::default());
+        for (pkt, dst) in [(1, PEER), (2, PEER), (3, OTHER)] {
+            m.enqueue(us(0), dst, pkt);
+        }
+        // Packet 1 is the head of line (waiting for DIFS), 2 and 3 are queued.
+        assert_eq!(m.dcf.queue_len(), 3);
+        // AODV's filter removes the queued packets for a destination, not the one in progress.
+        assert_eq!(m.dcf.drain_for(PEER), [PktId(2)]);
+        assert_eq!(m.dcf.queue_len(), 2);
+        assert!(!m.dcf.is_transmitting());
+        m.next_tx();
+        assert!(m.dcf.is_transmitting());
+        m.end_tx();
+        assert!(!m.dcf.is_transmitting());
+    }
+
     // ------------------------------------------------------------------ receiver
 
     #[test]
