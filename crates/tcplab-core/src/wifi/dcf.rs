@@ -865,19 +865,18 @@ mod tests {
             self.trace.extend(out.into_iter().map(|a| (t, a)));
         }
 
+        /// Offers `q` at `t`; whether the queue took it.
+        fn offer(&mut self, t: SimTime, q: QueuedPkt) -> bool {
+            self.now = t;
+            let mut out = Vec::new();
+            let taken = self.dcf.enqueue(t, q, &self.phy, &self.mac, &mut out);
+            self.trace.extend(out.into_iter().map(|a| (t, a)));
+            taken
+        }
+
         /// A 1500-B packet for `dst` at `t`.
         fn enqueue(&mut self, t: SimTime, dst: u32, pkt: u32) {
-            self.now = t;
-            let q = QueuedPkt {
-                pkt: PktId(pkt),
-                dst,
-                ip_len: 1500,
-                prio: false,
-                rate: 11_000_000,
-            };
-            let mut out = Vec::new();
-            assert!(self.dcf.enqueue(t, q, &self.phy, &self.mac, &mut out));
-            self.trace.extend(out.into_iter().map(|a| (t, a)));
+            assert!(self.offer(t, queued(dst, pkt)));
         }
 
         /// Runs the MAC's deadlines up to `t` (the medium stays as it is).
@@ -926,6 +925,16 @@ mod tests {
             self.run_until(t);
             self.input(t, Input::Frame(&f));
             self.input(t, Input::MediumIdle);
+        }
+    }
+
+    fn queued(dst: u32, pkt: u32) -> QueuedPkt {
+        QueuedPkt {
+            pkt: PktId(pkt),
+            dst,
+            ip_len: 1500,
+            prio: false,
+            rate: 11_000_000,
         }
     }
 
@@ -1272,6 +1281,46 @@ mod tests {
         assert!(m.dcf.is_transmitting());
         m.end_tx();
         assert!(!m.dcf.is_transmitting());
+    }
+
+    #[test]
+    fn a_full_queue_refuses_a_packet_and_routing_control_pushes_out_the_tail() {
+        let mut m = Mac::new(MacParams {
+            queue_limit: 2,
+            ..MacParams::default()
+        });
+        for pkt in 1..=3 {
+            m.enqueue(us(0), PEER, pkt); // 1 at the head of line, 2 and 3 queued
+        }
+        assert!(!m.offer(us(0), queued(PEER, 4)));
+        assert_eq!(m.dcf.stats.drops_queue, 1);
+        // ns-2 PriQueue: a routing packet goes to the head and the tail packet is dropped.
+        assert!(m.offer(
+            us(0),
+            QueuedPkt {
+                prio: true,
+                ..queued(OTHER, 5)
+            }
+        ));
+        assert_eq!(drops(&m), [(us(0), DropCause::QueueOverflow)]);
+        assert_eq!(m.dcf.stats.drops_queue, 2);
+        assert_eq!(m.dcf.drain_for(PEER), [PktId(2)]);
+    }
+
+    #[test]
+    fn a_packet_on_a_medium_idle_for_difs_goes_at_once_and_on_a_busy_one_backs_off() {
+        // 10.3.4.2: immediate access when the medium has been idle for DIFS; 10.3.4.3: a
+        // backoff when it is busy as the packet arrives. CW = 31 here.
+        // Idle from 900 µs; DIFS (50 µs) has passed at 951 µs, no backoff slot yet.
+        let mut m = Mac::with(PhyParams::hr_dsss(false), MacParams::default());
+        m.input(us(800), Input::MediumBusy { arrival: us(800) });
+        m.input(us(900), Input::MediumIdle);
+        m.enqueue(us(951), PEER, 1);
+        assert_eq!(m.sent().first().map(|s| s.0), Some(us(951)));
+        let mut m = Mac::with(PhyParams::hr_dsss(false), MacParams::default());
+        m.input(us(900), Input::MediumBusy { arrival: us(900) });
+        m.enqueue(us(1000), PEER, 1);
+        assert!(m.sent().is_empty() && m.dcf.backoff.is_some());
     }
 
     // ------------------------------------------------------------------ receiver
