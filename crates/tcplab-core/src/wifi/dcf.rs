@@ -1164,6 +1164,20 @@ mod tests {
     }
 
     #[test]
+    fn a_success_is_followed_by_a_backoff_before_the_next_frame() {
+        // 10.3.4.3: a backoff after every transmission, also with the next frame waiting.
+        let mut m = Mac::with(PhyParams::hr_dsss(false), MacParams::default());
+        m.enqueue(us(1000), PEER, 1);
+        m.enqueue(us(1000), PEER, 2);
+        m.end_tx();
+        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        let k = m.dcf.backoff.expect("a backoff drawn after the success");
+        let due = ack_end + m.phy.difs + m.phy.slot.times(k as u64);
+        assert_eq!(m.next_tx().0, due);
+    }
+
+    #[test]
     fn ns2_draws_backoff_below_cw_and_ieee_up_to_cw() {
         let max_draw = |ns2: bool| {
             let mut phy = PhyParams::hr_dsss(false);
