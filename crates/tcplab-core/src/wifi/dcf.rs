@@ -1340,6 +1340,23 @@ mod tests {
     // ------------------------------------------------------------------ receiver
 
     #[test]
+    fn another_frame_instead_of_the_ack_is_a_failure_and_a_broadcast_is_delivered_unacked() {
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        // 10.3.2.11: a frame other than the awaited ACK ends the wait as a failure. Here a
+        // neighbour's broadcast, which is delivered (9.3.2.1) and never acknowledged.
+        let end = m.now + m.phy.sifs + m.phy.duration(1536, 2_000_000);
+        m.receive(end, frame(FrameKind::Data, OTHER, BROADCAST, SimTime::ZERO));
+        assert_eq!(m.dcf.stats.tx_failures, 1);
+        assert_eq!(m.dcf.stats.delivered, 1);
+        let (_, again) = m.next_tx();
+        assert_eq!((again.kind, again.retry), (FrameKind::Data, true));
+        assert_eq!(m.sent().len(), 2, "no ACK for a broadcast: {:?}", m.sent());
+    }
+
+    #[test]
     fn duplicates_are_acknowledged_but_delivered_once() {
         let mut m = Mac::new(MacParams::default());
         let f = frame(FrameKind::Data, PEER, ME, us(258));
