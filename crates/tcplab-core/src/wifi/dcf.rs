@@ -964,6 +964,8 @@ mod tests {
         let mut m = Mac::new(MacParams::default());
         // A data frame between two others ends at 2 ms and reserves 1 ms more.
         m.receive(us(2000), frame(FrameKind::Data, PEER, OTHER, us(1000)));
+        // Overheard while no response is awaited: no failure (10.3.2.11).
+        assert_eq!(m.dcf.stats.tx_failures, 0);
         m.enqueue(us(2100), PEER, 1);
         m.run_until(us(10_000));
         // 10.3.2.5: access waits for the NAV (3 ms), then DIFS.
@@ -1354,6 +1356,30 @@ mod tests {
         let (_, again) = m.next_tx();
         assert_eq!((again.kind, again.retry), (FrameKind::Data, true));
         assert_eq!(m.sent().len(), 2, "no ACK for a broadcast: {:?}", m.sent());
+    }
+
+    #[test]
+    fn a_waiting_broadcast_is_not_done_when_an_ack_this_station_sends_ends() {
+        // A broadcast arrives while a frame for us is on the air; our ACK goes first (SIFS), and
+        // its end must not count as the broadcast's (10.3.6).
+        let mut m = Mac::new(MacParams::default());
+        let data = frame(FrameKind::Data, PEER, ME, SimTime::ZERO);
+        let end = us(2000);
+        let start = end - m.phy.duration(data.bytes, data.rate);
+        m.input(start, Input::MediumBusy { arrival: start });
+        m.input(start, Input::RxStart);
+        m.enqueue(start + us(10), BROADCAST, 1);
+        m.input(end, Input::Frame(&data));
+        m.input(end, Input::MediumIdle);
+        let (_, ack) = m.next_tx();
+        assert_eq!(ack.kind, FrameKind::Ack);
+        m.end_tx();
+        assert!(!m.trace.iter().any(|(_, a)| matches!(a, MacAction::Sent(_))));
+        let (_, b) = m.next_tx();
+        assert_eq!(
+            (b.kind, b.dst, b.pkt),
+            (FrameKind::Data, BROADCAST, Some(PktId(1)))
+        );
     }
 
     #[test]
