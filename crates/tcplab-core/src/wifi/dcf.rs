@@ -834,6 +834,14 @@ mod tests {
             Mac::with(phy, mac)
         }
 
+        /// RTS/CTS before every unicast frame.
+        fn with_rts() -> Mac {
+            Mac::new(MacParams {
+                rts_threshold: 0,
+                ..MacParams::default()
+            })
+        }
+
         fn with(phy: PhyParams, mac: MacParams) -> Mac {
             let dcf = Dcf::new(
                 ME,
@@ -857,19 +865,18 @@ mod tests {
             self.trace.extend(out.into_iter().map(|a| (t, a)));
         }
 
+        /// Offers `q` at `t`; whether the queue took it.
+        fn offer(&mut self, t: SimTime, q: QueuedPkt) -> bool {
+            self.now = t;
+            let mut out = Vec::new();
+            let taken = self.dcf.enqueue(t, q, &self.phy, &self.mac, &mut out);
+            self.trace.extend(out.into_iter().map(|a| (t, a)));
+            taken
+        }
+
         /// A 1500-B packet for `dst` at `t`.
         fn enqueue(&mut self, t: SimTime, dst: u32, pkt: u32) {
-            self.now = t;
-            let q = QueuedPkt {
-                pkt: PktId(pkt),
-                dst,
-                ip_len: 1500,
-                prio: false,
-                rate: 11_000_000,
-            };
-            let mut out = Vec::new();
-            assert!(self.dcf.enqueue(t, q, &self.phy, &self.mac, &mut out));
-            self.trace.extend(out.into_iter().map(|a| (t, a)));
+            assert!(self.offer(t, queued(dst, pkt)));
         }
 
         /// Runs the MAC's deadlines up to `t` (the medium stays as it is).
@@ -921,6 +928,16 @@ mod tests {
         }
     }
 
+    fn queued(dst: u32, pkt: u32) -> QueuedPkt {
+        QueuedPkt {
+            pkt: PktId(pkt),
+            dst,
+            ip_len: 1500,
+            prio: false,
+            rate: 11_000_000,
+        }
+    }
+
     fn frame(kind: FrameKind, src: u32, dst: u32, nav: SimTime) -> Frame {
         let bytes = match kind {
             FrameKind::Data => 1536,
@@ -947,6 +964,8 @@ mod tests {
         let mut m = Mac::new(MacParams::default());
         // A data frame between two others ends at 2 ms and reserves 1 ms more.
         m.receive(us(2000), frame(FrameKind::Data, PEER, OTHER, us(1000)));
+        // Overheard while no response is awaited: no failure (10.3.2.11).
+        assert_eq!(m.dcf.stats.tx_failures, 0);
         m.enqueue(us(2100), PEER, 1);
         m.run_until(us(10_000));
         // 10.3.2.5: access waits for the NAV (3 ms), then DIFS.
@@ -1081,10 +1100,7 @@ mod tests {
     #[test]
     fn short_retry_limit_counts_rts_attempts() {
         // RTS before every frame; no CTS ever comes: 7 RTS, then the drop (10.3.4.4).
-        let mut m = Mac::new(MacParams {
-            rts_threshold: 0,
-            ..MacParams::default()
-        });
+        let mut m = Mac::with_rts();
         m.enqueue(us(0), PEER, 1);
         fail_all(&mut m, SimTime::from_millis(100));
         let s = m.sent();
@@ -1102,10 +1118,7 @@ mod tests {
     #[test]
     fn long_retry_limit_counts_data_after_cts() {
         // Every RTS gets its CTS, no DATA gets its ACK: 4 DATA frames (long limit), then drop.
-        let mut m = Mac::new(MacParams {
-            rts_threshold: 0,
-            ..MacParams::default()
-        });
+        let mut m = Mac::with_rts();
         m.enqueue(us(0), PEER, 1);
         let mut data = 0;
         while drops(&m).is_empty() {
@@ -1153,6 +1166,20 @@ mod tests {
     }
 
     #[test]
+    fn a_success_is_followed_by_a_backoff_before_the_next_frame() {
+        // 10.3.4.3: a backoff after every transmission, also with the next frame waiting.
+        let mut m = Mac::with(PhyParams::hr_dsss(false), MacParams::default());
+        m.enqueue(us(1000), PEER, 1);
+        m.enqueue(us(1000), PEER, 2);
+        m.end_tx();
+        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        let k = m.dcf.backoff.expect("a backoff drawn after the success");
+        let due = ack_end + m.phy.difs + m.phy.slot.times(k as u64);
+        assert_eq!(m.next_tx().0, due);
+    }
+
+    #[test]
     fn ns2_draws_backoff_below_cw_and_ieee_up_to_cw() {
         let max_draw = |ns2: bool| {
             let mut phy = PhyParams::hr_dsss(false);
@@ -1165,7 +1192,195 @@ mod tests {
         assert_eq!(max_draw(true), 2);
     }
 
+    // ------------------------------------------------------------------ frames sent
+
+    #[test]
+    fn rts_and_data_reserve_the_rest_of_the_exchange() {
+        let mut m = Mac::with_rts();
+        m.enqueue(us(0), PEER, 1);
+        let (_, rts) = m.next_tx();
+        m.end_tx();
+        let (p, rate) = (m.phy.clone(), 11_000_000);
+        let (ctl, data_bytes) = (p.rts_rate(rate), p.data_mpdu(1500));
+        let (cts_d, data_d, ack_d) = (
+            p.duration(p.cts_len, ctl),
+            p.duration(data_bytes, rate),
+            p.ack_duration(rate),
+        );
+        // 9.3.1.2: the RTS reserves 3·SIFS + CTS + DATA + ACK.
+        assert_eq!(
+            (rts.kind, rts.dst, rts.bytes),
+            (FrameKind::Rts, PEER, p.rts_len)
+        );
+        assert_eq!(rts.nav, p.sifs.times(3) + cts_d + data_d + ack_d);
+        let cts_end = m.now + p.sifs + cts_d;
+        m.receive(cts_end, frame(FrameKind::Cts, PEER, ME, SimTime::ZERO));
+        let (t, data) = m.next_tx();
+        // The DATA goes SIFS after the CTS and reserves SIFS + ACK (9.3.2.1).
+        assert_eq!(t, cts_end + p.sifs);
+        assert_eq!(data.nav, p.sifs + ack_d);
+        assert_eq!(
+            (data.kind, data.bytes, data.rate, data.pkt, data.retry),
+            (FrameKind::Data, data_bytes, rate, Some(PktId(1)), false)
+        );
+        assert_eq!(m.dcf.stats.control_frames_sent, 1);
+        assert_eq!(m.dcf.stats.data_frames_sent, 1);
+        assert_eq!(m.dcf.stats.data_bytes_sent, data_bytes as u64);
+    }
+
+    #[test]
+    fn sequence_numbers_count_modulo_4096_and_a_retry_keeps_its_own() {
+        let mut m = Mac::new(MacParams::default());
+        m.dcf.seq_next = 4095;
+        for pkt in 1..=2 {
+            m.enqueue(us(0), PEER, pkt);
+        }
+        let (_, first) = m.next_tx();
+        m.end_tx();
+        m.run_until(m.now + m.phy.response_timeout); // no ACK: the same MSDU again
+        let (_, retry) = m.next_tx();
+        m.end_tx();
+        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        let (_, second) = m.next_tx();
+        // 9.2.4.4.2: a 12-bit sequence number per MSDU; the retransmission sets Retry (9.2.4.1.4).
+        assert_eq!((first.seq, first.retry), (4095, false));
+        assert_eq!((retry.seq, retry.retry, retry.pkt), (4095, true, first.pkt));
+        assert_eq!(
+            (second.seq, second.retry, second.pkt),
+            (0, false, Some(PktId(2)))
+        );
+        assert_eq!((m.dcf.stats.acked, m.dcf.stats.retried_msdus), (1, 1));
+    }
+
+    #[test]
+    fn a_broadcast_reserves_nothing_and_waits_for_no_ack() {
+        let mut m = Mac::with_rts();
+        m.enqueue(us(0), BROADCAST, 1);
+        m.enqueue(us(0), BROADCAST, 2);
+        let (_, f) = m.next_tx();
+        // No RTS for a broadcast, NAV 0 and done at its end (9.3.2.1, 10.3.6).
+        assert_eq!(
+            (f.kind, f.dst, f.nav),
+            (FrameKind::Data, BROADCAST, SimTime::ZERO)
+        );
+        m.end_tx();
+        let sent: Vec<_> = m
+            .trace
+            .iter()
+            .filter_map(|(_, a)| match a {
+                MacAction::Sent(p) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sent, [PktId(1)]);
+        // The next broadcast follows after DIFS, with no response timeout in between.
+        let end = m.now;
+        let (t, g) = m.next_tx();
+        assert_eq!((t, g.pkt), (end + m.phy.difs, Some(PktId(2))));
+        assert_eq!(m.dcf.stats.tx_failures, 0);
+    }
+
+    #[test]
+    fn the_queue_counts_the_frame_in_progress_and_a_drain_leaves_it() {
+        let mut m = Mac::new(MacParams::default());
+        for (pkt, dst) in [(1, PEER), (2, PEER), (3, OTHER)] {
+            m.enqueue(us(0), dst, pkt);
+        }
+        // Packet 1 is the head of line (waiting for DIFS), 2 and 3 are queued.
+        assert_eq!(m.dcf.queue_len(), 3);
+        // AODV's filter removes the queued packets for a destination, not the one in progress.
+        assert_eq!(m.dcf.drain_for(PEER), [PktId(2)]);
+        assert_eq!(m.dcf.queue_len(), 2);
+        assert!(!m.dcf.is_transmitting());
+        m.next_tx();
+        assert!(m.dcf.is_transmitting());
+        m.end_tx();
+        assert!(!m.dcf.is_transmitting());
+    }
+
+    #[test]
+    fn a_full_queue_refuses_a_packet_and_routing_control_pushes_out_the_tail() {
+        let mut m = Mac::new(MacParams {
+            queue_limit: 2,
+            ..MacParams::default()
+        });
+        for pkt in 1..=3 {
+            m.enqueue(us(0), PEER, pkt); // 1 at the head of line, 2 and 3 queued
+        }
+        assert!(!m.offer(us(0), queued(PEER, 4)));
+        assert_eq!(m.dcf.stats.drops_queue, 1);
+        // ns-2 PriQueue: a routing packet goes to the head and the tail packet is dropped.
+        assert!(m.offer(
+            us(0),
+            QueuedPkt {
+                prio: true,
+                ..queued(OTHER, 5)
+            }
+        ));
+        assert_eq!(drops(&m), [(us(0), DropCause::QueueOverflow)]);
+        assert_eq!(m.dcf.stats.drops_queue, 2);
+        assert_eq!(m.dcf.drain_for(PEER), [PktId(2)]);
+    }
+
+    #[test]
+    fn a_packet_on_a_medium_idle_for_difs_goes_at_once_and_on_a_busy_one_backs_off() {
+        // 10.3.4.2: immediate access when the medium has been idle for DIFS; 10.3.4.3: a
+        // backoff when it is busy as the packet arrives. CW = 31 here.
+        // Idle from 900 µs; DIFS (50 µs) has passed at 951 µs, no backoff slot yet.
+        let mut m = Mac::with(PhyParams::hr_dsss(false), MacParams::default());
+        m.input(us(800), Input::MediumBusy { arrival: us(800) });
+        m.input(us(900), Input::MediumIdle);
+        m.enqueue(us(951), PEER, 1);
+        assert_eq!(m.sent().first().map(|s| s.0), Some(us(951)));
+        let mut m = Mac::with(PhyParams::hr_dsss(false), MacParams::default());
+        m.input(us(900), Input::MediumBusy { arrival: us(900) });
+        m.enqueue(us(1000), PEER, 1);
+        assert!(m.sent().is_empty() && m.dcf.backoff.is_some());
+    }
+
     // ------------------------------------------------------------------ receiver
+
+    #[test]
+    fn another_frame_instead_of_the_ack_is_a_failure_and_a_broadcast_is_delivered_unacked() {
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        // 10.3.2.11: a frame other than the awaited ACK ends the wait as a failure. Here a
+        // neighbour's broadcast, which is delivered (9.3.2.1) and never acknowledged.
+        let end = m.now + m.phy.sifs + m.phy.duration(1536, 2_000_000);
+        m.receive(end, frame(FrameKind::Data, OTHER, BROADCAST, SimTime::ZERO));
+        assert_eq!(m.dcf.stats.tx_failures, 1);
+        assert_eq!(m.dcf.stats.delivered, 1);
+        let (_, again) = m.next_tx();
+        assert_eq!((again.kind, again.retry), (FrameKind::Data, true));
+        assert_eq!(m.sent().len(), 2, "no ACK for a broadcast: {:?}", m.sent());
+    }
+
+    #[test]
+    fn a_waiting_broadcast_is_not_done_when_an_ack_this_station_sends_ends() {
+        // A broadcast arrives while a frame for us is on the air; our ACK goes first (SIFS), and
+        // its end must not count as the broadcast's (10.3.6).
+        let mut m = Mac::new(MacParams::default());
+        let data = frame(FrameKind::Data, PEER, ME, SimTime::ZERO);
+        let end = us(2000);
+        let start = end - m.phy.duration(data.bytes, data.rate);
+        m.input(start, Input::MediumBusy { arrival: start });
+        m.input(start, Input::RxStart);
+        m.enqueue(start + us(10), BROADCAST, 1);
+        m.input(end, Input::Frame(&data));
+        m.input(end, Input::MediumIdle);
+        let (_, ack) = m.next_tx();
+        assert_eq!(ack.kind, FrameKind::Ack);
+        m.end_tx();
+        assert!(!m.trace.iter().any(|(_, a)| matches!(a, MacAction::Sent(_))));
+        let (_, b) = m.next_tx();
+        assert_eq!(
+            (b.kind, b.dst, b.pkt),
+            (FrameKind::Data, BROADCAST, Some(PktId(1)))
+        );
+    }
 
     #[test]
     fn duplicates_are_acknowledged_but_delivered_once() {
@@ -1226,5 +1441,65 @@ mod tests {
         m.input(early, Input::MediumBusy { arrival: early });
         m.run_until(us(1000));
         assert!(m.sent().is_empty());
+        // One detected exactly at the boundary freezes it too: access is granted only in a
+        // slot whose boundary came before the detection.
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        let at = due - m.phy.cca_time;
+        m.input(at, Input::MediumBusy { arrival: at });
+        m.run_until(us(1000));
+        assert!(m.sent().is_empty());
+    }
+
+    #[test]
+    fn a_packet_arriving_on_a_busy_medium_after_an_idle_post_backoff_defers() {
+        // After a success the post-backoff (0 slots here) runs out with nothing to send; a
+        // packet that then arrives while another station's frame occupies the medium waits for
+        // it to end and DIFS (10.3.4.3), instead of using the spent count.
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        let (busy, idle) = (ack_end + us(1000), ack_end + us(2000));
+        m.run_until(busy);
+        m.input(busy, Input::MediumBusy { arrival: busy });
+        m.input(busy, Input::RxStart);
+        m.enqueue(busy + us(100), PEER, 2);
+        m.run_until(idle);
+        assert_eq!(m.sent().len(), 1, "sent on a busy medium: {:?}", m.sent());
+        m.input(
+            idle,
+            Input::Frame(&frame(FrameKind::Ack, PEER, OTHER, SimTime::ZERO)),
+        );
+        m.input(idle, Input::MediumIdle);
+        assert_eq!(m.next_tx().0, idle + m.phy.difs);
+    }
+
+    /// A backoff of 5 slots counted from DIFS (50 µs, slots of 20 µs) that a frame arriving at
+    /// `arrival` interrupts; the medium is idle again at 1 ms. Returns when the frame goes out.
+    fn access_after_a_freeze(arrival: SimTime) -> SimTime {
+        let mut m = Mac::new(MacParams::default());
+        m.dcf.backoff = Some(5);
+        m.enqueue(us(0), PEER, 1);
+        assert_eq!(m.dcf.next_deadline(), Some(us(50 + 5 * 20)));
+        m.input(arrival, Input::MediumBusy { arrival });
+        m.input(us(1000), Input::MediumIdle);
+        m.next_tx().0
+    }
+
+    #[test]
+    fn a_frozen_backoff_resumes_with_the_slots_not_yet_counted() {
+        // 10.3.4.3: the counter goes down by one per idle slot; a busy medium freezes it, and
+        // counting resumes DIFS after the medium is idle again with the slots left.
+        let cca = PhyParams::hr_dsss(false).cca_time.0 / 1_000;
+        let resumed = |slots_left: u64| us(1000 + 50 + 20 * slots_left);
+        // Detected 2.5 slots into the count: two slot boundaries came before it, 3 slots left.
+        assert_eq!(access_after_a_freeze(us(50 + 50 - cca)), resumed(3));
+        // Detected exactly at the second boundary: that slot was not idle to its end, 4 left.
+        assert_eq!(access_after_a_freeze(us(50 + 40 - cca)), resumed(4));
+        // Detected as counting starts: no slot counted, all 5 left.
+        assert_eq!(access_after_a_freeze(us(50 - cca)), resumed(5));
     }
 }
