@@ -49,6 +49,9 @@ pub struct Atcp {
     handed_back: bool,
     /// Probes sent in this disconnection.
     probes: u32,
+    /// SND.MAX when Loss was entered: with `lost_segment`, an ACK below it reveals the next lost
+    /// segment (NewReno's partial ACK, RFC 6582 §3.2 step 4).
+    recover: u64,
 }
 
 impl Atcp {
@@ -60,6 +63,7 @@ impl Atcp {
             absorbed: 0,
             handed_back: false,
             probes: 0,
+            recover: 0,
         }
     }
 
@@ -92,6 +96,7 @@ impl Atcp {
 
     fn enter_loss(&mut self, cx: &Ctx) -> Response {
         self.state = AtcpState::Loss;
+        self.recover = cx.snd_max;
         self.timer = Some(cx.now + cx.rto);
         Response::Persist(self.loss_resend())
     }
@@ -106,7 +111,10 @@ impl Extension for Atcp {
         use AtcpState::*;
         match (self.state, ev) {
             // ICMP destination unreachable in Normal, Loss or Congested: persist, cwnd = 1.
-            (Normal | Loss | Congested, SenderEvent::Notice(Notice::IcmpUnreachable)) => {
+            (Normal | Loss | Congested, SenderEvent::Notice(n))
+                if n == Notice::IcmpUnreachable
+                    || (n == Notice::RouteFailure && self.p.route_failure_disconnects) =>
+            {
                 self.state = Disconnected;
                 self.probes = 0;
                 self.timer = Some(cx.now + self.probe_interval(cx.rto, 0));
@@ -153,6 +161,16 @@ impl Extension for Atcp {
                     self.handed_back = true;
                     Response::Release
                 }
+            }
+            // Only the lost segments, one per partial ACK, until the data outstanding at entry is
+            // acknowledged (the original resends everything anyway).
+            (Loss, SenderEvent::Ack { advanced: true })
+                if self.p.loss_retransmit == LossRetransmit::LostSegment
+                    && cx.snd_una < self.recover =>
+            {
+                self.absorbed = 0;
+                self.timer = Some(cx.now + cx.rto);
+                Response::Resend(Resend::Head)
             }
             (Loss, SenderEvent::Ack { advanced: true }) => {
                 self.state = Normal;

@@ -126,6 +126,9 @@ pub struct Ctx {
     pub in_recovery: bool,
     /// The duplicate-ACK threshold (RFC 5681 DupThresh).
     pub dupthresh: u32,
+    /// SND.UNA and the highest sequence number sent + 1.
+    pub snd_una: u64,
+    pub snd_max: u64,
 }
 
 pub trait Extension {

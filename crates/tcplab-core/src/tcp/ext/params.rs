@@ -42,6 +42,9 @@ pub struct AtcpParams {
     pub timeout_threshold: u32,
     /// exponential (original) | linear (seed 003 §7): the probe interval in Disconnected.
     pub probe_backoff: ProbeBackoff,
+    /// Take the local routing's route-failure notice as the ICMP host unreachable seed 003 §6 asks
+    /// the routing protocol to send the TCP sender (default false: ICMP only).
+    pub route_failure_disconnects: bool,
 }
 
 impl Default for AtcpParams {
@@ -50,6 +53,7 @@ impl Default for AtcpParams {
             loss_retransmit: LossRetransmit::Window,
             timeout_threshold: 0,
             probe_backoff: ProbeBackoff::Exponential,
+            route_failure_disconnects: false,
         }
     }
 }

@@ -11,6 +11,8 @@ impl Socket {
             rto: self.rtt.rto(),
             in_recovery: self.in_recovery(),
             dupthresh: self.cfg.dupack_threshold,
+            snd_una: self.snd_una,
+            snd_max: self.snd_max,
         }
     }
 

@@ -251,6 +251,42 @@ fn atcp_icmp_unreachable_disconnects_with_cwnd_one_and_probes() {
 }
 
 #[test]
+fn atcp_can_take_a_route_failure_as_unreachable() {
+    let run = |on: bool| {
+        let mut s = second_segment_lost_with(atcp_cfg(AtcpParams {
+            route_failure_disconnects: on,
+            ..AtcpParams::default()
+        }));
+        notify(&mut s, T0 + ms(120), Notice::RouteFailure);
+        (s.extension_states(), s.cwnd())
+    };
+    assert_eq!(run(false), (vec!["normal"], 10_000));
+    assert_eq!(run(true), (vec!["disconnected"], 1000));
+}
+
+#[test]
+fn atcp_lost_segment_mode_resends_each_hole_on_its_partial_ack() {
+    // Segments 1 and 4 lost. Original ATCP leaves Loss on the first new ACK; the lost-segment mode
+    // resends segment 4 on the partial ACK that reveals it and stays in Loss until all of the data
+    // outstanding at entry is acknowledged (RFC 6582's partial-ACK rule).
+    let run = |mode: LossRetransmit| {
+        let mut s = second_segment_lost_with(atcp_cfg(AtcpParams {
+            loss_retransmit: mode,
+            ..AtcpParams::default()
+        }));
+        three_dupacks(&mut s);
+        let out = send(&mut s, T0 + ms(200), &c_ack(S + 4 * M));
+        (s.extension_states(), segs(&out))
+    };
+    assert_eq!(
+        run(LossRetransmit::LostSegment),
+        (vec!["loss"], vec![(S + 4 * M, 1000)])
+    );
+    let (state, _) = run(LossRetransmit::Window);
+    assert_eq!(state, ["normal"]);
+}
+
+#[test]
 fn atcp_modified_probes_back_off_linearly() {
     let mut s = second_segment_lost_with(atcp_cfg(AtcpParams {
         probe_backoff: ProbeBackoff::Linear,
