@@ -24,6 +24,11 @@ impl Socket {
         ev: SenderEvent,
         out: &mut Vec<Segment>,
     ) -> bool {
+        // The extensions act on a connection, not on its handshake (a frozen SYN would never be
+        // retransmitted).
+        if !self.is_established() {
+            return false;
+        }
         let mut absorbed = false;
         for i in 0..self.ext.len() {
             let cx = self.ext_ctx(now);

@@ -287,6 +287,15 @@ fn atcp_lost_segment_mode_resends_each_hole_on_its_partial_ack() {
 }
 
 #[test]
+fn extensions_leave_the_handshake_alone() {
+    // An ICMP unreachable before the connection exists must not freeze the SYN's timer.
+    let (mut c, _) = syn_sent(atcp_cfg(AtcpParams::default()));
+    notify(&mut c, ms(10), Notice::IcmpUnreachable);
+    assert_eq!(c.extension_states(), ["normal"]);
+    assert_eq!(c.poll_timeout(), Some(secs(1)));
+}
+
+#[test]
 fn atcp_modified_probes_back_off_linearly() {
     let mut s = second_segment_lost_with(atcp_cfg(AtcpParams {
         probe_backoff: ProbeBackoff::Linear,
