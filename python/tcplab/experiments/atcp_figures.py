@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcplab.experiments import atcp as exp
-from tcplab.experiments.atcp_scenario import LABEL, MSS
+from tcplab.experiments.atcp_scenario import LABEL, MAX_CWND, MSS
 from tcplab.stats import summarise
 from tcplab.store import Store
 
@@ -33,17 +33,18 @@ def _traces(store: Store, case: exp.Case, outdir: Path, quick: bool) -> Path:
         if run is None:
             continue
         t, w = _series(store, run["key"], "cwnd")
-        ax_c.step(t, [x / MSS for x in w], where="post", label=LABEL[v], lw=1)
+        # cwnd keeps growing while the receive window limits the sender: the window in force is shown.
+        ax_c.step(t, [min(x / MSS, MAX_CWND) for x in w], where="post", label=LABEL[v], lw=1)
         t, una = _series(store, run["key"], "snd_una")
         base = una[0] if una else 0.0
         ax_s.plot(t, [(x - base) / 1e6 for x in una], label=LABEL[v], lw=1)
     for ax in (ax_c, ax_s):
         ax.grid(True, alpha=0.3)
         ax.legend(frameon=False, fontsize=8)
-    ax_c.set_ylabel("cwnd (segments of 1448 B)")
+    ax_c.set_ylabel("min(cwnd, rwnd) (segments)")
     ax_s.set_ylabel("acknowledged (MB)")
     ax_s.set_xlabel("time (s)")
-    ax_c.set_title(f"cwnd and sequence vs time: {case.label} (seed 1)")
+    ax_c.set_title(f"{case.label} (seed 1)", fontsize=10)
     name = f"trace_{case.hops}hop_{case.motion}_{case.size_mb}MB.png"
     return save(fig, outdir / name)
 
