@@ -133,6 +133,16 @@ def _station(node: str, x: float, path: list[tuple[float, float]] | None = None,
     return st
 
 
+def _wlan(stations: list[dict[str, Any]]) -> dict[str, Any]:
+    """The one 802.11b ad hoc WLAN: rate steps, two-ray ground, RED with ECN, AODV."""
+    return {
+        "name": "manet", "mode": "adhoc", "phy": "hr_dsss",
+        "rate_steps": [{"max_distance": d, "rate": r} for d, r in RATE_STEPS],
+        "propagation": {"model": "two_ray_ground"}, "queue": QUEUE, "red": RED,
+        "routing": AODV, "stations": stations,
+    }
+
+
 def scenario(*, hops: int, size_mb: int, motion: str, series: bool = False) -> dict[str, Any]:
     """``motion``: static | mobile | disconnect.  The sender ``s`` downloads ``size_mb`` MB to the
     receiver ``r`` (1 hop) or through the router ``m`` (2 hops; the router 200 m from each end)."""
@@ -158,12 +168,7 @@ def scenario(*, hops: int, size_mb: int, motion: str, series: bool = False) -> d
         "duration": DURATION,
         "tcp": tcp(),
         "nodes": [{"name": n} for n in nodes],
-        "wlans": [{
-            "name": "manet", "mode": "adhoc", "phy": "hr_dsss",
-            "rate_steps": [{"max_distance": d, "rate": r_} for d, r_ in RATE_STEPS],
-            "propagation": {"model": "two_ray_ground"}, "queue": QUEUE, "red": RED,
-            "routing": AODV, "signals": {"lead": LEAD}, "stations": stations,
-        }],
+        "wlans": [_wlan(stations) | {"signals": {"lead": LEAD}}],
         "flows": [{"name": "file", "app": "bulk_download", "size": f"{size_mb}MB", "client": "r", "server": "s"}],
     }
     if series:
@@ -185,12 +190,7 @@ def congested(*, senders: int = 4, loss: float = 0.02) -> dict[str, Any]:
         "duration": "60s",
         "tcp": tcp(),
         "nodes": [{"name": n} for n in nodes],
-        "wlans": [{
-            "name": "manet", "mode": "adhoc", "phy": "hr_dsss",
-            "rate_steps": [{"max_distance": d, "rate": r_} for d, r_ in RATE_STEPS],
-            "propagation": {"model": "two_ray_ground"}, "queue": QUEUE, "red": RED,
-            "routing": AODV, "stations": stations,
-        }],
+        "wlans": [_wlan(stations)],
         "flows": [{"name": f"f{k}", "app": "bulk", "client": "d", "server": f"n{k}"}
                   for k in range(1, senders + 1)],
     }
