@@ -84,7 +84,10 @@ fn elfn_and_tcp_f_hear_aodvs_route_failure() {
     // TCP-F: snoozes on the route failure (10.1 s). Nothing it sends triggers a discovery, so no
     // RRN comes and only the route-failure timer (60 s here) wakes it: it cannot finish before
     // 70 s, while the plain sender finishes soon after the outage ends at 40 s.
-    let o = run(r#"["tcp_f"]"#, &[("tcp.tcp_f", r#"{ failure_timer = "60s" }"#)]);
+    let o = run(
+        r#"["tcp_f"]"#,
+        &[("tcp.tcp_f", r#"{ failure_timer = "60s" }"#)],
+    );
     let f = flow(&o);
     eprintln!("tcp_f {f:?}");
     assert!(f.completed && f.bytes_delivered == 20_000_000);
@@ -99,7 +102,12 @@ fn atcp_disconnects_on_icmp_and_probes() {
     eprintln!("atcp: {f:?}");
     assert!(f.completed && f.bytes_delivered == 20_000_000);
     // The failed discovery's ICMP host unreachable reached the sender's socket: ATCP probes.
-    let s = o.summary.nodes.iter().find(|n| n.node == "s").expect("sender");
+    let s = o
+        .summary
+        .nodes
+        .iter()
+        .find(|n| n.node == "s")
+        .expect("sender");
     assert!(s.icmp_received > 0);
     assert!(f.window_probes > 0);
 }
@@ -110,14 +118,25 @@ fn red_marks_on_the_wlan_and_the_sender_reacts() {
     let o = run(
         "[]",
         &[
-            ("wlans.manet.red", "{ min_th = 4, max_th = 5, w_q = 1.0, mark_at_max_th = true }"),
+            (
+                "wlans.manet.red",
+                "{ min_th = 4, max_th = 5, w_q = 1.0, mark_at_max_th = true }",
+            ),
             ("wlans.manet.stations.1.outage", "{}"),
         ],
     );
-    let s = o.summary.wifi.iter().find(|w| w.node == "s").expect("sender station");
+    let s = o
+        .summary
+        .wifi
+        .iter()
+        .find(|w| w.node == "s")
+        .expect("sender station");
     eprintln!("{s:?}");
     assert!(s.ecn_marks > 0);
-    assert_eq!(s.drops_red, 0, "ECN-capable packets are marked, not dropped");
+    assert_eq!(
+        s.drops_red, 0,
+        "ECN-capable packets are marked, not dropped"
+    );
     assert!(flow(&o).completed);
 }
 
@@ -128,7 +147,10 @@ fn bad_red_and_extension_fields_are_named() {
         Format::Toml,
         Some(1),
         &[
-            ("wlans.manet.red".into(), "{ min_th = 9, max_th = 5 }".into()),
+            (
+                "wlans.manet.red".into(),
+                "{ min_th = 9, max_th = 5 }".into(),
+            ),
             ("tcp.elfn".into(), r#"{ probe_interval = "0s" }"#.into()),
         ],
         None,
