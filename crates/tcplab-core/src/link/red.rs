@@ -19,7 +19,7 @@ pub struct RedParams {
     /// Mark ECN-capable packets (CE) instead of dropping them in the probabilistic region.
     pub ecn: bool,
     /// Mark ECN-capable packets at and above max_th too, instead of RFC 3168 §7's forced drop
-    /// (seed 003 §6: the nodes mark "when the queue length equals the maximum threshold").
+    /// (Sridhara & Subramanya §6: the nodes mark "when the queue length equals the maximum threshold").
     pub mark_at_max_th: bool,
 }
 
@@ -141,7 +141,7 @@ mod tests {
             red.arrival(SimTime(0), 15, ect, &mut rng);
             red.arrival(SimTime(0), 15, ect, &mut rng)
         };
-        // RFC 3168 §7: at max_th the router drops, ECN or not; seed 003's nodes mark.
+        // RFC 3168 §7: at max_th the router drops, ECN or not; Sridhara & Subramanya's nodes mark.
         assert_eq!(verdict(false, true), Enqueue::Dropped);
         assert_eq!(verdict(true, true), Enqueue::QueuedMarked);
         assert_eq!(verdict(true, false), Enqueue::Dropped);

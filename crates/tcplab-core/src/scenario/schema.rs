@@ -101,7 +101,7 @@ pub enum QueueSpec {
         #[serde(default)]
         ecn: bool,
         /// With `ecn`: mark ECN-capable packets at and above max_th too, instead of RFC 3168
-        /// §7's forced drop (seed 003's nodes mark when the queue reaches max_th).
+        /// §7's forced drop (Sridhara & Subramanya's nodes mark when the queue reaches max_th).
         #[serde(default)]
         mark_at_max_th: bool,
     },

@@ -142,7 +142,7 @@ pub enum ExtensionKind {
     /// arrivals; the sender fast-retransmits once that count reaches DupThresh even when
     /// duplicate ACKs were lost.
     DupCount,
-    /// ATCP (Liu & Singh 2001; seed 003 §5): Normal/Loss/Congested/Disconnected at the sender;
+    /// ATCP (Liu & Singh 2001; Sridhara & Subramanya §5): Normal/Loss/Congested/Disconnected at the sender;
     /// parameters in `atcp`.
     Atcp,
     /// ELFN (Holland & Vaidya 1999): stand-by with periodic probes on a route failure;

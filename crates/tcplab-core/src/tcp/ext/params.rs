@@ -1,6 +1,6 @@
 //! Parameters of the ad hoc extensions, each a table of `[tcp]` named after its extension
 //! (`atcp = { loss_retransmit = "lost_segment" }`). Defaults are the original schemes; the
-//! switches of seed 003 §7 turn ATCP into the paper's modified ATCP.
+//! switches of Sridhara & Subramanya §7 turn ATCP into the paper's modified ATCP.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -13,10 +13,10 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LossRetransmit {
-    /// Every unacknowledged segment (Liu & Singh's ATCP, as seed 003 §5 describes it).
+    /// Every unacknowledged segment (Liu & Singh's ATCP, as Sridhara & Subramanya §5 describe it).
     #[default]
     Window,
-    /// Only the lost segment, the first unacknowledged one (seed 003 §7).
+    /// Only the lost segment, the first unacknowledged one (Sridhara & Subramanya §7).
     LostSegment,
 }
 
@@ -27,7 +27,7 @@ pub enum ProbeBackoff {
     /// RTO, 2·RTO, 4·RTO, … (TCP's persist timer, RFC 1122 §4.2.2.17).
     #[default]
     Exponential,
-    /// RTO, 2·RTO, 3·RTO, … (seed 003 §7).
+    /// RTO, 2·RTO, 3·RTO, … (Sridhara & Subramanya §7).
     Linear,
 }
 
@@ -35,14 +35,14 @@ pub enum ProbeBackoff {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct AtcpParams {
-    /// window (original) | lost_segment (seed 003 §7): what the Loss state resends.
+    /// window (original) | lost_segment (Sridhara & Subramanya §7): what the Loss state resends.
     pub loss_retransmit: LossRetransmit,
-    /// Timeouts ATCP absorbs before it hands the next one to TCP (seed 003 §7); 0 = never
+    /// Timeouts ATCP absorbs before it hands the next one to TCP (Sridhara & Subramanya §7); 0 = never
     /// (original ATCP). Allowed 0 to 100.
     pub timeout_threshold: u32,
-    /// exponential (original) | linear (seed 003 §7): the probe interval in Disconnected.
+    /// exponential (original) | linear (Sridhara & Subramanya §7): the probe interval in Disconnected.
     pub probe_backoff: ProbeBackoff,
-    /// Take the local routing's route-failure notice as the ICMP host unreachable seed 003 §6 asks
+    /// Take the local routing's route-failure notice as the ICMP host unreachable Sridhara & Subramanya §6 asks
     /// the routing protocol to send the TCP sender (default false: ICMP only).
     pub route_failure_disconnects: bool,
 }
