@@ -146,6 +146,10 @@ pub struct WifiSummary {
     pub drops_retry_limit: u64,
     pub drops_queue: u64,
     pub drops_outage: u64,
+    /// Packets RED marked CE at this station's interface queue (`red` on the WLAN).
+    pub ecn_marks: u64,
+    /// Packets RED dropped there (counted in `drops_queue` too).
+    pub drops_red: u64,
 }
 
 /// One published cross-layer link signal.
@@ -514,8 +518,10 @@ pub fn summarize(w: &World) -> RunOutput {
         .wifi()
         .stations
         .iter()
-        .map(|st| {
+        .enumerate()
+        .map(|(i, st)| {
             let m = st.mac.stats;
+            let red = w.wifi_red(i as u32);
             WifiSummary {
                 wlan: w.wifi().wlans[st.wlan as usize].cfg.name.clone(),
                 node: w.nodes()[st.node.idx()].name.clone(),
@@ -533,8 +539,10 @@ pub fn summarize(w: &World) -> RunOutput {
                 duplicates: m.duplicates,
                 delivered: m.delivered,
                 drops_retry_limit: m.drops_retry,
-                drops_queue: m.drops_queue,
+                drops_queue: m.drops_queue + red.map_or(0, |r| r.drops),
                 drops_outage: m.drops_outage,
+                ecn_marks: red.map_or(0, |r| r.ecn_marks),
+                drops_red: red.map_or(0, |r| r.drops),
             }
         })
         .collect();

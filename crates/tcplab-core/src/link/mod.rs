@@ -4,7 +4,9 @@
 pub mod error_model;
 pub mod outage;
 pub mod queue;
+pub mod red;
 
 pub use error_model::LossModel;
 pub use outage::Outage;
 pub use queue::{Enqueue, Queue, QueueConfig};
+pub use red::{Red, RedParams};

@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 
+use super::red::{Red, RedParams};
 use crate::ids::PktId;
 use crate::rng::Rng;
 use crate::time::SimTime;
@@ -15,18 +16,7 @@ pub enum QueueConfig {
         bytes: Option<u64>,
     },
     /// Random Early Detection. Thresholds in packets.
-    Red {
-        limit: u32,
-        min_th: f64,
-        max_th: f64,
-        max_p: f64,
-        /// Weight of the EWMA of the queue length.
-        w_q: f64,
-        /// "Gentle" RED: drop probability ramps from max_p to 1 between max_th and 2·max_th.
-        gentle: bool,
-        /// Mark ECN-capable packets (CE) instead of dropping them in the probabilistic region.
-        ecn: bool,
-    },
+    Red(RedParams),
 }
 
 /// What the queue did with an arriving packet.
@@ -43,24 +33,20 @@ pub struct Queue {
     cfg: QueueConfig,
     items: VecDeque<(PktId, u32)>,
     bytes: u64,
-    // RED state.
-    avg: f64,
-    count: i64,
-    idle_since: Option<SimTime>,
-    /// Transmission time of a typical packet, for the idle-period decay of `avg`.
-    typical_tx: SimTime,
+    red: Option<Red>,
 }
 
 impl Queue {
     pub fn new(cfg: QueueConfig, typical_tx: SimTime) -> Self {
+        let red = match &cfg {
+            QueueConfig::Red(p) => Some(Red::new(*p, typical_tx)),
+            QueueConfig::DropTail { .. } => None,
+        };
         Queue {
             cfg,
             items: VecDeque::new(),
             bytes: 0,
-            avg: 0.0,
-            count: -1,
-            idle_since: Some(SimTime::ZERO),
-            typical_tx,
+            red,
         }
     }
 
@@ -75,7 +61,7 @@ impl Queue {
     }
     /// RED's average queue length (packets); zero for DropTail.
     pub fn red_avg(&self) -> f64 {
-        self.avg
+        self.red.as_ref().map_or(0.0, Red::avg)
     }
 
     /// Offers a packet of `size` bytes; `ect` says whether it is ECN-capable.
@@ -97,67 +83,10 @@ impl Queue {
                     Enqueue::Queued
                 }
             }
-            QueueConfig::Red {
-                limit,
-                min_th,
-                max_th,
-                max_p,
-                w_q,
-                gentle,
-                ecn,
-            } => {
-                // Floyd & Jacobson §4: update the average on each arrival; after an idle period
-                // decay it as if m small packets had been sent.
-                if let Some(since) = self.idle_since.take() {
-                    let m = if self.typical_tx.0 == 0 {
-                        0.0
-                    } else {
-                        (now - since).0 as f64 / self.typical_tx.0 as f64
-                    };
-                    self.avg *= (1.0 - w_q).powf(m);
-                } else {
-                    self.avg = (1.0 - w_q) * self.avg + w_q * self.items.len() as f64;
-                }
-                let early = if self.avg < min_th {
-                    self.count = -1;
-                    false
-                } else if self.avg < max_th || (gentle && self.avg < 2.0 * max_th) {
-                    self.count += 1;
-                    let pb = if self.avg < max_th {
-                        max_p * (self.avg - min_th) / (max_th - min_th)
-                    } else {
-                        max_p + (1.0 - max_p) * (self.avg - max_th) / max_th
-                    };
-                    // pa = pb / (1 - count·pb): spreads drops evenly between marks.
-                    let denom = 1.0 - self.count as f64 * pb;
-                    let pa = if denom <= 0.0 {
-                        1.0
-                    } else {
-                        (pb / denom).min(1.0)
-                    };
-                    if rng.uniform() < pa {
-                        self.count = 0;
-                        true
-                    } else {
-                        false
-                    }
-                } else {
-                    self.count = 0;
-                    // Above max_th: forced drop even for ECN-capable packets (RFC 3168 §7).
-                    return Enqueue::Dropped;
-                };
-                if self.items.len() as u32 >= limit {
-                    Enqueue::Dropped
-                } else if early {
-                    if ecn && ect {
-                        Enqueue::QueuedMarked
-                    } else {
-                        Enqueue::Dropped
-                    }
-                } else {
-                    Enqueue::Queued
-                }
-            }
+            QueueConfig::Red(_) => match self.red.as_mut() {
+                Some(red) => red.arrival(now, self.items.len(), ect, rng),
+                None => Enqueue::Queued,
+            },
         };
         if verdict != Enqueue::Dropped {
             self.items.push_back((pkt, size));
@@ -171,8 +100,8 @@ impl Queue {
         if let Some((_, s)) = r {
             self.bytes -= s as u64;
         }
-        if self.items.is_empty() && matches!(self.cfg, QueueConfig::Red { .. }) {
-            self.idle_since = Some(now);
+        if let (true, Some(red)) = (self.items.is_empty(), self.red.as_mut()) {
+            red.emptied(now);
         }
         r
     }
@@ -252,7 +181,7 @@ mod tests {
     }
 
     fn red_outcomes_with(held: u32, ecn: bool, gentle: bool, seed: u64) -> [[u32; 3]; 2] {
-        let cfg = QueueConfig::Red {
+        let cfg = QueueConfig::Red(RedParams {
             limit: 100,
             min_th: 5.0,
             max_th: 15.0,
@@ -260,7 +189,8 @@ mod tests {
             w_q: 1.0,
             gentle,
             ecn,
-        };
+            mark_at_max_th: false,
+        });
         let mut rng = Rng::derive(seed, StreamId::Custom(1));
         let mut q = Queue::new(cfg, SimTime(1000));
         let mut id = 10_000;
@@ -321,7 +251,7 @@ mod tests {
     fn red_average_is_an_ewma_that_decays_over_idle_time() {
         // Floyd & Jacobson §4: avg ← (1 − w_q)·avg + w_q·q on each arrival; after an idle period
         // of m typical transmission times, avg ← (1 − w_q)^m·avg. Thresholds out of reach.
-        let cfg = QueueConfig::Red {
+        let cfg = QueueConfig::Red(RedParams {
             limit: 100,
             min_th: 50.0,
             max_th: 90.0,
@@ -329,7 +259,8 @@ mod tests {
             w_q: 0.5,
             gentle: false,
             ecn: false,
-        };
+            mark_at_max_th: false,
+        });
         let mut rng = Rng::derive(0, StreamId::Custom(2));
         let mut q = Queue::new(cfg, SimTime(1000));
         let mut offer = |q: &mut Queue, t: u64, id: u32| {

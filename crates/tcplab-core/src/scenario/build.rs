@@ -6,7 +6,7 @@ use std::path::Path;
 use super::schema::{
     AgentKindName, AgentSpec, AppName, Direction, EstimatorName, LinkSpec, LossAt, LossModelName,
     LossSpec, OutageSpec, PropagationModelName, QueueSpec, ReceptionModelName, Scenario, WlanMode,
-    WlanSpec,
+    WlanRedSpec, WlanSpec,
 };
 use super::{
     err, link_name, merged_tcp, tcp_config, FieldError, DEFAULT_DURATION, DEFAULT_MAX_EVENTS,
@@ -14,7 +14,7 @@ use super::{
 use crate::agents::AnyAgent;
 use crate::app::{AppKind, CbrFlow, TcpFlow};
 use crate::ids::NodeId;
-use crate::link::{LossModel, Outage, Queue, QueueConfig};
+use crate::link::{LossModel, Outage, Queue, QueueConfig, RedParams};
 use crate::net::node_addr;
 use crate::rng::{Rng, StreamId};
 use crate::tcp::Socket;
@@ -249,6 +249,20 @@ fn outage(o: &Option<OutageSpec>) -> Outage {
     }
 }
 
+/// RED on a WLAN's interface queues, bounded by the WLAN's queue limit.
+fn wlan_red(r: &WlanRedSpec, limit: u32) -> RedParams {
+    RedParams {
+        limit,
+        min_th: r.min_th,
+        max_th: r.max_th,
+        max_p: r.max_p,
+        w_q: r.w_q,
+        gentle: r.gentle,
+        ecn: r.ecn,
+        mark_at_max_th: r.mark_at_max_th,
+    }
+}
+
 /// The models of one direction of a wired link (`k` = 0: a→b, 1: b→a): its queue, loss model
 /// and outage schedule. The simulator's links and the Linux validation's emulator
 /// (crates/tcplab-emu) both take them from here, so the two read the scenario alike.
@@ -274,7 +288,8 @@ pub fn link_direction(l: &LinkSpec, k: u8) -> (QueueConfig, LossModel, Outage) {
             w_q,
             gentle,
             ecn,
-        }) => QueueConfig::Red {
+            mark_at_max_th,
+        }) => QueueConfig::Red(RedParams {
             limit: *limit,
             min_th: *min_th,
             max_th: *max_th,
@@ -282,7 +297,8 @@ pub fn link_direction(l: &LinkSpec, k: u8) -> (QueueConfig, LossModel, Outage) {
             w_q: *w_q,
             gentle: *gentle,
             ecn: *ecn,
-        },
+            mark_at_max_th: *mark_at_max_th,
+        }),
     };
     let loss = match &l.loss {
         Some(ls)
@@ -391,6 +407,10 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
             s_.loss_tx = loss_of(Direction::AToB);
             s_.loss_rx = loss_of(Direction::BToA);
             s_.loss_above_mac = st.loss_at == LossAt::Packets;
+            if let Some(r) = &ws.red {
+                let limit = ws.queue.unwrap_or(MacParams::default().queue_limit as u32);
+                w.set_wifi_red(sta, wlan_red(r, limit), stream(4));
+            }
         }
     }
     if !errs.is_empty() {

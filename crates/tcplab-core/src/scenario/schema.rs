@@ -100,7 +100,36 @@ pub enum QueueSpec {
         /// Mark ECN-capable packets instead of dropping them (RFC 3168).
         #[serde(default)]
         ecn: bool,
+        /// With `ecn`: mark ECN-capable packets at and above max_th too, instead of RFC 3168
+        /// §7's forced drop (Sridhara & Subramanya's nodes mark when the queue reaches max_th).
+        #[serde(default)]
+        mark_at_max_th: bool,
     },
+}
+
+/// RED with ECN on a WLAN's interface queues (RFC 3168 §7); the queue limit is the WLAN's
+/// `queue`, thresholds in packets.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WlanRedSpec {
+    pub min_th: f64,
+    pub max_th: f64,
+    #[serde(default = "default_max_p")]
+    pub max_p: f64,
+    #[serde(default = "default_w_q")]
+    pub w_q: f64,
+    #[serde(default)]
+    pub gentle: bool,
+    /// Mark ECN-capable packets instead of dropping them (default true).
+    #[serde(default = "default_true")]
+    pub ecn: bool,
+    /// Mark ECN-capable packets at and above max_th instead of dropping them (default false).
+    #[serde(default)]
+    pub mark_at_max_th: bool,
+}
+
+fn default_true() -> bool {
+    true
 }
 
 fn default_max_p() -> f64 {
@@ -435,6 +464,10 @@ pub struct WlanSpec {
     /// Interface queue limit in packets (default 50).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue: Option<u32>,
+    /// RED (with ECN marking) on every interface queue of the WLAN, e.g.
+    /// `red = { min_th = 5, max_th = 15, w_q = 1.0 }` (default: DropTail).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub red: Option<WlanRedSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub short_retry_limit: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

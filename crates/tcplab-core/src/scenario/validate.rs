@@ -79,24 +79,20 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
             ..
         }) = &l.queue
         {
-            if !(0.0 <= *min_th && min_th < max_th) {
-                errs.push(err(
-                    format!("{loc}.queue.min_th"),
-                    "need 0 ≤ min_th < max_th",
-                ));
-            }
             if *limit == 0 {
                 errs.push(err(
                     format!("{loc}.queue.limit"),
                     "must be at least 1 packet",
                 ));
             }
-            if !(*max_p > 0.0 && *max_p <= 1.0) {
-                errs.push(err(format!("{loc}.queue.max_p"), "allowed: 0 < max_p ≤ 1"));
-            }
-            if !(*w_q > 0.0 && *w_q <= 1.0) {
-                errs.push(err(format!("{loc}.queue.w_q"), "allowed: 0 < w_q ≤ 1"));
-            }
+            validate_red(
+                *min_th,
+                *max_th,
+                *max_p,
+                *w_q,
+                &format!("{loc}.queue"),
+                &mut errs,
+            );
         }
         if let Some(QueueSpec::Droptail {
             packets: Some(0), ..
@@ -115,6 +111,16 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
     let mut wlan_names = BTreeSet::new();
     for (i, w) in s.wlans.iter().enumerate() {
         let loc = format!("wlans[{i}]");
+        if let Some(r) = &w.red {
+            validate_red(
+                r.min_th,
+                r.max_th,
+                r.max_p,
+                r.w_q,
+                &format!("{loc}.red"),
+                &mut errs,
+            );
+        }
         if !wlan_names.insert(w.name.clone()) || link_names.contains(&w.name) {
             errs.push(err(
                 format!("{loc}.name"),
@@ -824,5 +830,25 @@ fn validate_reception(
                 ));
             }
         }
+    }
+}
+
+/// RED's thresholds and weights (wired queues and WLAN interface queues).
+fn validate_red(
+    min_th: f64,
+    max_th: f64,
+    max_p: f64,
+    w_q: f64,
+    loc: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    if !(0.0 <= min_th && min_th < max_th) {
+        errs.push(err(format!("{loc}.min_th"), "need 0 ≤ min_th < max_th"));
+    }
+    if !(max_p > 0.0 && max_p <= 1.0) {
+        errs.push(err(format!("{loc}.max_p"), "allowed: 0 < max_p ≤ 1"));
+    }
+    if !(w_q > 0.0 && w_q <= 1.0) {
+        errs.push(err(format!("{loc}.w_q"), "allowed: 0 < w_q ≤ 1"));
     }
 }

@@ -6,6 +6,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::ext::{AtcpParams, ElfnParams, FreezeParams, TcpFParams};
 use crate::scenario::units::{Duration, Size};
 use crate::time::SimTime;
 
@@ -145,6 +146,18 @@ pub enum ExtensionKind {
     /// cumulative ACK that routing carried in an RREQ or gratuitous RREP as its highest ACK.
     /// Needs `routing.ack_piggyback = true` on the path's AODV nodes.
     AckPiggyback,
+    /// ATCP (Liu & Singh 2001; Sridhara & Subramanya §5): Normal/Loss/Congested/Disconnected at the sender;
+    /// parameters in `atcp`.
+    Atcp,
+    /// ELFN (Holland & Vaidya 1999): stand-by with periodic probes on a route failure;
+    /// parameters in `elfn`.
+    Elfn,
+    /// TCP-F (Chandran et al. 2001): snooze on a route failure until the route is back or the
+    /// route-failure timer expires; parameters in `tcp_f`.
+    TcpF,
+    /// Freeze-TCP (Goff et al. 2000): the receiver advertises a zero window before a predicted
+    /// disconnection; parameters in `freeze`.
+    Freeze,
 }
 
 impl ExtensionKind {
@@ -152,6 +165,10 @@ impl ExtensionKind {
         match self {
             ExtensionKind::DupCount => "dup_count",
             ExtensionKind::AckPiggyback => "ack_piggyback",
+            ExtensionKind::Atcp => "atcp",
+            ExtensionKind::Elfn => "elfn",
+            ExtensionKind::TcpF => "tcp_f",
+            ExtensionKind::Freeze => "freeze",
         }
     }
 }
@@ -274,8 +291,16 @@ pub struct TcpConfig {
     /// Congestion control: reno (RFC 5681 AIMD) | cubic (RFC 9438) | westwood (Westwood+) |
     /// adaptive (Adaptive TCP, Dalal et al. 2015).
     pub cc: CcKind,
-    /// Extensions on top of the composition, e.g. ["dup_count"].
+    /// Extensions on top of the composition: dup_count | atcp | elfn | tcp_f | freeze.
     pub extensions: Vec<ExtensionKind>,
+    /// ATCP's switches (extension "atcp"; docs/models/adhoc_tcp.md).
+    pub atcp: AtcpParams,
+    /// ELFN's probe interval (extension "elfn").
+    pub elfn: ElfnParams,
+    /// TCP-F's route-failure timer (extension "tcp_f").
+    pub tcp_f: TcpFParams,
+    /// Freeze-TCP's reconnection ACKs (extension "freeze").
+    pub freeze: FreezeParams,
     /// Sender maximum segment size (payload bytes; 1 to 65495).
     #[serde(with = "size_u32")]
     #[schemars(with = "Size")]
@@ -391,6 +416,10 @@ impl Default for TcpConfig {
             recovery: None,
             cc: CcKind::Reno,
             extensions: Vec::new(),
+            atcp: AtcpParams::default(),
+            elfn: ElfnParams::default(),
+            tcp_f: TcpFParams::default(),
+            freeze: FreezeParams::default(),
             mss: 1460,
             initial_window: InitialWindow::Rfc3390,
             initial_ssthresh: None,
@@ -579,12 +608,16 @@ impl TcpConfig {
             }
             seen.push(*e);
         }
+        self.atcp.check(&mut errs);
+        self.elfn.check(&mut errs);
+        self.tcp_f.check(&mut errs);
+        self.freeze.check(&mut errs);
         errs
     }
 }
 
 /// Serde adapters from the scenario's unit strings to the core's plain numbers.
-mod dur {
+pub(crate) mod dur {
     use super::*;
     pub fn serialize<S: serde::Serializer>(t: &SimTime, s: S) -> Result<S::Ok, S::Error> {
         Duration(*t).serialize(s)

@@ -9,6 +9,7 @@ use crate::agents::{
 use crate::ids::{NodeId, PktId};
 use crate::packet::{Addr, Ecn, Ipv4Header, Packet, Transport, UdpHeader};
 use crate::sim::Event;
+use crate::tcp::ext::Notice;
 use crate::time::SimTime;
 use crate::wifi::LinkSignalKind;
 
@@ -121,6 +122,11 @@ impl World {
         while self.signal_cursor < self.wifi.log.len() {
             let sig = self.wifi.log[self.signal_cursor];
             self.signal_cursor += 1;
+            match sig.kind {
+                LinkSignalKind::GoingDown { .. } => self.link_notice(sig.node, Notice::LinkDown),
+                LinkSignalKind::Up => self.link_notice(sig.node, Notice::LinkUp),
+                _ => {}
+            }
             let ev = match sig.kind {
                 LinkSignalKind::GoingDown { expected } => AgentEvent::LinkGoingDown {
                     est_down: expected,

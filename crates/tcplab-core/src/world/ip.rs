@@ -245,6 +245,18 @@ impl World {
         }
     }
 
+    /// Passes a link notice (a predicted disconnection, the link back) to every socket of
+    /// `node` (Freeze-TCP's receiver listens).
+    pub(super) fn link_notice(&mut self, node: NodeId, notice: Notice) {
+        let now = self.now;
+        for s in 0..self.sockets.len() {
+            if self.sock_node[s] == node {
+                self.sockets[s].notify(now, notice, &mut self.out);
+                self.after_socket(crate::ids::SockId(s as u32));
+            }
+        }
+    }
+
     pub(super) fn on_routing_timer(&mut self, node: NodeId, gen: u32) {
         let w = &mut self.routing_wake[node.idx()];
         if w.1 != gen {

@@ -38,6 +38,7 @@ pub use agents::{AgentSlot, FeedbackSender};
 pub use error::SimError;
 pub use hash::FxHasher;
 pub use links::{Iface, IfaceStats, Link, LinkDir};
+pub use wireless::WifiRed;
 
 pub struct World {
     pub name: String,
@@ -98,6 +99,8 @@ pub struct World {
     wlan_sta: Vec<Vec<Option<u32>>>,
     /// pcap writers of wireless interfaces, by station.
     wifi_pcap: Vec<Option<PcapWriter>>,
+    /// RED with its random stream and ECN marks on a station's interface queue, by station.
+    wifi_red: Vec<Option<WifiRed>>,
     started: Option<Instant>,
     pub wall_time: f64,
     finished: bool,
@@ -148,6 +151,7 @@ impl World {
             sta_port: Vec::new(),
             wlan_sta: Vec::new(),
             wifi_pcap: Vec::new(),
+            wifi_red: Vec::new(),
             started: None,
             wall_time: 0.0,
             finished: false,

@@ -3,14 +3,68 @@
 
 use super::World;
 use crate::ids::{NodeId, PktId};
-use crate::link::{LossModel, Outage};
+use crate::link::{Enqueue, LossModel, Outage, Red, RedParams};
 use crate::net::{Hop, Port, PortKind, RoutingAgent};
-use crate::packet::Addr;
+use crate::packet::{Addr, Ecn};
 use crate::rng::Rng;
+use crate::time::SimTime;
 use crate::trace::PcapWriter;
 use crate::wifi::BROADCAST;
 
+/// RED on a station's interface queue (the MAC's DropTail still bounds it).
+#[derive(Debug)]
+pub struct WifiRed {
+    red: Red,
+    rng: Rng,
+    pub ecn_marks: u64,
+    pub drops: u64,
+}
+
 impl World {
+    /// Puts RED (RFC 3168 §7 marking) in front of station `sta`'s interface queue, with its own
+    /// random stream. Routing control packets bypass it (they go to the head of the queue).
+    pub fn set_wifi_red(&mut self, sta: u32, p: RedParams, rng: Rng) {
+        let s = sta as usize;
+        if self.wifi_red.len() <= s {
+            self.wifi_red.resize_with(s + 1, || None);
+        }
+        // The idle-time decay of Floyd & Jacobson §4 is not applied (the MAC does not report when
+        // its queue empties); with w_q = 1 the average is the instantaneous length.
+        self.wifi_red[s] = Some(WifiRed {
+            red: Red::new(p, SimTime::ZERO),
+            rng,
+            ecn_marks: 0,
+            drops: 0,
+        });
+    }
+
+    /// RED's counters at station `sta`, if it runs RED.
+    pub fn wifi_red(&self, sta: u32) -> Option<&WifiRed> {
+        self.wifi_red.get(sta as usize).and_then(|r| r.as_ref())
+    }
+
+    /// RED's verdict on packet `id` at station `sta` (Queued when the station runs no RED).
+    fn wifi_aqm(&mut self, sta: u32, id: PktId, prio: bool) -> Enqueue {
+        let Some(Some(r)) = self.wifi_red.get_mut(sta as usize) else {
+            return Enqueue::Queued;
+        };
+        if prio {
+            return Enqueue::Queued;
+        }
+        let qlen = self.wifi.stations[sta as usize].mac.queue_len();
+        let ect = self.packets[id.idx()].ip.ecn != Ecn::NotEct;
+        let v = r.red.arrival(self.now, qlen, ect, &mut r.rng);
+        match v {
+            Enqueue::Dropped => r.drops += 1,
+            Enqueue::QueuedMarked => {
+                r.ecn_marks += 1;
+                self.packets[id.idx()].ip.ecn = Ecn::Ce;
+            }
+            Enqueue::Queued => {}
+        }
+        v
+    }
+
     /// Adds a node's wireless interface to WLAN `wlan` (see [`crate::wifi::Wifi::add_station`])
     /// and gives the node a port for it; returns the station.
     #[allow(clippy::too_many_arguments)]
@@ -135,7 +189,9 @@ impl World {
         // Routing packets go to the head of the queue, as ns-2's PriQueue with
         // `Prefer_Routing_Protocols`.
         let (len, prio) = (p.ip_len(), self.routing[node.idx()].is_control(p));
-        if !self.wifi.enqueue(self.now, sta, id, next, len, prio) {
+        if self.wifi_aqm(sta, id, prio) == Enqueue::Dropped
+            || !self.wifi.enqueue(self.now, sta, id, next, len, prio)
+        {
             self.lose(id);
         }
         if !self.wifi.io.up.is_empty()

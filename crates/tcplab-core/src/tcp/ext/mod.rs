@@ -5,17 +5,33 @@
 //!   notices (ICMP unreachable, route failure and re-establishment, link down and up, an ACK
 //!   number learned from routing), answered with a [`Response`] the socket carries out.
 //!
+//! - sender side, for the ad hoc schemes (ATCP, ELFN, TCP-F): `on_event` for each event TCP
+//!   would react to (duplicate ACK, timeout, ECN-Echo, any ACK, new data) and for the
+//!   extension's own timer (`poll_timeout`), answered with a [`Response`] that may absorb the
+//!   event so that TCP never sees it.
+//!
 //! A new extension is one file here, one arm of [`AnyExtension`] and its name in
 //! `config::ExtensionKind`.
 
 mod ack_piggyback;
+mod atcp;
 mod dup_count;
+mod elfn;
+mod freeze;
+mod params;
+mod tcp_f;
 
 pub use ack_piggyback::AckPiggyback;
+pub use atcp::{Atcp, AtcpState};
 pub use dup_count::DupCount;
+pub use elfn::Elfn;
+pub use freeze::Freeze;
+pub use params::{AtcpParams, ElfnParams, FreezeParams, LossRetransmit, ProbeBackoff, TcpFParams};
+pub use tcp_f::TcpF;
 
-use super::config::ExtensionKind;
+use super::config::{ExtensionKind, TcpConfig};
 use crate::packet::TcpHeader;
+use crate::time::SimTime;
 
 /// A cross-layer notice for a connection (published by routing, ICMP or the link layer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +65,73 @@ pub enum Response {
     /// recovery no longer resend it; cwnd is unchanged, and no new data is sent until an ACK
     /// above it arrives (retransmissions still go).
     AdvanceAck(u64),
+    /// Absorb the event (TCP does not see it: no fast retransmit, no cwnd cut, no back-off),
+    /// freeze the sender and resend (ATCP's Loss state).
+    Persist(Resend),
+    /// Freeze the sender with cwnd = 1 segment (ATCP's Disconnected state).
+    Disconnect,
+    /// Resend while frozen (ATCP's retransmissions in Loss, probes); absorbs the event.
+    Resend(Resend),
+    /// Leave the frozen state without resending: the retransmission timer restarts and TCP
+    /// sends what its windows allow.
+    Unfreeze,
+    /// Leave the frozen state and hand TCP the timeout the extension was absorbing: TCP runs
+    /// its own RTO reaction now (ATCP's threshold of absorbed timeouts).
+    Release,
+    /// Leave the frozen state and send every unacknowledged segment again, as far as the
+    /// (unchanged) cwnd allows (TCP-F's flush on entering Active).
+    Flush,
+    /// Send this many pure ACKs now (Freeze-TCP's zero-window advertisement and its
+    /// reconnection ACKs).
+    SendAcks(u8),
+}
+
+/// What a frozen sender resends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resend {
+    Nothing,
+    /// The first unacknowledged segment (new data if nothing is outstanding).
+    Head,
+    /// Every unacknowledged segment.
+    Window,
+    /// One byte at the first unacknowledged sequence number: a header-sized probe.
+    Byte,
+}
+
+/// A sender event offered to the extensions before (dupack, timeout, ECN-Echo) or after (ACK,
+/// new data) TCP's own processing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SenderEvent {
+    Notice(Notice),
+    /// A duplicate ACK arrived; the socket's DupAcks count including it.
+    DupAck(u32),
+    /// The retransmission timer expired.
+    Timeout,
+    /// An ACK carried ECN-Echo (RFC 3168).
+    Ece,
+    /// Any ACK from the peer, after TCP processed it; `advanced` if it moved snd_una.
+    Ack {
+        advanced: bool,
+    },
+    /// TCP sent a segment of new data.
+    NewData,
+    /// The extension's own timer ([`Extension::poll_timeout`]) expired.
+    Timer,
+}
+
+/// What the socket tells an extension with each event.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx {
+    pub now: SimTime,
+    /// The current retransmission timeout (backed off if TCP backed it off).
+    pub rto: SimTime,
+    /// TCP is in fast recovery.
+    pub in_recovery: bool,
+    /// The duplicate-ACK threshold (RFC 5681 DupThresh).
+    pub dupthresh: u32,
+    /// SND.UNA and the highest sequence number sent + 1.
+    pub snd_una: u64,
+    pub snd_max: u64,
 }
 
 pub trait Extension {
@@ -77,12 +160,35 @@ pub trait Extension {
     fn on_notice(&mut self, _n: Notice) -> Response {
         Response::Ignore
     }
+
+    /// Any sender event; by default notices go to `on_notice` and the rest are ignored.
+    fn on_event(&mut self, ev: SenderEvent, _cx: &Ctx) -> Response {
+        match ev {
+            SenderEvent::Notice(n) => self.on_notice(n),
+            _ => Response::Ignore,
+        }
+    }
+
+    /// The extension's own timer (ATCP's retransmissions and probes, ELFN's probes, TCP-F's
+    /// route-failure timer); the socket sends it a `Timer` event when it expires.
+    fn poll_timeout(&self) -> Option<SimTime> {
+        None
+    }
+
+    /// The extension's state for traces and tests.
+    fn state(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 #[derive(Clone, Debug)]
 pub enum AnyExtension {
     DupCount(DupCount),
     AckPiggyback(AckPiggyback),
+    Atcp(Atcp),
+    Elfn(Elfn),
+    TcpF(TcpF),
+    Freeze(Freeze),
     /// A scripted extension for the socket's trace tests of the notice hook.
     #[cfg(test)]
     Scripted(Scripted),
@@ -122,6 +228,21 @@ impl AnyExtension {
         match kind {
             ExtensionKind::DupCount => AnyExtension::DupCount(DupCount::default()),
             ExtensionKind::AckPiggyback => AnyExtension::AckPiggyback(AckPiggyback::default()),
+            ExtensionKind::Atcp => AnyExtension::Atcp(Atcp::new(AtcpParams::default())),
+            ExtensionKind::Elfn => AnyExtension::Elfn(Elfn::new(ElfnParams::default())),
+            ExtensionKind::TcpF => AnyExtension::TcpF(TcpF::new(TcpFParams::default())),
+            ExtensionKind::Freeze => AnyExtension::Freeze(Freeze::new(FreezeParams::default())),
+        }
+    }
+
+    /// The extension with the parameters the configuration gives it.
+    pub fn configured(kind: ExtensionKind, cfg: &TcpConfig) -> AnyExtension {
+        match kind {
+            ExtensionKind::Atcp => AnyExtension::Atcp(Atcp::new(cfg.atcp)),
+            ExtensionKind::Elfn => AnyExtension::Elfn(Elfn::new(cfg.elfn)),
+            ExtensionKind::TcpF => AnyExtension::TcpF(TcpF::new(cfg.tcp_f)),
+            ExtensionKind::Freeze => AnyExtension::Freeze(Freeze::new(cfg.freeze)),
+            k => AnyExtension::new(k),
         }
     }
 
@@ -129,6 +250,10 @@ impl AnyExtension {
         match self {
             AnyExtension::DupCount(e) => e,
             AnyExtension::AckPiggyback(e) => e,
+            AnyExtension::Atcp(e) => e,
+            AnyExtension::Elfn(e) => e,
+            AnyExtension::TcpF(e) => e,
+            AnyExtension::Freeze(e) => e,
             #[cfg(test)]
             AnyExtension::Scripted(e) => e,
         }
@@ -138,6 +263,10 @@ impl AnyExtension {
         match self {
             AnyExtension::DupCount(e) => e,
             AnyExtension::AckPiggyback(e) => e,
+            AnyExtension::Atcp(e) => e,
+            AnyExtension::Elfn(e) => e,
+            AnyExtension::TcpF(e) => e,
+            AnyExtension::Freeze(e) => e,
             #[cfg(test)]
             AnyExtension::Scripted(e) => e,
         }

@@ -220,6 +220,10 @@ impl Socket {
                 }
             }
         }
+        if self.ecn_on && h.flags.has(TcpFlags::ECE) {
+            // ATCP's Congested state starts here, before TCP's own reaction.
+            self.ext_event(now, SenderEvent::Ece, out);
+        }
         // RFC 3168 §6.1.2: react to ECE at most once per window of data.
         if self.ecn_on
             && h.flags.has(TcpFlags::ECE)
@@ -246,6 +250,7 @@ impl Socket {
                 return;
             }
         }
+        let advanced = ack > self.snd_una;
         if ack > self.snd_una {
             self.on_new_ack(now, h, ack, out);
             // RFC 6675 §5: the cumulative ACK reset DupAcks to zero; the DupAck counts after it.
@@ -272,6 +277,7 @@ impl Socket {
         if self.state == State::Closed {
             return;
         }
+        self.ext_event(now, SenderEvent::Ack { advanced }, out);
         self.rack_on_ack(now, h, out);
         if self.in_recovery() {
             let delivered = (self.snd_una + self.sb.sacked_bytes()).saturating_sub(before);
@@ -358,6 +364,10 @@ impl Socket {
     pub(super) fn on_dupack(&mut self, now: SimTime, h: &TcpHeader, out: &mut Vec<Segment>) {
         self.stats.dupacks_received += 1;
         self.dupacks += 1;
+        // An extension may keep the duplicate from TCP (ATCP's third duplicate ACK).
+        if self.ext_event(now, SenderEvent::DupAck(self.dupacks), out) || self.frozen {
+            return;
+        }
         if self.in_recovery() {
             self.rec.get_mut().on_dupack(&mut self.win);
             return;

@@ -5,6 +5,7 @@
 //! sends a request and then only acknowledges; the server acknowledges the request and then sends
 //! the file.
 
+mod extension;
 mod input;
 mod output;
 mod rack;
@@ -14,7 +15,7 @@ use std::fmt;
 
 use super::cc::{Ack, AnyCc, Congestion, Flight, Window};
 use super::config::{RtoRule, RtoSsthresh, TcpConfig};
-use super::ext::{AnyExtension, Notice, Response};
+use super::ext::{AnyExtension, Notice, Response, SenderEvent};
 use super::reassembly::Reassembly;
 use super::recovery::{AckOutcome, AnyRecovery, FirstRetransmit, Seq};
 use super::rtt::RttEstimator;
@@ -243,7 +244,7 @@ impl Socket {
             ext: cfg
                 .extensions
                 .iter()
-                .map(|&k| AnyExtension::new(k))
+                .map(|&k| AnyExtension::configured(k, &cfg))
                 .collect(),
             dupacks: 0,
             sb: Scoreboard::default(),
@@ -388,10 +389,16 @@ impl Socket {
 
     /// The earliest armed timer.
     pub fn poll_timeout(&self) -> Option<SimTime> {
-        [self.rto_at, self.persist_at, self.delack_at, self.rack_at]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.rto_at,
+            self.persist_at,
+            self.delack_at,
+            self.rack_at,
+            self.ext_poll(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// Whether an extension has frozen the sender.
@@ -410,45 +417,7 @@ impl Socket {
     /// A cross-layer notice (routing, ICMP, link layer) for this connection. Each extension
     /// answers; the socket carries out the answers in order. Without extensions nothing changes.
     pub fn notify(&mut self, now: SimTime, n: Notice, out: &mut Vec<Segment>) {
-        for i in 0..self.ext.len() {
-            match self.ext[i].get_mut().on_notice(n) {
-                Response::Ignore => {}
-                Response::Freeze => {
-                    self.frozen = true;
-                    self.rto_at = None;
-                    self.persist_at = None;
-                }
-                Response::Resume if self.frozen => {
-                    self.frozen = false;
-                    if self.snd_una < self.snd_max {
-                        self.retransmit_head(now, out);
-                        self.arm_rto(now);
-                    }
-                    self.try_send(now, out);
-                }
-                Response::Resume => {}
-                Response::AdvanceAck(ack) if ack > self.snd_una && ack <= self.snd_max => {
-                    // Seed 002 §IV-B: new data waits for an ACK above ack_seq (no burst).
-                    self.learned_ack = Some((ack, false));
-                    self.stats.acks_learned += 1;
-                    self.learned_log.push((now, ack - self.iss - 1));
-                    self.snd_una = ack;
-                    self.snd_nxt = self.snd_nxt.max(ack);
-                    if self.sack_on {
-                        self.sb.on_cumulative_ack(ack);
-                    }
-                    self.on_fin_acked();
-                    if self.snd_una == self.snd_max {
-                        // Everything sent is acknowledged: no ACK above it can come, so this
-                        // counts as that ACK (the timer stops, sending goes on).
-                        self.learned_ack = None;
-                        self.rto_at = None;
-                        self.try_send(now, out);
-                    }
-                }
-                Response::AdvanceAck(_) => {}
-            }
-        }
+        self.ext_event(now, SenderEvent::Notice(n), out);
     }
 
     // ------------------------------------------------------------------ application calls

@@ -169,6 +169,9 @@ impl Socket {
         // RFC 3168 §6.1.5: retransmissions are not ECN-capable.
         let ect = self.ecn_on && payload > 0 && !retx;
         self.emit(h, payload, ect, out);
+        if payload > 0 && !retx {
+            self.ext_event(now, SenderEvent::NewData, out);
+        }
         self.snd_max = self.snd_max.max(seq + len);
         // RFC 6298 (5.1): start the timer if it is not running.
         if self.rto_at.is_none() {

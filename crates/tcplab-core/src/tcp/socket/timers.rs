@@ -22,6 +22,7 @@ impl Socket {
             self.rto_at = None;
             self.on_rto(now, out);
         }
+        self.ext_timers(now, out);
     }
 
     pub(super) fn on_persist(&mut self, now: SimTime, out: &mut Vec<Segment>) {
@@ -64,6 +65,10 @@ impl Socket {
                 self.send_syn(now, out);
             }
             _ if self.snd_una < self.snd_max && self.can_send_data() => {
+                // An extension may take the timeout over (ATCP's Loss state).
+                if self.ext_event(now, SenderEvent::Timeout, out) {
+                    return;
+                }
                 if self.unanswered_timeouts >= self.cfg.max_retransmissions {
                     // RFC 1122 §4.2.3.5: R2 reached, close the connection.
                     self.abort();

@@ -1,0 +1,54 @@
+//! Freeze-TCP (Goff, Moronski, Phatak, Gupta, INFOCOM 2000; ALGORITHMS.md §5.5), receiver side
+//! only. A warning period before a predicted disconnection (the `LinkDown` notice, published
+//! the WLAN's `signals.lead` before each scheduled outage of the receiver's station) the
+//! receiver advertises a zero window at once, which puts the sender in persist with cwnd and RTO
+//! frozen. On reconnection (`LinkUp`) it sends `reconnection_acks` copies of the ACK of its last
+//! received segment with the window open again (the TR-ACKs).
+
+use super::{Ctx, Extension, FreezeParams, Notice, Response, SenderEvent};
+
+#[derive(Clone, Debug)]
+pub struct Freeze {
+    p: FreezeParams,
+    /// Advertising a zero window.
+    zero: bool,
+}
+
+impl Freeze {
+    pub fn new(p: FreezeParams) -> Freeze {
+        Freeze { p, zero: false }
+    }
+}
+
+impl Extension for Freeze {
+    fn name(&self) -> &'static str {
+        "freeze"
+    }
+
+    fn window(&self, rcv_wnd: u64) -> u64 {
+        if self.zero {
+            0
+        } else {
+            rcv_wnd
+        }
+    }
+
+    fn on_event(&mut self, ev: SenderEvent, _cx: &Ctx) -> Response {
+        match ev {
+            // The zero-window advertisement goes out now, not with the next data.
+            SenderEvent::Notice(Notice::LinkDown) if !self.zero => {
+                self.zero = true;
+                Response::SendAcks(1)
+            }
+            SenderEvent::Notice(Notice::LinkUp) if self.zero => {
+                self.zero = false;
+                Response::SendAcks(self.p.reconnection_acks)
+            }
+            _ => Response::Ignore,
+        }
+    }
+
+    fn state(&self) -> Option<&'static str> {
+        Some(if self.zero { "frozen" } else { "open" })
+    }
+}

@@ -1,0 +1,108 @@
+"""The atcp experiment (Sridhara & Subramanya, seed 003): interface, network, movement, and the
+finding checks (each holds on paper-like numbers and fails on a counter-example)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import holds_then_fails
+
+import tcplab
+from tcplab.experiments import all_experiments
+from tcplab.experiments import atcp as exp
+from tcplab.experiments import atcp_findings as af
+from tcplab.experiments import atcp_scenario as sc
+
+
+def test_registered_with_the_interface() -> None:
+    assert all_experiments()["atcp"] is exp
+    names = [s.name for s in exp.sweeps(True)]
+    assert len(names) == len(set(names))
+    assert exp.PUBLISHED[(exp.CASES[3].label, "atcp_mod")].value == 92.1
+    # Every sender is one cell, and the cells map back to their senders.
+    assert [sc.variant_of(c) for c in sc.variant_cells(exp.ALL)] == list(exp.ALL)
+
+
+def test_out_of_range_intervals_follow_the_walk() -> None:
+    # 50 m → 400 m from 20 s to 55 s (10 m/s), back from 85 s to 120 s: beyond 250 m from 40 s to 100 s.
+    assert sc.out_of_range(sc.DISCONNECT, 0.0) == [pytest.approx((40.0, 100.0))]
+    walk = sc._walk(*sc.WALK_2HOP, 200.0, sc.WALK_2HOP_START)
+    gone = sc.out_of_range([(t, 200.0 + d) for t, d in walk], 200.0)
+    assert gone[0] == pytest.approx((20 / 3, 20 / 3 + 24 / 3))
+    assert all(b - a == pytest.approx(8.0) for a, b in gone)
+
+
+def test_the_movement_and_the_losses_are_the_same_for_every_sender() -> None:
+    docs = []
+    for v in exp.ALL:
+        d = sc.scenario(hops=2, size_mb=1, motion="mobile")
+        d["tcp"] |= sc.VARIANTS[v]
+        docs.append(d)
+    assert all(d["wlans"] == docs[0]["wlans"] for d in docs)
+    r = docs[0]["wlans"][0]["stations"][2]
+    assert r["mobility"]["model"] == "waypoints" and r["outage"]["intervals"] and r["loss"]["mean"] == 0.02
+
+
+def test_bad_extension_parameters_are_named() -> None:
+    d = sc.scenario(hops=1, size_mb=1, motion="static")
+    d["tcp"] |= {"extensions": ["atcp"], "atcp": {"timeout_threshold": 500}}
+    with pytest.raises(tcplab.ScenarioError, match=r"tcp\.atcp\.timeout_threshold.*allowed 0"):
+        tcplab.run(d, seed=1)
+    d["tcp"]["atcp"] = {"loss_retransmit": "everything"}
+    with pytest.raises(tcplab.ScenarioError, match="loss_retransmit"):
+        tcplab.run(d, seed=1)
+    d["tcp"] |= {"extensions": ["atcp_plus"], "atcp": {}}
+    with pytest.raises(tcplab.ScenarioError, match="extensions"):
+        tcplab.run(d, seed=1)
+
+
+def test_red_marks_on_the_shared_relay() -> None:
+    d = sc.congested()
+    d["duration"] = "15s"
+    d["tcp"] |= sc.VARIANTS["atcp_orig"]
+    r = tcplab.run(d, seed=1)
+    relay = next(w for w in r.summary["wifi"] if w["node"] == "m")
+    # RFC 3168 end to end: the relay marks CE, the senders cut their windows on the echoes.
+    assert relay["ecn_marks"] > 0
+    assert all(f["bytes_delivered"] > 0 for f in r.summary["flows"])
+
+
+def _times(base: float, mod: float, n: int = 4) -> dict[str, dict[int, float]]:
+    return {"base": {s: base + 0.1 * s for s in range(n)}, "atcp_mod": {s: mod + 0.1 * s for s in range(n)}}
+
+
+def test_gain_finding_holds_on_the_papers_numbers_and_fails_without_gain() -> None:
+    times: dict[str, Any] = {"walk": _times(153.0, 92.1), "off": _times(198.0, 151.0)}
+    motion = {"walk": "mobile", "off": "disconnect"}
+
+    def verdict(t: dict[str, Any]) -> str:
+        return af.findings(t, motion, {}, [("x", "base", True)])[0].verdict
+
+    def counter(t: dict[str, Any]) -> None:
+        t["walk"] = _times(153.0, 150.0)
+
+    holds_then_fails(verdict, (times,), counter)
+
+
+def test_congestion_finding_needs_more_retransmissions_and_less_goodput() -> None:
+    cong: dict[str, Any] = {
+        "atcp_orig": {"retransmissions": [2000.0, 2300.0, 2100.0], "goodput": [0.5, 0.6, 0.55]},
+        "atcp_mod": {"retransmissions": [200.0, 250.0, 230.0], "goodput": [0.9, 1.0, 0.95]},
+    }
+
+    def verdict(c: dict[str, Any]) -> str:
+        return af.findings({}, {}, c, [])[2].verdict
+
+    def counter(c: dict[str, Any]) -> None:
+        c["atcp_orig"]["goodput"] = [1.5, 1.6, 1.55]
+
+    holds_then_fails(verdict, (cong,), counter)
+
+
+def test_exactness_finding_fails_on_one_short_run() -> None:
+    def verdict(runs: list[tuple[str, str, bool]]) -> str:
+        return af.findings({}, {}, {}, runs)[3].verdict
+
+    holds_then_fails(verdict, ([("c", "base", True), ("c", "elfn", True)],),
+                     lambda runs: runs.append(("c", "sack", False)))
