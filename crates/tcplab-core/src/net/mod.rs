@@ -1,7 +1,8 @@
 //! The network layer: nodes and addresses, the routing seam ([`routing`]) and its agents
-//! ([`static_routes`], [`aodv`]).
+//! ([`static_routes`], [`aodv`], [`dsr`]).
 
 pub mod aodv;
+pub mod dsr;
 pub mod routing;
 pub mod static_routes;
 
@@ -12,6 +13,7 @@ use crate::packet::{Addr, Packet};
 use crate::time::SimTime;
 
 pub use aodv::{Aodv, AodvParams};
+pub use dsr::{Dsr, DsrParams};
 pub use routing::{
     Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
     BROADCAST_ADDR,
@@ -23,6 +25,7 @@ pub use static_routes::StaticRoutes;
 pub enum AnyRouting {
     Static(StaticRoutes),
     Aodv(Box<Aodv>),
+    Dsr(Box<Dsr>),
 }
 
 macro_rules! each_agent {
@@ -30,6 +33,7 @@ macro_rules! each_agent {
         match $self {
             AnyRouting::Static($a) => $e,
             AnyRouting::Aodv($a) => $e,
+            AnyRouting::Dsr($a) => $e,
         }
     };
 }
@@ -47,6 +51,7 @@ impl AnyRouting {
         match self {
             AnyRouting::Static(_) => "static",
             AnyRouting::Aodv(_) => "aodv",
+            AnyRouting::Dsr(_) => "dsr",
         }
     }
 }
@@ -82,6 +87,15 @@ impl RoutingAgent for AnyRouting {
         io: &mut RoutingIo,
     ) -> Decision {
         each_agent!(self, a => a.on_link_failure(now, hop, id, pkt, io))
+    }
+    fn on_local_delivery(
+        &mut self,
+        now: SimTime,
+        pkt: &mut Packet,
+        from: Addr,
+        io: &mut RoutingIo,
+    ) {
+        each_agent!(self, a => a.on_local_delivery(now, pkt, from, io))
     }
     fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo) {
         each_agent!(self, a => a.on_timeout(now, io))
