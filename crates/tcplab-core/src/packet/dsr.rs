@@ -235,4 +235,130 @@ mod tests {
         assert_eq!(&b[4..8], &[3, 14, 1, 3]);
         assert_eq!(&b[16..20], &[10, 0, 0, 5]);
     }
+
+    /// Our pcaps decode as DSR in Wireshark, the TCP segment inside a source-routed packet with
+    /// a good checksum and the IP length counting the DSR header.
+    #[test]
+    fn tshark_decodes_dsr_and_the_tcp_inside() {
+        use crate::packet::{Ecn, Ipv4Header, Packet, TcpFlags, TcpHeader, Transport};
+        use crate::time::SimTime;
+        use crate::trace::pcap::PcapWriter;
+        let tshark = std::path::Path::new("/usr/bin/tshark");
+        if !tshark.exists() {
+            eprintln!("tshark not installed: decode check skipped");
+            return;
+        }
+        let (a, b, c, d) = (0x0a00_0001, 0x0a00_0002, 0x0a00_0003, 0x0a00_0004);
+        let ip = |src, dst, ident| Ipv4Header {
+            src,
+            dst,
+            ttl: 64,
+            ecn: Ecn::NotEct,
+            ident,
+        };
+        let control = |options| {
+            Transport::Dsr(Box::new(DsrPacket {
+                hdr: DsrHeader { options },
+                inner: None,
+            }))
+        };
+        let data = Packet {
+            ip: ip(a, d, 1),
+            l4: Transport::Dsr(Box::new(DsrPacket {
+                hdr: DsrHeader {
+                    options: vec![DsrOption::SourceRoute {
+                        salvage: 1,
+                        segs_left: 2,
+                        addrs: vec![b, c],
+                    }],
+                },
+                inner: Some(Transport::Tcp(TcpHeader::new(
+                    5001,
+                    80,
+                    1_000,
+                    2_000,
+                    TcpFlags::ACK,
+                    65535,
+                ))),
+            })),
+            payload: 1000,
+            flow: 0,
+        };
+        let pkts = [
+            data.clone(),
+            Packet {
+                ip: ip(a, 0xffff_ffff, 2),
+                l4: control(vec![DsrOption::RouteRequest {
+                    id: 77,
+                    target: d,
+                    addrs: vec![b],
+                }]),
+                payload: 0,
+                flow: u32::MAX,
+            },
+            Packet {
+                ip: ip(d, a, 3),
+                l4: control(vec![
+                    DsrOption::RouteReply {
+                        last_hop_external: false,
+                        addrs: vec![b, c, d],
+                    },
+                    DsrOption::SourceRoute {
+                        salvage: 0,
+                        segs_left: 2,
+                        addrs: vec![c, b],
+                    },
+                ]),
+                payload: 0,
+                flow: u32::MAX,
+            },
+            Packet {
+                ip: ip(c, a, 4),
+                l4: control(vec![DsrOption::RouteError {
+                    salvage: 0,
+                    err_src: c,
+                    err_dst: a,
+                    unreachable: d,
+                }]),
+                payload: 0,
+                flow: u32::MAX,
+            },
+        ];
+        assert_eq!(data.ip_len(), 20 + (4 + 2 + 2 + 8) + 20 + 1000);
+        let path = std::env::temp_dir().join(format!("tcplab-dsr-{}.pcap", std::process::id()));
+        let mut w = PcapWriter::create(&path, 65535).unwrap();
+        for (i, p) in pkts.iter().enumerate() {
+            w.record(SimTime::from_millis(i as u64), p);
+        }
+        w.finish().unwrap();
+        let out = std::process::Command::new(tshark)
+            .args(["-o", "tcp.check_checksum:TRUE", "-r"])
+            .arg(&path)
+            .arg("-V")
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_file(&path);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(text.matches("Dynamic Source Routing").count(), 4, "{text}");
+        for needle in [
+            "Protocol: Dynamic source routing (48)",
+            "Total Length: 1056",
+            "Next header: TCP (0x06)",
+            "Segments left: 2",
+            "Salvage: 0x01",
+            "Hop list : 10.0.0.2 10.0.0.3 10.0.0.4",
+            "Target address: 10.0.0.4",
+            "Unreachable node address: 10.0.0.4",
+            "[Checksum Status: Good]",
+            "Source Port: 5001",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
+        assert!(!text.contains("Malformed"), "{text}");
+    }
 }
