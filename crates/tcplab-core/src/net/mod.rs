@@ -5,6 +5,8 @@ pub mod aodv;
 pub mod dsr;
 pub mod routing;
 pub mod static_routes;
+#[cfg(test)]
+pub mod testnet;
 
 use std::collections::VecDeque;
 

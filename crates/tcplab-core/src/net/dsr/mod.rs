@@ -494,7 +494,8 @@ impl Dsr {
         self.forward_control(pkt, io);
     }
 
-    /// RFC §8.3.5: every node an RERR crosses cuts the broken link from its cache.
+    /// RFC §8.3.5: every node an RERR crosses (or hears on a Route Request) cuts the broken
+    /// link from its cache; the node it is for keeps it for its next request.
     fn on_error(
         &mut self,
         now: SimTime,
@@ -504,7 +505,9 @@ impl Dsr {
         io: &mut RoutingIo,
     ) {
         self.cut_link(now, src, unreachable, io);
-        if pkt.ip.dst != self.addr {
+        if pkt.ip.dst == self.addr {
+            self.last_error = Some((src, unreachable, now));
+        } else if pkt.ip.dst != BROADCAST_ADDR {
             self.forward_control(pkt, io);
         }
     }
