@@ -1,8 +1,10 @@
 //! The network layer: nodes and addresses, the routing seam ([`routing`]) and its agents
-//! ([`static_routes`], [`aodv`], [`dsr`]).
+//! ([`static_routes`], [`aodv`], [`dsr`], [`dsdv`]).
 
 pub mod aodv;
+pub mod dsdv;
 pub mod dsr;
+pub mod pending;
 pub mod routing;
 pub mod static_routes;
 #[cfg(test)]
@@ -15,6 +17,7 @@ use crate::packet::{Addr, Packet};
 use crate::time::SimTime;
 
 pub use aodv::{Aodv, AodvParams};
+pub use dsdv::{Dsdv, DsdvParams};
 pub use dsr::{Dsr, DsrParams};
 pub use routing::{
     Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
@@ -28,6 +31,7 @@ pub enum AnyRouting {
     Static(StaticRoutes),
     Aodv(Box<Aodv>),
     Dsr(Box<Dsr>),
+    Dsdv(Box<Dsdv>),
 }
 
 macro_rules! each_agent {
@@ -36,6 +40,7 @@ macro_rules! each_agent {
             AnyRouting::Static($a) => $e,
             AnyRouting::Aodv($a) => $e,
             AnyRouting::Dsr($a) => $e,
+            AnyRouting::Dsdv($a) => $e,
         }
     };
 }
@@ -54,6 +59,7 @@ impl AnyRouting {
             AnyRouting::Static(_) => "static",
             AnyRouting::Aodv(_) => "aodv",
             AnyRouting::Dsr(_) => "dsr",
+            AnyRouting::Dsdv(_) => "dsdv",
         }
     }
 }

@@ -49,6 +49,12 @@ impl IcmpUnreachable {
             }
             Transport::Icmp(_) => 1,
             Transport::Dsr(_) => super::IPPROTO_DSR,
+            Transport::Dsdv(u) => {
+                head[0..2].copy_from_slice(&super::DSDV_PORT.to_be_bytes());
+                head[2..4].copy_from_slice(&super::DSDV_PORT.to_be_bytes());
+                head[4..6].copy_from_slice(&((UDP_HEADER_LEN + u.len()) as u16).to_be_bytes());
+                17
+            }
         };
         IcmpUnreachable {
             code,

@@ -7,11 +7,13 @@
 //! computed.
 
 pub mod aodv;
+pub mod dsdv;
 pub mod dsr;
 pub mod icmp;
 pub mod tcp;
 
 pub use aodv::{AodvMsg, Rerr, Rrep, Rreq, AODV_PORT};
+pub use dsdv::{Advert, DsdvUpdate, DSDV_PORT};
 pub use dsr::{DsrHeader, DsrOption, DsrPacket, IPPROTO_DSR};
 pub use icmp::IcmpUnreachable;
 pub use tcp::{SackBlocks, TcpFlags, TcpHeader};
@@ -60,6 +62,8 @@ pub enum Transport {
     /// A DSR Options header (RFC 4728 §6, IP protocol 48) and the transport it carries, if
     /// any; the packet's `payload` belongs to that transport.
     Dsr(Box<DsrPacket>),
+    /// A DSDV advertisement in a UDP datagram on port 255 (packet/dsdv.rs).
+    Dsdv(DsdvUpdate),
 }
 
 impl Transport {
@@ -70,6 +74,7 @@ impl Transport {
             Transport::Udp(_) => UDP_HEADER_LEN,
             Transport::Icmp(m) => m.wire_len(),
             Transport::Aodv(m) => UDP_HEADER_LEN + m.len(),
+            Transport::Dsdv(u) => UDP_HEADER_LEN + u.len(),
             Transport::Dsr(d) => d.hdr.len() + d.inner.as_ref().map_or(0, |t| t.header_len()),
         }
     }
@@ -87,7 +92,7 @@ impl Transport {
     pub fn proto(&self) -> u8 {
         match self {
             Transport::Tcp(_) => 6,
-            Transport::Udp(_) | Transport::Aodv(_) => 17,
+            Transport::Udp(_) | Transport::Aodv(_) | Transport::Dsdv(_) => 17,
             Transport::Icmp(_) => 1,
             Transport::Dsr(_) => IPPROTO_DSR,
         }
@@ -206,6 +211,10 @@ fn emit_transport(l4: &Transport, ip: &Ipv4Header, payload: u32, buf: &mut Vec<u
         Transport::Aodv(m) => {
             emit_udp_header(buf, AODV_PORT, AODV_PORT, m.len() + payload);
             m.emit(buf);
+        }
+        Transport::Dsdv(u) => {
+            emit_udp_header(buf, DSDV_PORT, DSDV_PORT, u.len() + payload);
+            u.emit(buf);
         }
         Transport::Icmp(_) | Transport::Dsr(_) => unreachable!("returned above"),
     }

@@ -514,8 +514,8 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
 /// Gives the nodes of WLANs with an ad hoc routing protocol their agent (the rest keep their
 /// static tables).
 fn install_routing(w: &mut World, s: &Scenario, seed: u64, wlan_stas: &[Vec<u32>]) {
-    use super::routing::{aodv_params, dsr_params, RoutingProtocolName};
-    use crate::net::{AnyRouting, Aodv, Dsr};
+    use super::routing::{aodv_params, dsdv_params, dsr_params, RoutingProtocolName};
+    use crate::net::{AnyRouting, Aodv, Dsdv, Dsr};
     for (ws, stas) in s.wlans.iter().zip(wlan_stas) {
         let Some(r) = ws.routing.as_ref() else {
             continue;
@@ -534,6 +534,9 @@ fn install_routing(w: &mut World, s: &Scenario, seed: u64, wlan_stas: &[Vec<u32>
                 }
                 RoutingProtocolName::Dsr => {
                     AnyRouting::Dsr(Box::new(Dsr::new(addr, port, dsr_params(r), rng)))
+                }
+                RoutingProtocolName::Dsdv => {
+                    AnyRouting::Dsdv(Box::new(Dsdv::new(addr, port, dsdv_params(r), rng)))
                 }
                 RoutingProtocolName::Static => unreachable!("skipped above"),
             };

@@ -8,6 +8,7 @@ use super::schema::{Scenario, WlanMode};
 use super::units::Duration;
 use super::{err, FieldError};
 use crate::net::aodv::{AodvParams, Hello, LocalRepair};
+use crate::net::dsdv::DsdvParams;
 use crate::net::dsr::DsrParams;
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
@@ -19,6 +20,8 @@ pub enum RoutingProtocolName {
     Aodv,
     /// Dynamic Source Routing (RFC 4728).
     Dsr,
+    /// Destination-Sequenced Distance Vector (Perkins & Bhagwat 1994; ns-2.35's agent).
+    Dsdv,
 }
 
 impl RoutingProtocolName {
@@ -27,6 +30,7 @@ impl RoutingProtocolName {
             RoutingProtocolName::Static => "static",
             RoutingProtocolName::Aodv => "aodv",
             RoutingProtocolName::Dsr => "dsr",
+            RoutingProtocolName::Dsdv => "dsdv",
         }
     }
 
@@ -36,6 +40,7 @@ impl RoutingProtocolName {
             RoutingProtocolName::Static => &[],
             RoutingProtocolName::Aodv => &[PresetName::Rfc3561, PresetName::Ns2],
             RoutingProtocolName::Dsr => &[PresetName::Rfc4728, PresetName::Ns2],
+            RoutingProtocolName::Dsdv => &[PresetName::Ns2],
         }
     }
 }
@@ -70,9 +75,12 @@ const DSR_FIELDS: &[&str] = &[
     "reply_from_cache",
 ];
 
-/// Routing of a WLAN's nodes. `protocol = "static"` (default), `"aodv"` or `"dsr"`; AODV
-/// starts from `preset` rfc3561 (default) or ns2, DSR from rfc4728 (default) or ns2, and each
-/// field below overrides one of its constants.
+/// Fields DSDV reads.
+const DSDV_FIELDS: &[&str] = &["update_interval", "link_layer_breaks"];
+
+/// Routing of a WLAN's nodes. `protocol = "static"` (default), `"aodv"`, `"dsr"` or `"dsdv"`;
+/// AODV starts from `preset` rfc3561 (default) or ns2, DSR from rfc4728 (default) or ns2, DSDV
+/// from ns2, and each field below overrides one of its constants.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct RoutingSpec {
@@ -137,6 +145,13 @@ pub struct RoutingSpec {
     /// DSR: intermediate nodes answer route requests from their route cache (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_from_cache: Option<bool>,
+    /// DSDV: period of full dumps (ns-2 15 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_interval: Option<Duration>,
+    /// DSDV: a link breaks when the MAC gives up on a frame, not only after three silent
+    /// periods (ns-2 `use_mac_`, default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_layer_breaks: Option<bool>,
 }
 
 /// AODV's constants for a routing table (preset, then overrides).
@@ -230,6 +245,18 @@ pub fn dsr_params(r: &RoutingSpec) -> DsrParams {
     p
 }
 
+/// DSDV's constants for a routing table (ns-2 preset, then overrides).
+pub fn dsdv_params(r: &RoutingSpec) -> DsdvParams {
+    let mut p = DsdvParams::ns2();
+    if let Some(d) = r.update_interval {
+        p.periodic = d.0;
+    }
+    if let Some(on) = r.link_layer_breaks {
+        p.mac_breaks = on;
+    }
+    p
+}
+
 /// Names each field set in `r` that its protocol does not read, and a preset it lacks.
 fn check_fields(r: &RoutingSpec, loc: &str, errs: &mut Vec<FieldError>) {
     let presets = r.protocol.presets();
@@ -257,14 +284,16 @@ fn check_fields(r: &RoutingSpec, loc: &str, errs: &mut Vec<FieldError>) {
     };
     for f in set.keys().filter(|k| *k != "protocol" && *k != "preset") {
         let dsr = DSR_FIELDS.contains(&f.as_str());
-        let aodv = !matches!(f.as_str(), "salvage" | "reply_from_cache");
+        let dsdv = DSDV_FIELDS.contains(&f.as_str());
+        let aodv = !dsdv && !matches!(f.as_str(), "salvage" | "reply_from_cache");
         let used = match r.protocol {
             RoutingProtocolName::Static => false,
             RoutingProtocolName::Aodv => aodv,
             RoutingProtocolName::Dsr => dsr,
+            RoutingProtocolName::Dsdv => dsdv,
         };
         if !used {
-            let users: Vec<&str> = [("aodv", aodv), ("dsr", dsr)]
+            let users: Vec<&str> = [("aodv", aodv), ("dsr", dsr), ("dsdv", dsdv)]
                 .iter()
                 .filter(|u| u.1)
                 .map(|u| u.0)
@@ -318,6 +347,12 @@ pub fn validate_routing(s: &Scenario, errs: &mut Vec<FieldError>) {
                     "\"{}\" routes between ad hoc nodes: use it with mode = \"adhoc\"",
                     r.protocol.name()
                 ),
+            ));
+        }
+        if r.update_interval.is_some_and(|d| d.0 .0 == 0) {
+            errs.push(err(
+                format!("{loc}.update_interval"),
+                "must be longer than 0 s",
             ));
         }
         if r.buffer_timeout.is_some_and(|d| d.0 .0 == 0) {

@@ -338,7 +338,7 @@ impl World {
             }
             // Routing packets went to the agent before local delivery (receive_ip), which
             // also removed a DSR header from the data it carries.
-            Transport::Aodv(_) | Transport::Dsr(_) => {}
+            Transport::Aodv(_) | Transport::Dsr(_) | Transport::Dsdv(_) => {}
             Transport::Udp(u) => {
                 if let Some(c) = self
                     .cbr

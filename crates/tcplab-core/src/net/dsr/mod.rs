@@ -54,8 +54,7 @@ pub struct Dsr {
     buffer: SendBuffer,
     discoveries: BTreeMap<Addr, Discovery>,
     /// Jittered rebroadcasts waiting to go: (due, order, packet).
-    pending: Vec<(SimTime, u64, Packet)>,
-    pending_order: u64,
+    pending: super::pending::Pending,
     /// Packets handed back by the MAC that `route` is to salvage.
     salvage: BTreeSet<PktId>,
     /// Destinations this node sends data to, and those whose route it announced lost.
@@ -84,8 +83,7 @@ impl Dsr {
             seen: HashMap::new(),
             buffer: SendBuffer::new(params.buffer_capacity, params.buffer_timeout),
             discoveries: BTreeMap::new(),
-            pending: Vec::new(),
-            pending_order: 0,
+            pending: Default::default(),
             salvage: BTreeSet::new(),
             sourced: BTreeSet::new(),
             lost: BTreeSet::new(),
@@ -461,8 +459,7 @@ impl Dsr {
             }
         }
         let due = now + SimTime(self.rng.below(self.p.jitter_max.0.max(1)));
-        self.pending_order += 1;
-        self.pending.push((due, self.pending_order, fwd));
+        self.pending.push(due, fwd);
     }
 
     /// Forwards a source-routed control packet one hop (its IP TTL decremented here: control
@@ -669,9 +666,7 @@ impl RoutingAgent for Dsr {
     }
 
     fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo) {
-        self.pending.sort_by_key(|&(t, o, _)| (t, o));
-        let due = self.pending.iter().take_while(|e| e.0 <= now).count();
-        for (_, _, pkt) in self.pending.drain(..due).collect::<Vec<_>>() {
+        for pkt in self.pending.take_due(now) {
             self.emit(pkt, BROADCAST_ADDR, io);
         }
         self.expire_buffer(now, io);
@@ -695,7 +690,7 @@ impl RoutingAgent for Dsr {
     }
 
     fn poll_timeout(&self) -> Option<SimTime> {
-        let a = self.pending.iter().map(|e| e.0).min();
+        let a = self.pending.next_due();
         let b = self.buffer.next_expiry();
         let c = self.discoveries.values().map(|d| self.deadline(d)).min();
         [a, b, c].into_iter().flatten().min()
