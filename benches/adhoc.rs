@@ -1,6 +1,6 @@
 //! Speed of the ad hoc network layer (`cargo bench -p tcplab-core --bench adhoc`): the 7-hop
 //! string (examples/adhoc_string.toml, 600 s) and the 50-node random-waypoint network
-//! (examples/adhoc_mobile.toml, 600 s, 3 flows), with AODV as the examples have it and with DSR.
+//! (examples/adhoc_mobile.toml, 600 s, 3 flows), with AODV as the examples have it, with DSR and with DSDV.
 //! One line per scenario: simulated time, events, wall time (best of 3, building included),
 //! events/s, peak memory of the process.
 
@@ -46,4 +46,7 @@ fn main() {
     let dsr = r#"{ protocol = "dsr", preset = "ns2" }"#;
     bench("dsr_string", &with_routing(STRING, dsr));
     bench("dsr_mobile", &with_routing(MOBILE, dsr));
+    let dsdv = r#"{ protocol = "dsdv", preset = "ns2" }"#;
+    bench("dsdv_string", &with_routing(STRING, dsdv));
+    bench("dsdv_mobile", &with_routing(MOBILE, dsdv));
 }

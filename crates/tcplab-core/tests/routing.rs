@@ -113,3 +113,55 @@ fn every_protocol_repairs_routes_under_mobility() {
         assert!(moved >= at_least, "{routing}: {moved} B");
     }
 }
+
+/// Bad routing tables are refused before the run, naming the field and what is allowed.
+#[test]
+fn routing_tables_are_checked_per_protocol() {
+    let cases = [
+        (
+            r#"{ protocol = "dsr", preset = "rfc3561" }"#,
+            [
+                "wlans[0].routing.preset",
+                r#""rfc3561" is not a preset of protocol = "dsr"; allowed: "rfc4728", "ns2""#,
+            ],
+        ),
+        (
+            r#"{ protocol = "aodv", salvage = false }"#,
+            [
+                "wlans[0].routing.salvage",
+                r#"only used by protocol = "dsr""#,
+            ],
+        ),
+        (
+            r#"{ protocol = "dsr", update_interval = "10s" }"#,
+            [
+                "wlans[0].routing.update_interval",
+                r#"only used by protocol = "dsdv""#,
+            ],
+        ),
+        (
+            r#"{ protocol = "dsdv", update_interval = "0s" }"#,
+            [
+                "wlans[0].routing.update_interval",
+                "must be longer than 0 s",
+            ],
+        ),
+        (
+            r#"{ protocol = "olsr" }"#,
+            [
+                "wlans[0].routing.protocol",
+                "`static`, `aodv`, `dsr`, `dsdv`",
+            ],
+        ),
+    ];
+    for (routing, needles) in cases {
+        let text = with_routing(STRING, routing);
+        let e = api::run(&text, Format::Toml, Some(1), &[], None)
+            .err()
+            .unwrap_or_else(|| panic!("{routing} accepted"))
+            .to_string();
+        for n in needles {
+            assert!(e.contains(n), "{routing}: {n:?} not in {e}");
+        }
+    }
+}
