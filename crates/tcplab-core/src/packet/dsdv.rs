@@ -62,4 +62,54 @@ mod tests {
         assert_eq!(b.len() as u32, u.len());
         assert_eq!(b, vec![1, 10, 0, 0, 3, 2, 0, 0, 0, 7]);
     }
+
+    /// Wireshark has no DSDV dissector: it shows UDP to port 255 with a good checksum.
+    #[test]
+    fn tshark_sees_udp_with_a_good_checksum() {
+        use crate::packet::{Ecn, Ipv4Header, Packet, Transport};
+        use crate::time::SimTime;
+        use crate::trace::pcap::PcapWriter;
+        let tshark = std::path::Path::new("/usr/bin/tshark");
+        if !tshark.exists() {
+            eprintln!("tshark not installed: decode check skipped");
+            return;
+        }
+        let p = Packet {
+            ip: Ipv4Header {
+                src: 0x0a00_0002,
+                dst: 0xffff_ffff,
+                ttl: 1,
+                ecn: Ecn::NotEct,
+                ident: 1,
+            },
+            l4: Transport::Dsdv(DsdvUpdate {
+                routes: vec![Advert {
+                    dst: 0x0a00_0002,
+                    metric: 0,
+                    seq: 4,
+                }],
+            }),
+            payload: 0,
+            flow: u32::MAX,
+        };
+        let path = std::env::temp_dir().join(format!("tcplab-dsdv-{}.pcap", std::process::id()));
+        let mut w = PcapWriter::create(&path, 65535).unwrap();
+        w.record(SimTime::ZERO, &p);
+        w.finish().unwrap();
+        let out = std::process::Command::new(tshark)
+            .args(["-o", "udp.check_checksum:TRUE", "-r"])
+            .arg(&path)
+            .arg("-V")
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_file(&path);
+        let text = String::from_utf8_lossy(&out.stdout);
+        for needle in [
+            "Destination Port: 255",
+            "[Checksum Status: Good]",
+            "Length: 18",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
+    }
 }
