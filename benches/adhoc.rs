@@ -1,7 +1,8 @@
-//! Speed of the ad hoc network layer (`cargo bench -p tcplab-core --bench adhoc`): the 7-hop AODV
+//! Speed of the ad hoc network layer (`cargo bench -p tcplab-core --bench adhoc`): the 7-hop
 //! string (examples/adhoc_string.toml, 600 s) and the 50-node random-waypoint network
-//! (examples/adhoc_mobile.toml, 600 s, 3 flows). One line per scenario: simulated time, events,
-//! wall time (best of 3, building included), events/s, peak memory of the process.
+//! (examples/adhoc_mobile.toml, 600 s, 3 flows), with AODV as the examples have it, with DSR and with DSDV.
+//! One line per scenario: simulated time, events, wall time (best of 3, building included),
+//! events/s, peak memory of the process.
 
 use std::time::Instant;
 
@@ -32,7 +33,20 @@ fn bench(label: &str, scenario: &str) {
     );
 }
 
+/// The scenario with the examples' AODV replaced by `routing`.
+fn with_routing(text: &str, routing: &str) -> String {
+    let old = r#"routing = { protocol = "aodv", preset = "ns2" }"#;
+    assert!(text.contains(old));
+    text.replace(old, &format!("routing = {routing}"))
+}
+
 fn main() {
     bench("adhoc_string", STRING);
     bench("adhoc_mobile", MOBILE);
+    let dsr = r#"{ protocol = "dsr", preset = "ns2" }"#;
+    bench("dsr_string", &with_routing(STRING, dsr));
+    bench("dsr_mobile", &with_routing(MOBILE, dsr));
+    let dsdv = r#"{ protocol = "dsdv", preset = "ns2" }"#;
+    bench("dsdv_string", &with_routing(STRING, dsdv));
+    bench("dsdv_mobile", &with_routing(MOBILE, dsdv));
 }

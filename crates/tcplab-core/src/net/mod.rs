@@ -1,9 +1,14 @@
 //! The network layer: nodes and addresses, the routing seam ([`routing`]) and its agents
-//! ([`static_routes`], [`aodv`]).
+//! ([`static_routes`], [`aodv`], [`dsr`], [`dsdv`]).
 
 pub mod aodv;
+pub mod dsdv;
+pub mod dsr;
+pub mod pending;
 pub mod routing;
 pub mod static_routes;
+#[cfg(test)]
+pub mod testnet;
 
 use std::collections::VecDeque;
 
@@ -12,6 +17,8 @@ use crate::packet::{Addr, Packet};
 use crate::time::SimTime;
 
 pub use aodv::{Aodv, AodvParams};
+pub use dsdv::{Dsdv, DsdvParams};
+pub use dsr::{Dsr, DsrParams};
 pub use routing::{
     Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
     BROADCAST_ADDR,
@@ -23,6 +30,8 @@ pub use static_routes::StaticRoutes;
 pub enum AnyRouting {
     Static(StaticRoutes),
     Aodv(Box<Aodv>),
+    Dsr(Box<Dsr>),
+    Dsdv(Box<Dsdv>),
 }
 
 macro_rules! each_agent {
@@ -30,6 +39,8 @@ macro_rules! each_agent {
         match $self {
             AnyRouting::Static($a) => $e,
             AnyRouting::Aodv($a) => $e,
+            AnyRouting::Dsr($a) => $e,
+            AnyRouting::Dsdv($a) => $e,
         }
     };
 }
@@ -47,6 +58,8 @@ impl AnyRouting {
         match self {
             AnyRouting::Static(_) => "static",
             AnyRouting::Aodv(_) => "aodv",
+            AnyRouting::Dsr(_) => "dsr",
+            AnyRouting::Dsdv(_) => "dsdv",
         }
     }
 }
@@ -82,6 +95,15 @@ impl RoutingAgent for AnyRouting {
         io: &mut RoutingIo,
     ) -> Decision {
         each_agent!(self, a => a.on_link_failure(now, hop, id, pkt, io))
+    }
+    fn on_local_delivery(
+        &mut self,
+        now: SimTime,
+        pkt: &mut Packet,
+        from: Addr,
+        io: &mut RoutingIo,
+    ) {
+        each_agent!(self, a => a.on_local_delivery(now, pkt, from, io))
     }
     fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo) {
         each_agent!(self, a => a.on_timeout(now, io))

@@ -8,7 +8,8 @@
 //! to be woken through [`RoutingAgent::poll_timeout`].
 //!
 //! Implementations: [`StaticRoutes`](super::static_routes::StaticRoutes) (shortest paths
-//! computed once from the topology) and the on-demand protocols (AODV; DSR and DSDV later).
+//! computed once from the topology), the on-demand protocols AODV and DSR, and the proactive
+//! DSDV.
 
 use crate::ids::PktId;
 use crate::packet::{Addr, Packet};
@@ -114,6 +115,9 @@ pub struct RoutingIo {
     /// `ifqueue->filter`).
     pub purge: Vec<Hop>,
     pub signals: Vec<RouteSignal>,
+    /// Held packets to pass through [`RoutingAgent::route`] again as if they originated at
+    /// this node (a source-routing agent writes their route into them then).
+    pub reroute: Vec<PktId>,
 }
 
 impl RoutingIo {
@@ -123,6 +127,7 @@ impl RoutingIo {
             && self.drop.is_empty()
             && self.purge.is_empty()
             && self.signals.is_empty()
+            && self.reroute.is_empty()
     }
 }
 
@@ -176,6 +181,17 @@ pub trait RoutingAgent {
         pkt: &Packet,
         io: &mut RoutingIo,
     ) -> Decision;
+
+    /// A data packet addressed to this node arrived from neighbour `from`, before it is
+    /// delivered: a source-routing agent learns from its route and removes its header.
+    fn on_local_delivery(
+        &mut self,
+        _now: SimTime,
+        _pkt: &mut Packet,
+        _from: Addr,
+        _io: &mut RoutingIo,
+    ) {
+    }
 
     /// Wakes the agent for its timers.
     fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo);

@@ -26,7 +26,9 @@ impl IcmpUnreachable {
     /// The message that reports `p` as undeliverable.
     pub fn about(p: &Packet, code: u8) -> IcmpUnreachable {
         let mut head = [0u8; QUOTED_DATA_LEN];
-        let proto = match &p.l4 {
+        // A DSR-routed datagram is quoted by the transport it carries (its ports name the
+        // socket); a DSR control packet by its protocol alone.
+        let proto = match p.l4.innermost().unwrap_or(&p.l4) {
             Transport::Tcp(h) => {
                 head[0..2].copy_from_slice(&h.sport.to_be_bytes());
                 head[2..4].copy_from_slice(&h.dport.to_be_bytes());
@@ -46,6 +48,13 @@ impl IcmpUnreachable {
                 17
             }
             Transport::Icmp(_) => 1,
+            Transport::Dsr(_) => super::IPPROTO_DSR,
+            Transport::Dsdv(u) => {
+                head[0..2].copy_from_slice(&super::DSDV_PORT.to_be_bytes());
+                head[2..4].copy_from_slice(&super::DSDV_PORT.to_be_bytes());
+                head[4..6].copy_from_slice(&((UDP_HEADER_LEN + u.len()) as u16).to_be_bytes());
+                17
+            }
         };
         IcmpUnreachable {
             code,

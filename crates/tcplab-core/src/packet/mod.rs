@@ -7,10 +7,14 @@
 //! computed.
 
 pub mod aodv;
+pub mod dsdv;
+pub mod dsr;
 pub mod icmp;
 pub mod tcp;
 
 pub use aodv::{AckSeq, AodvMsg, Rerr, Rrep, Rreq, AODV_PORT};
+pub use dsdv::{Advert, DsdvUpdate, DSDV_PORT};
+pub use dsr::{DsrHeader, DsrOption, DsrPacket, IPPROTO_DSR};
 pub use icmp::IcmpUnreachable;
 pub use tcp::{SackBlocks, TcpFlags, TcpHeader};
 
@@ -55,6 +59,44 @@ pub enum Transport {
     /// An AODV message in a UDP datagram from port 654 to port 654 (RFC 3561 §4); the packet's
     /// `payload` is 0, the message is the UDP payload.
     Aodv(AodvMsg),
+    /// A DSR Options header (RFC 4728 §6, IP protocol 48) and the transport it carries, if
+    /// any; the packet's `payload` belongs to that transport.
+    Dsr(Box<DsrPacket>),
+    /// A DSDV advertisement in a UDP datagram on port 255 (packet/dsdv.rs).
+    Dsdv(DsdvUpdate),
+}
+
+impl Transport {
+    /// Bytes of the transport headers on the wire (without the payload).
+    pub fn header_len(&self) -> u32 {
+        match self {
+            Transport::Tcp(h) => h.header_len(),
+            Transport::Udp(_) => UDP_HEADER_LEN,
+            Transport::Icmp(m) => m.wire_len(),
+            Transport::Aodv(m) => UDP_HEADER_LEN + m.len(),
+            Transport::Dsdv(u) => UDP_HEADER_LEN + u.len(),
+            Transport::Dsr(d) => d.hdr.len() + d.inner.as_ref().map_or(0, |t| t.header_len()),
+        }
+    }
+
+    /// The transport under any DSR header (itself when there is none; a DSR control packet
+    /// has none).
+    pub fn innermost(&self) -> Option<&Transport> {
+        match self {
+            Transport::Dsr(d) => d.inner.as_ref(),
+            t => Some(t),
+        }
+    }
+
+    /// IP protocol number (RFC 790 / IANA).
+    pub fn proto(&self) -> u8 {
+        match self {
+            Transport::Tcp(_) => 6,
+            Transport::Udp(_) | Transport::Aodv(_) | Transport::Dsdv(_) => 17,
+            Transport::Icmp(_) => 1,
+            Transport::Dsr(_) => IPPROTO_DSR,
+        }
+    }
 }
 
 /// A packet in flight: headers as structs, payload as a byte count.
@@ -70,14 +112,7 @@ pub struct Packet {
 impl Packet {
     /// Size of the IP datagram in bytes (IP header + transport header + payload).
     pub fn ip_len(&self) -> u32 {
-        IPV4_HEADER_LEN
-            + match &self.l4 {
-                Transport::Tcp(h) => h.header_len(),
-                Transport::Udp(_) => UDP_HEADER_LEN,
-                Transport::Icmp(m) => m.wire_len(),
-                Transport::Aodv(m) => UDP_HEADER_LEN + m.len(),
-            }
-            + self.payload
+        IPV4_HEADER_LEN + self.l4.header_len() + self.payload
     }
 
     pub fn aodv(&self) -> Option<&AodvMsg> {
@@ -87,9 +122,17 @@ impl Packet {
         }
     }
 
+    /// The TCP header, also under a DSR header.
     pub fn tcp(&self) -> Option<&TcpHeader> {
+        match self.l4.innermost() {
+            Some(Transport::Tcp(h)) => Some(h),
+            _ => None,
+        }
+    }
+
+    pub fn dsr(&self) -> Option<&DsrPacket> {
         match &self.l4 {
-            Transport::Tcp(h) => Some(h),
+            Transport::Dsr(d) => Some(d),
             _ => None,
         }
     }
@@ -132,39 +175,60 @@ pub fn checksum_finish(mut sum: u32) -> u16 {
 /// payload as zeros). Used only for pcap export. `caplen` bytes are written (the payload is
 /// truncated when `caplen` is smaller than the packet).
 pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
-    let proto: u8 = match p.l4 {
-        Transport::Tcp(_) => 6,
-        Transport::Udp(_) | Transport::Aodv(_) => 17,
-        Transport::Icmp(_) => 1,
-    };
-    emit_ipv4_header(&p.ip, p.ip_len(), proto, buf);
-    if let Transport::Icmp(m) = &p.l4 {
-        // ICMP has no pseudo-header: its checksum covers the message alone.
-        m.emit(buf);
-        return;
+    emit_ipv4_header(&p.ip, p.ip_len(), p.l4.proto(), buf);
+    emit_transport(&p.l4, &p.ip, p.payload, buf);
+}
+
+/// Writes a transport (and under a DSR header, RFC 4728 §6.1, the transport it carries) with
+/// its checksum, then the payload as zeros.
+fn emit_transport(l4: &Transport, ip: &Ipv4Header, payload: u32, buf: &mut Vec<u8>) {
+    let proto = l4.proto();
+    match l4 {
+        Transport::Icmp(m) => {
+            // ICMP has no pseudo-header: its checksum covers the message alone.
+            m.emit(buf);
+            return;
+        }
+        Transport::Dsr(d) => {
+            // The checksum of the transport inside covers that transport alone (its
+            // pseudo-header names its own protocol, not 48).
+            d.hdr.emit(
+                d.inner.as_ref().map_or(dsr::NO_NEXT_HEADER, |t| t.proto()),
+                buf,
+            );
+            match &d.inner {
+                Some(t) => emit_transport(t, ip, payload, buf),
+                None => buf.resize(buf.len() + payload as usize, 0),
+            }
+            return;
+        }
+        _ => {}
     }
     let l4_start = buf.len();
-    match &p.l4 {
+    match l4 {
         Transport::Tcp(h) => h.emit(buf),
-        Transport::Udp(u) => emit_udp_header(buf, u.sport, u.dport, p.payload),
+        Transport::Udp(u) => emit_udp_header(buf, u.sport, u.dport, payload),
         Transport::Aodv(m) => {
-            emit_udp_header(buf, AODV_PORT, AODV_PORT, m.len() + p.payload);
+            emit_udp_header(buf, AODV_PORT, AODV_PORT, m.len() + payload);
             m.emit(buf);
         }
-        Transport::Icmp(_) => unreachable!("returned above"),
+        Transport::Dsdv(u) => {
+            emit_udp_header(buf, DSDV_PORT, DSDV_PORT, u.len() + payload);
+            u.emit(buf);
+        }
+        Transport::Icmp(_) | Transport::Dsr(_) => unreachable!("returned above"),
     }
-    buf.resize(buf.len() + p.payload as usize, 0);
+    buf.resize(buf.len() + payload as usize, 0);
     let l4_len = (buf.len() - l4_start) as u32;
     // Pseudo-header (RFC 9293 §3.1, RFC 768): src, dst, zero, proto, length.
-    let mut sum = checksum_add(0, &p.ip.src.to_be_bytes());
-    sum = checksum_add(sum, &p.ip.dst.to_be_bytes());
+    let mut sum = checksum_add(0, &ip.src.to_be_bytes());
+    sum = checksum_add(sum, &ip.dst.to_be_bytes());
     sum += proto as u32 + l4_len;
     sum = checksum_add(sum, &buf[l4_start..]);
     let mut c = checksum_finish(sum);
-    let off = match p.l4 {
+    let off = match l4 {
         Transport::Tcp(_) => 16,
-        Transport::Icmp(_) => unreachable!("returned above"),
-        Transport::Udp(_) | Transport::Aodv(_) => {
+        _ => {
             if c == 0 {
                 c = 0xffff; // RFC 768: a computed zero is sent as all ones
             }

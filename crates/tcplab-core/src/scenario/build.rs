@@ -533,29 +533,36 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     Ok(w)
 }
 
-/// Gives the nodes of WLANs with `routing.protocol = "aodv"` their AODV agent (the rest keep
-/// their static tables).
+/// Gives the nodes of WLANs with an ad hoc routing protocol their agent (the rest keep their
+/// static tables).
 fn install_routing(w: &mut World, s: &Scenario, seed: u64, wlan_stas: &[Vec<u32>]) {
-    use super::routing::{aodv_params, RoutingProtocolName};
-    use crate::net::{AnyRouting, Aodv};
+    use super::routing::{aodv_params, dsdv_params, dsr_params, RoutingProtocolName};
+    use crate::net::{AnyRouting, Aodv, Dsdv, Dsr};
     for (ws, stas) in s.wlans.iter().zip(wlan_stas) {
-        let Some(params) = ws
-            .routing
-            .as_ref()
-            .filter(|r| r.protocol == RoutingProtocolName::Aodv)
-            .map(aodv_params)
-        else {
+        let Some(r) = ws.routing.as_ref() else {
             continue;
         };
+        if r.protocol == RoutingProtocolName::Static {
+            continue;
+        }
         for &sta in stas {
             let node = w.wifi().stations[sta as usize].node;
             let (addr, port) = (w.nodes()[node.idx()].addr, w.station_port(sta));
             // Routing streams: Custom keys tagged 0x52 ("R") with the node.
             let rng = Rng::derive(seed, StreamId::Custom((0x52u64 << 48) | node.0 as u64));
-            w.set_routing(
-                node,
-                AnyRouting::Aodv(Box::new(Aodv::new(addr, port, params, rng))),
-            );
+            let agent = match r.protocol {
+                RoutingProtocolName::Aodv => {
+                    AnyRouting::Aodv(Box::new(Aodv::new(addr, port, aodv_params(r), rng)))
+                }
+                RoutingProtocolName::Dsr => {
+                    AnyRouting::Dsr(Box::new(Dsr::new(addr, port, dsr_params(r), rng)))
+                }
+                RoutingProtocolName::Dsdv => {
+                    AnyRouting::Dsdv(Box::new(Dsdv::new(addr, port, dsdv_params(r), rng)))
+                }
+                RoutingProtocolName::Static => unreachable!("skipped above"),
+            };
+            w.set_routing(node, agent);
         }
     }
     w.start_routing();

@@ -1,5 +1,5 @@
-//! The `routing` table of a WLAN: the routing agent its nodes run, and AODV's constants over a
-//! preset (docs/models/aodv.md).
+//! The `routing` table of a WLAN: the routing agent its nodes run, and its constants over a
+//! preset (docs/models/aodv.md, dsr.md).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -8,6 +8,8 @@ use super::schema::{Scenario, WlanMode};
 use super::units::Duration;
 use super::{err, FieldError};
 use crate::net::aodv::{AodvParams, Hello, LocalRepair};
+use crate::net::dsdv::DsdvParams;
+use crate::net::dsr::DsrParams;
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -16,25 +18,75 @@ pub enum RoutingProtocolName {
     Static,
     /// Ad hoc On-demand Distance Vector (RFC 3561).
     Aodv,
+    /// Dynamic Source Routing (RFC 4728).
+    Dsr,
+    /// Destination-Sequenced Distance Vector (Perkins & Bhagwat 1994; ns-2.35's agent).
+    Dsdv,
+}
+
+impl RoutingProtocolName {
+    pub fn name(self) -> &'static str {
+        match self {
+            RoutingProtocolName::Static => "static",
+            RoutingProtocolName::Aodv => "aodv",
+            RoutingProtocolName::Dsr => "dsr",
+            RoutingProtocolName::Dsdv => "dsdv",
+        }
+    }
+
+    /// The presets a protocol starts from, the default first.
+    pub fn presets(self) -> &'static [PresetName] {
+        match self {
+            RoutingProtocolName::Static => &[],
+            RoutingProtocolName::Aodv => &[PresetName::Rfc3561, PresetName::Ns2],
+            RoutingProtocolName::Dsr => &[PresetName::Rfc4728, PresetName::Ns2],
+            RoutingProtocolName::Dsdv => &[PresetName::Ns2],
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum AodvPresetName {
-    /// RFC 3561 §10 constants and rules.
+pub enum PresetName {
+    /// AODV: RFC 3561 §10 constants and rules.
     Rfc3561,
-    /// ns-2.35's compiled-in constants and behaviour (ALGORITHMS.md §6.4).
+    /// DSR: RFC 4728 §9 constants.
+    Rfc4728,
+    /// ns-2.35's compiled-in constants and behaviour of the protocol.
     Ns2,
 }
 
-/// Routing of a WLAN's nodes. `protocol = "static"` (default) or `"aodv"`; AODV starts from
-/// `preset` (default rfc3561) and each field below overrides one of its constants.
+impl PresetName {
+    pub fn name(self) -> &'static str {
+        match self {
+            PresetName::Rfc3561 => "rfc3561",
+            PresetName::Rfc4728 => "rfc4728",
+            PresetName::Ns2 => "ns2",
+        }
+    }
+}
+
+/// Fields of the routing table each protocol reads (besides `protocol` and `preset`).
+const DSR_FIELDS: &[&str] = &[
+    "jitter",
+    "buffer",
+    "buffer_timeout",
+    "salvage",
+    "reply_from_cache",
+];
+
+/// Fields DSDV reads.
+const DSDV_FIELDS: &[&str] = &["update_interval", "link_layer_breaks"];
+
+/// Routing of a WLAN's nodes. `protocol = "static"` (default), `"aodv"`, `"dsr"` or `"dsdv"`;
+/// AODV starts from `preset` rfc3561 (default) or ns2, DSR from rfc4728 (default) or ns2, DSDV
+/// from ns2, and each field below overrides one of its constants.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct RoutingSpec {
     pub protocol: RoutingProtocolName,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub preset: Option<AodvPresetName>,
+    pub preset: Option<PresetName>,
     /// ACTIVE_ROUTE_TIMEOUT (RFC 3000 ms, ns-2 10 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active_route_timeout: Option<Duration>,
@@ -82,7 +134,7 @@ pub struct RoutingSpec {
     /// Drop packets queued for the sender of an RERR (ns-2 preset: true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purge_queue_on_rerr: Option<bool>,
-    /// Largest random delay before a forwarded AODV broadcast (default 10 ms).
+    /// Largest random delay before a forwarded broadcast (AODV, DSR; default 10 ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jitter: Option<Duration>,
     /// Packets buffered per node while routes are discovered (default 64).
@@ -91,12 +143,25 @@ pub struct RoutingSpec {
     /// Longest wait of a buffered packet (default 30 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_timeout: Option<Duration>,
+    /// DSR: salvage packets whose next hop broke with another cached route (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salvage: Option<bool>,
+    /// DSR: intermediate nodes answer route requests from their route cache (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_from_cache: Option<bool>,
+    /// DSDV: period of full dumps (ns-2 15 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update_interval: Option<Duration>,
+    /// DSDV: a link breaks when the MAC gives up on a frame, not only after three silent
+    /// periods (ns-2 `use_mac_`, default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_layer_breaks: Option<bool>,
 }
 
 /// AODV's constants for a routing table (preset, then overrides).
 pub fn aodv_params(r: &RoutingSpec) -> AodvParams {
     let mut p = match r.preset {
-        Some(AodvPresetName::Ns2) => AodvParams::ns2(),
+        Some(PresetName::Ns2) => AodvParams::ns2(),
         _ => AodvParams::rfc3561(),
     };
     if let Some(d) = r.active_route_timeout {
@@ -195,6 +260,95 @@ pub fn validate_ack_piggyback(s: &Scenario, errs: &mut Vec<FieldError>) {
     }
 }
 
+/// DSR's constants for a routing table (preset, then overrides).
+pub fn dsr_params(r: &RoutingSpec) -> DsrParams {
+    let mut p = match r.preset {
+        Some(PresetName::Ns2) => DsrParams::ns2(),
+        _ => DsrParams::rfc4728(),
+    };
+    if let Some(d) = r.jitter {
+        p.jitter_max = d.0;
+    }
+    if let Some(n) = r.buffer {
+        p.buffer_capacity = n as usize;
+    }
+    if let Some(d) = r.buffer_timeout {
+        p.buffer_timeout = d.0;
+    }
+    if let Some(on) = r.salvage {
+        p.salvage = on;
+    }
+    if let Some(on) = r.reply_from_cache {
+        p.reply_from_cache = on;
+    }
+    p
+}
+
+/// DSDV's constants for a routing table (ns-2 preset, then overrides).
+pub fn dsdv_params(r: &RoutingSpec) -> DsdvParams {
+    let mut p = DsdvParams::ns2();
+    if let Some(d) = r.update_interval {
+        p.periodic = d.0;
+    }
+    if let Some(on) = r.link_layer_breaks {
+        p.mac_breaks = on;
+    }
+    p
+}
+
+/// Names each field set in `r` that its protocol does not read, and a preset it lacks.
+fn check_fields(r: &RoutingSpec, loc: &str, errs: &mut Vec<FieldError>) {
+    let presets = r.protocol.presets();
+    if let Some(pr) = r.preset {
+        if !presets.contains(&pr) {
+            let allowed: Vec<String> = presets
+                .iter()
+                .map(|p| format!("\"{}\"", p.name()))
+                .collect();
+            let msg = if allowed.is_empty() {
+                format!("protocol = \"{}\" has no presets", r.protocol.name())
+            } else {
+                format!(
+                    "\"{}\" is not a preset of protocol = \"{}\"; allowed: {}",
+                    pr.name(),
+                    r.protocol.name(),
+                    allowed.join(", ")
+                )
+            };
+            errs.push(err(format!("{loc}.preset"), msg));
+        }
+    }
+    let Ok(serde_json::Value::Object(set)) = serde_json::to_value(r) else {
+        return;
+    };
+    for f in set.keys().filter(|k| *k != "protocol" && *k != "preset") {
+        let dsr = DSR_FIELDS.contains(&f.as_str());
+        let dsdv = DSDV_FIELDS.contains(&f.as_str());
+        let aodv = !dsdv && !matches!(f.as_str(), "salvage" | "reply_from_cache");
+        let used = match r.protocol {
+            RoutingProtocolName::Static => false,
+            RoutingProtocolName::Aodv => aodv,
+            RoutingProtocolName::Dsr => dsr,
+            RoutingProtocolName::Dsdv => dsdv,
+        };
+        if !used {
+            let users: Vec<&str> = [("aodv", aodv), ("dsr", dsr), ("dsdv", dsdv)]
+                .iter()
+                .filter(|u| u.1)
+                .map(|u| u.0)
+                .collect();
+            let users: Vec<String> = users
+                .iter()
+                .map(|u| format!("protocol = \"{u}\""))
+                .collect();
+            errs.push(err(
+                format!("{loc}.{f}"),
+                format!("only used by {}", users.join(" or ")),
+            ));
+        }
+    }
+}
+
 /// The routing tables' meaning: AODV fields only with AODV, AODV only in ad hoc WLANs, one
 /// routing protocol per node, consistent TTLs and positive times.
 pub fn validate_routing(s: &Scenario, errs: &mut Vec<FieldError>) {
@@ -221,23 +375,36 @@ pub fn validate_routing(s: &Scenario, errs: &mut Vec<FieldError>) {
             }
         }
         let Some(r) = &w.routing else { continue };
+        check_fields(r, &loc, errs);
         if r.protocol == RoutingProtocolName::Static {
-            // Every field but `protocol` belongs to AODV: name each one that is set.
-            if let Ok(serde_json::Value::Object(set)) = serde_json::to_value(r) {
-                for f in set.keys().filter(|k| *k != "protocol") {
-                    errs.push(err(
-                        format!("{loc}.{f}"),
-                        "only used by protocol = \"aodv\"",
-                    ));
-                }
-            }
             continue;
         }
         if w.mode != WlanMode::Adhoc {
             errs.push(err(
                 format!("{loc}.protocol"),
-                "\"aodv\" routes between ad hoc nodes: use it with mode = \"adhoc\"",
+                format!(
+                    "\"{}\" routes between ad hoc nodes: use it with mode = \"adhoc\"",
+                    r.protocol.name()
+                ),
             ));
+        }
+        if r.update_interval.is_some_and(|d| d.0 .0 == 0) {
+            errs.push(err(
+                format!("{loc}.update_interval"),
+                "must be longer than 0 s",
+            ));
+        }
+        if r.buffer_timeout.is_some_and(|d| d.0 .0 == 0) {
+            errs.push(err(
+                format!("{loc}.buffer_timeout"),
+                "must be longer than 0 s",
+            ));
+        }
+        if r.buffer == Some(0) {
+            errs.push(err(format!("{loc}.buffer"), "must be at least 1 packet"));
+        }
+        if r.protocol != RoutingProtocolName::Aodv {
+            continue;
         }
         let p = aodv_params(r);
         if p.ttl_start == 0 || p.ttl_increment == 0 {
@@ -262,15 +429,11 @@ pub fn validate_routing(s: &Scenario, errs: &mut Vec<FieldError>) {
             ("my_route_timeout", r.my_route_timeout),
             ("node_traversal_time", r.node_traversal_time),
             ("hello_interval", r.hello_interval),
-            ("buffer_timeout", r.buffer_timeout),
         ];
         for (f, d) in times {
             if d.is_some_and(|d| d.0 .0 == 0) {
                 errs.push(err(format!("{loc}.{f}"), "must be longer than 0 s"));
             }
-        }
-        if r.buffer == Some(0) {
-            errs.push(err(format!("{loc}.buffer"), "must be at least 1 packet"));
         }
         if r.allowed_hello_loss.is_some() && r.hello_interval.is_none() {
             errs.push(err(

@@ -139,6 +139,9 @@ impl World {
             for sig in io.signals.drain(..) {
                 self.route_signal(node, sig);
             }
+            for id in std::mem::take(&mut io.reroute) {
+                self.forward(node, id, None);
+            }
         }
         if self.rio.is_empty() {
             self.rio = io; // keep the allocations
@@ -303,7 +306,12 @@ impl World {
             return;
         }
         let p = &mut self.packets[id.idx()];
-        if p.ip.dst == self.nodes[node.idx()].addr || p.ip.dst == BROADCAST_ADDR {
+        if p.ip.dst == self.nodes[node.idx()].addr {
+            let (now, mut io) = (self.now, std::mem::take(&mut self.rio));
+            self.routing[node.idx()].on_local_delivery(now, p, from, &mut io);
+            self.routing_done(node, io);
+            self.deliver_local(node, id);
+        } else if p.ip.dst == BROADCAST_ADDR {
             self.deliver_local(node, id);
         } else if p.ip.ttl <= 1 {
             self.nodes[node.idx()].drops.ttl += 1;
@@ -354,8 +362,9 @@ impl World {
                     self.feedback_received(node, src, ev);
                 }
             }
-            // Routing packets went to the agent before local delivery (receive_ip).
-            Transport::Aodv(_) => {}
+            // Routing packets went to the agent before local delivery (receive_ip), which
+            // also removed a DSR header from the data it carries.
+            Transport::Aodv(_) | Transport::Dsr(_) | Transport::Dsdv(_) => {}
             Transport::Udp(u) => {
                 if let Some(c) = self
                     .cbr

@@ -118,7 +118,10 @@ impl World {
             for (t, ev) in self.wifi.io.sched.drain(..) {
                 self.queue.schedule(t, ev);
             }
-            self.free_packets.append(&mut self.wifi.io.freed);
+            // Copies the MAC is done with are released only after this round's receptions:
+            // a broadcast's copy is cloned for each receiver, and a receiver that answers
+            // (allocating) must not get its slot before the last receiver has its clone.
+            let mut freed = std::mem::take(&mut self.wifi.io.freed);
             if !self.wifi.io.pcap_tx.is_empty() {
                 let now = self.now;
                 for (s, p) in std::mem::take(&mut self.wifi.io.pcap_tx) {
@@ -131,9 +134,11 @@ impl World {
                 for (s, p, dst) in std::mem::take(&mut self.wifi.io.failed) {
                     self.link_failed(s, p, dst);
                 }
+                self.free_packets.append(&mut freed);
                 continue;
             }
             if self.wifi.io.up.is_empty() {
+                self.free_packets.append(&mut freed);
                 break;
             }
             let mut up = std::mem::take(&mut self.wifi.io.up);
@@ -149,6 +154,7 @@ impl World {
                 let from = self.nodes[self.wifi.stations[src as usize].node.idx()].addr;
                 self.receive_ip(node, id, self.sta_port[s as usize], from);
             }
+            self.free_packets.append(&mut freed);
             up.clear();
             if self.wifi.io.up.is_empty() {
                 self.wifi.io.up = up;

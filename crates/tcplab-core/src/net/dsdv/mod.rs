@@ -1,0 +1,476 @@
+//! DSDV (Perkins & Bhagwat 1994) as a sans-IO routing agent, with ns-2.35's constants and rules
+//! (`dsdv/dsdv.cc`, `dsdv.h`, `rtable.h`, `tcl/lib/ns-default.tcl`). One wireless port per
+//! node. docs/models/dsdv.md lists the rules and choices.
+//!
+//! Every node advertises its table: a full dump every `periodic` (jittered) with its own
+//! sequence number raised by 2 (even numbers come from the destination), and incremental
+//! updates of what changed, at least `min_trigger_gap` apart. A broken link makes every route
+//! through it infinite with its sequence number raised by 1 (odd numbers come from the node
+//! that saw the break), advertised at once. A route with a new sequence number waits out its
+//! weighted settling time (twice the running mean of how long better routes kept arriving)
+//! before it is advertised.
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use super::routing::{
+    Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
+    BROADCAST_ADDR,
+};
+use crate::ids::PktId;
+use crate::packet::dsdv::INFINITE_METRIC;
+use crate::packet::{Addr, Advert, DsdvUpdate, Ecn, Ipv4Header, Packet, Transport};
+use crate::rng::Rng;
+use crate::time::SimTime;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DsdvParams {
+    /// Full dumps every `periodic`·U(0.75, 1) (ns-2 `perup_` 15 s).
+    pub periodic: SimTime,
+    /// Least time between incremental updates (ns-2 DSDV_MIN_TUP_PERIOD 1 s).
+    pub min_trigger_gap: SimTime,
+    /// Largest random delay of each broadcast (ns-2 DSDV_BROADCAST_JITTER 10 ms).
+    pub jitter_max: SimTime,
+    /// The first full dump comes within this (ns-2 DSDV_STARTUP_JITTER 2 s).
+    pub startup_jitter: SimTime,
+    /// Initial weighted settling time (ns-2 `wst0_` 6 s) and the weight of the old mean in
+    /// each new estimate (`alpha_` 0.875).
+    pub wst0: SimTime,
+    pub alpha: f64,
+    /// A neighbour unheard for this many periods is gone (ns-2 `min_update_periods_` 3).
+    pub missed_periods: u32,
+    /// Link breaks from the MAC's failure notice too (ns-2 `use_mac_`, off by default).
+    pub mac_breaks: bool,
+    /// Packets queued per destination whose route is broken (ns-2 MAX_QUEUE_LENGTH 5).
+    pub queue: usize,
+}
+
+impl DsdvParams {
+    pub fn ns2() -> DsdvParams {
+        DsdvParams {
+            periodic: SimTime::from_secs(15),
+            min_trigger_gap: SimTime::from_secs(1),
+            jitter_max: SimTime::from_millis(10),
+            startup_jitter: SimTime::from_secs(2),
+            wst0: SimTime::from_secs(6),
+            alpha: 0.875,
+            missed_periods: 3,
+            mac_breaks: false,
+            queue: 5,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Route {
+    pub next: Addr,
+    pub metric: u8,
+    pub seq: u32,
+    /// Weighted settling time (seconds), when the current sequence number first arrived and
+    /// when the route last changed.
+    wst: f64,
+    new_seq_at: SimTime,
+    changed_at: SimTime,
+    /// Not advertised before this (settling).
+    advertise_ok_at: SimTime,
+    /// Changed since last advertised.
+    advertise: bool,
+    last_advertised_metric: u8,
+}
+
+impl Route {
+    /// The route as advertised now (and remembered as advertised).
+    fn advertised(&mut self, dst: Addr) -> Advert {
+        self.advertise = false;
+        self.last_advertised_metric = self.metric;
+        Advert {
+            dst,
+            metric: self.metric,
+            seq: self.seq,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Dsdv {
+    addr: Addr,
+    port: Port,
+    p: DsdvParams,
+    rng: Rng,
+    ip_ident: u16,
+    /// This node's own sequence number (even).
+    seq: u32,
+    table: BTreeMap<Addr, Route>,
+    /// Neighbours and when they count as gone.
+    heard: BTreeMap<Addr, SimTime>,
+    next_full: SimTime,
+    trigger_at: Option<SimTime>,
+    last_trigger: Option<SimTime>,
+    /// Broadcasts waiting out their jitter: (due, order, packet).
+    pending: super::pending::Pending,
+    /// Packets for destinations whose route is broken.
+    queued: BTreeMap<Addr, VecDeque<PktId>>,
+    sourced: BTreeSet<Addr>,
+    lost: BTreeSet<Addr>,
+    /// Full dumps and incremental updates sent.
+    pub full_dumps: u64,
+    pub incremental_updates: u64,
+    stats: RoutingStats,
+}
+
+impl Dsdv {
+    pub fn new(addr: Addr, port: Port, params: DsdvParams, mut rng: Rng) -> Dsdv {
+        let first = SimTime(rng.below(params.startup_jitter.0.max(1)));
+        Dsdv {
+            addr,
+            port,
+            p: params,
+            rng,
+            ip_ident: 0,
+            seq: 0,
+            table: BTreeMap::new(),
+            heard: BTreeMap::new(),
+            next_full: first,
+            trigger_at: None,
+            last_trigger: None,
+            pending: Default::default(),
+            queued: BTreeMap::new(),
+            sourced: BTreeSet::new(),
+            lost: BTreeSet::new(),
+            full_dumps: 0,
+            incremental_updates: 0,
+            stats: RoutingStats::default(),
+        }
+    }
+
+    pub fn route_to(&self, dst: Addr) -> Option<&Route> {
+        self.table.get(&dst)
+    }
+
+    pub fn seqno(&self) -> u32 {
+        self.seq
+    }
+
+    fn hop(&self, next: Addr) -> Hop {
+        Hop {
+            port: self.port,
+            next,
+        }
+    }
+
+    /// An incremental update is wanted at `at` (no sooner than `min_trigger_gap` after the
+    /// last one).
+    fn trigger(&mut self, at: SimTime) {
+        let at = match self.last_trigger {
+            Some(t) => at.max(t + self.p.min_trigger_gap),
+            None => at,
+        };
+        self.trigger_at = Some(self.trigger_at.map_or(at, |t| t.min(at)));
+    }
+
+    fn broadcast(&mut self, now: SimTime, routes: Vec<Advert>) {
+        self.ip_ident = self.ip_ident.wrapping_add(1);
+        let pkt = Packet {
+            ip: Ipv4Header {
+                src: self.addr,
+                dst: BROADCAST_ADDR,
+                ttl: 1,
+                ecn: Ecn::NotEct,
+                ident: self.ip_ident,
+            },
+            l4: Transport::Dsdv(DsdvUpdate { routes }),
+            payload: 0,
+            flow: u32::MAX,
+        };
+        let due = now + SimTime(self.rng.below(self.p.jitter_max.0.max(1)));
+        self.pending.push(due, pkt);
+    }
+
+    /// A full dump: own sequence number + 2, every route past its settling time (ns-2
+    /// `makeUpdate` periodic).
+    fn full_dump(&mut self, now: SimTime) {
+        self.seq = self.seq.wrapping_add(2);
+        let mut routes = vec![Advert {
+            dst: self.addr,
+            metric: 0,
+            seq: self.seq,
+        }];
+        for (&dst, r) in self.table.iter_mut() {
+            if r.advertise_ok_at <= now {
+                routes.push(r.advertised(dst));
+            }
+        }
+        self.full_dumps += 1;
+        self.broadcast(now, routes);
+    }
+
+    /// An incremental update of the routes changed and settled; a full dump instead when more
+    /// than a third of the table changed (ns-2 `makeUpdate`).
+    fn incremental(&mut self, now: SimTime) {
+        let changed: Vec<Addr> = self
+            .table
+            .iter()
+            .filter(|(_, r)| r.advertise && r.advertise_ok_at <= now)
+            .map(|(&d, _)| d)
+            .collect();
+        if changed.len() * 3 > self.table.len() && changed.len() > 3 {
+            self.full_dump(now);
+            return;
+        }
+        if changed.is_empty() {
+            return;
+        }
+        let mut routes = Vec::with_capacity(changed.len());
+        for dst in changed {
+            routes.push(self.table.get_mut(&dst).unwrap().advertised(dst));
+        }
+        self.incremental_updates += 1;
+        self.broadcast(now, routes);
+    }
+
+    /// Perkins & Bhagwat §3: a broken link makes each route through it infinite with its
+    /// sequence number + 1 (odd), advertised at once.
+    fn link_broken(&mut self, now: SimTime, nbr: Addr, io: &mut RoutingIo) {
+        self.stats.link_breaks += 1;
+        self.heard.remove(&nbr);
+        let mut any = false;
+        for (&dst, r) in self.table.iter_mut() {
+            if r.next == nbr && r.metric != INFINITE_METRIC {
+                r.metric = INFINITE_METRIC;
+                r.seq = r.seq.wrapping_add(1);
+                r.advertise = true;
+                r.advertise_ok_at = now;
+                r.changed_at = now;
+                any = true;
+                if self.sourced.contains(&dst) && self.lost.insert(dst) {
+                    io.signals.push(RouteSignal::Lost { dst });
+                }
+            }
+        }
+        if any {
+            self.trigger(now);
+        }
+    }
+
+    fn on_update(&mut self, now: SimTime, from: Addr, u: &DsdvUpdate, io: &mut RoutingIo) {
+        for a in &u.routes {
+            if a.dst == self.addr {
+                continue; // ns-2: never take a route to oneself
+            }
+            let metric = if a.metric >= INFINITE_METRIC {
+                INFINITE_METRIC
+            } else {
+                a.metric + 1
+            };
+            let old = self.table.get(&a.dst).copied();
+            // ns-2 weighted settling time: the mean time from a new sequence number to its
+            // best route, updated when the next number arrives.
+            let (wst, new_seq_at) = match old {
+                Some(o) if o.seq == a.seq => (o.wst, o.new_seq_at),
+                Some(o) => {
+                    let span = (o.changed_at.saturating_sub(o.new_seq_at)).as_secs_f64();
+                    (self.p.alpha * o.wst + (1.0 - self.p.alpha) * span, now)
+                }
+                None => (self.p.wst0.as_secs_f64(), now),
+            };
+            let finite = metric != INFINITE_METRIC;
+            let advertise_ok_at = if finite && old.is_none_or(|o| o.metric != INFINITE_METRIC) {
+                now + SimTime::from_secs_f64(2.0 * wst)
+            } else {
+                now
+            };
+            let fresh = Route {
+                next: from,
+                metric,
+                seq: a.seq,
+                wst,
+                new_seq_at,
+                changed_at: now,
+                advertise_ok_at,
+                advertise: true,
+                last_advertised_metric: old.map_or(INFINITE_METRIC, |o| o.last_advertised_metric),
+            };
+            let take = match old {
+                None => true,
+                Some(o) if a.seq == o.seq => metric < o.metric,
+                Some(o) if a.seq > o.seq => true,
+                Some(o) => {
+                    // An older number: a neighbour still advertising a broken route hears ours.
+                    if !finite && o.metric != INFINITE_METRIC {
+                        let r = self.table.get_mut(&a.dst).unwrap();
+                        r.advertise = true;
+                        r.advertise_ok_at = now;
+                        self.trigger(now);
+                    }
+                    false
+                }
+            };
+            if !take {
+                continue;
+            }
+            // ns-2: the new number goes on the next update; an update is triggered for a new
+            // destination or a metric other than the last one advertised.
+            let r = fresh;
+            self.table.insert(a.dst, r);
+            if old.is_none() && finite || metric != r.last_advertised_metric {
+                self.trigger(r.advertise_ok_at);
+            }
+            if finite {
+                self.route_up(a.dst, io);
+            } else if self.sourced.contains(&a.dst) && self.lost.insert(a.dst) {
+                io.signals.push(RouteSignal::Lost { dst: a.dst });
+            }
+        }
+        // The sender is a neighbour, heard now.
+        let gone_at = now + self.p.periodic.times(self.p.missed_periods as u64);
+        self.heard.insert(from, gone_at);
+        if !self.table.contains_key(&from) {
+            // ns-2: a neighbour first heard through a triggered update gets a 1-hop route,
+            // not advertised until its own dump says more.
+            self.table.insert(
+                from,
+                Route {
+                    next: from,
+                    metric: 1,
+                    seq: 0,
+                    wst: self.p.wst0.as_secs_f64(),
+                    new_seq_at: now,
+                    changed_at: now,
+                    advertise_ok_at: now + SimTime::from_secs(604_800),
+                    advertise: false,
+                    last_advertised_metric: INFINITE_METRIC,
+                },
+            );
+            self.route_up(from, io);
+        }
+    }
+
+    /// A route to `dst` is usable: queued packets go, the transport hears of it.
+    fn route_up(&mut self, dst: Addr, io: &mut RoutingIo) {
+        let next = self.table[&dst].next;
+        if let Some(q) = self.queued.remove(&dst) {
+            io.release
+                .extend(q.into_iter().map(|id| (id, self.hop(next))));
+        }
+        if self.lost.remove(&dst) {
+            io.signals.push(RouteSignal::Restored { dst });
+        }
+    }
+}
+
+impl RoutingAgent for Dsdv {
+    fn route(
+        &mut self,
+        _now: SimTime,
+        id: PktId,
+        pkt: &mut Packet,
+        from: Option<Addr>,
+        io: &mut RoutingIo,
+    ) -> Decision {
+        let dst = pkt.ip.dst;
+        if from.is_none() {
+            self.sourced.insert(dst);
+        }
+        match self.table.get(&dst) {
+            Some(r) if r.metric != INFINITE_METRIC => Decision::Forward(self.hop(r.next)),
+            // ns-2 `forwardPacket`: a known destination with a broken route queues the packet
+            // (MAX_QUEUE_LENGTH, the oldest dropped); an unknown one drops it.
+            Some(_) => {
+                let q = self.queued.entry(dst).or_default();
+                q.push_back(id);
+                if q.len() > self.p.queue {
+                    let old = q.pop_front().unwrap();
+                    if old == id {
+                        return Decision::Drop(DropReason::BufferFull);
+                    }
+                    io.drop.push((old, DropReason::BufferFull));
+                }
+                Decision::Hold
+            }
+            None => Decision::Drop(DropReason::NoRoute),
+        }
+    }
+
+    fn on_control(
+        &mut self,
+        now: SimTime,
+        _port: Port,
+        from: Addr,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) {
+        if let Transport::Dsdv(u) = &pkt.l4 {
+            self.on_update(now, from, u, io);
+        }
+    }
+
+    fn on_link_failure(
+        &mut self,
+        now: SimTime,
+        hop: Hop,
+        _id: PktId,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) -> Decision {
+        if self.p.mac_breaks && pkt.ip.dst != BROADCAST_ADDR {
+            self.link_broken(now, hop.next, io);
+        }
+        Decision::Drop(DropReason::LinkBroken)
+    }
+
+    fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo) {
+        let gone: Vec<Addr> = self
+            .heard
+            .iter()
+            .filter(|e| *e.1 <= now)
+            .map(|e| *e.0)
+            .collect();
+        for n in gone {
+            self.link_broken(now, n, io); // ns-2: missed `min_update_periods_` dumps
+        }
+        if self.next_full <= now {
+            self.full_dump(now);
+            let f = 0.75 + 0.25 * self.rng.uniform();
+            self.next_full = now + SimTime::from_secs_f64(self.p.periodic.as_secs_f64() * f);
+        }
+        if self.trigger_at.is_some_and(|t| t <= now) {
+            self.trigger_at = None;
+            self.last_trigger = Some(now);
+            self.incremental(now);
+            // Routes still settling come back when they may be advertised.
+            let later = self
+                .table
+                .values()
+                .filter(|r| r.advertise && r.advertise_ok_at > now)
+                .map(|r| r.advertise_ok_at)
+                .min();
+            if let Some(t) = later {
+                self.trigger(t);
+            }
+        }
+        for pkt in self.pending.take_due(now) {
+            self.stats.control_packets += 1;
+            self.stats.control_bytes += pkt.ip_len() as u64;
+            io.send.push((self.hop(BROADCAST_ADDR), pkt));
+        }
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        let a = self.pending.next_due();
+        let b = self.heard.values().copied().min();
+        [Some(self.next_full), self.trigger_at, a, b]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    fn is_control(&self, pkt: &Packet) -> bool {
+        matches!(pkt.l4, Transport::Dsdv(_))
+    }
+
+    fn stats(&self) -> RoutingStats {
+        self.stats
+    }
+}

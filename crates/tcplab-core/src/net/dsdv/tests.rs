@@ -1,0 +1,110 @@
+//! DSDV packet-level trace tests (Perkins & Bhagwat 1994 rules as ns-2.35 applies them).
+
+use super::{Dsdv, DsdvParams};
+use crate::net::routing::{Port, RouteSignal};
+use crate::net::testnet::{addr, Net};
+use crate::packet::dsdv::INFINITE_METRIC;
+use crate::packet::{Advert, Packet, Transport};
+use crate::rng::{Rng, StreamId};
+use crate::time::SimTime;
+
+fn string(n: usize, p: DsdvParams) -> Net<Dsdv> {
+    let nodes = (0..n)
+        .map(|i| {
+            Dsdv::new(
+                addr(i),
+                Port(0),
+                p,
+                Rng::derive(1, StreamId::Custom(i as u64)),
+            )
+        })
+        .collect();
+    let links: Vec<(usize, usize)> = (1..n).map(|i| (i - 1, i)).collect();
+    Net::new(nodes, &links)
+}
+
+fn adverts(p: &Packet) -> &[Advert] {
+    match &p.l4 {
+        Transport::Dsdv(u) => &u.routes,
+        _ => &[],
+    }
+}
+
+fn secs(s: u64) -> SimTime {
+    SimTime::from_secs(s)
+}
+
+/// Full dumps come every 11.25–15 s, each with the node's own entry at metric 0 and a sequence
+/// number 2 higher (even: only the destination issues them); routes spread hop by hop once
+/// settled, so a 4-node string converges to hop-count metrics.
+#[test]
+fn full_dumps_carry_even_own_numbers_and_the_table_converges() {
+    let mut n = string(4, DsdvParams::ns2());
+    n.run_until(secs(80));
+    let own: Vec<(u64, u32)> = n
+        .sent
+        .iter()
+        .filter(|s| s.node == 0)
+        .filter_map(|s| {
+            let a = adverts(&s.pkt).iter().find(|a| a.dst == addr(0))?;
+            assert_eq!(a.metric, 0);
+            Some((s.at.as_millis(), a.seq))
+        })
+        .collect();
+    assert!(own.len() >= 5, "{own:?}");
+    for w in own.windows(2) {
+        assert_eq!(w[1].1, w[0].1 + 2);
+        assert_eq!(w[1].1 % 2, 0);
+        let gap = w[1].0 - w[0].0;
+        assert!((11_250..=15_010).contains(&gap), "{gap} ms between dumps");
+    }
+    assert_eq!(n.nodes[0].full_dumps as usize, own.len());
+    for (i, m) in [(1, 1), (2, 2), (3, 3)] {
+        let r = n.nodes[0].route_to(addr(i)).expect("a route");
+        assert_eq!((r.next, r.metric), (addr(1), m));
+        assert_eq!(r.seq % 2, 0);
+    }
+}
+
+/// A broken link (the MAC's notice) makes each route through it infinite with an odd
+/// sequence number, sent at once in an incremental update that the upstream node adopts;
+/// without the MAC's notice (ns-2's default) nothing is sent until the neighbour has been
+/// silent for three periods.
+#[test]
+fn a_break_goes_out_at_once_as_an_odd_infinite_route() {
+    for mac in [true, false] {
+        let mut p = DsdvParams::ns2();
+        p.mac_breaks = mac;
+        let mut n = string(3, p);
+        n.run_until(secs(60));
+        let before = n.nodes[1].incremental_updates;
+        let even = n.nodes[1].route_to(addr(2)).unwrap().seq;
+        assert_eq!(even % 2, 0);
+        n.fail_link(1, 2);
+        n.send_data(0, 2);
+        n.run_until(secs(61));
+        let r = n.nodes[0].route_to(addr(2)).unwrap();
+        if mac {
+            assert_eq!(n.nodes[1].incremental_updates, before + 1);
+            let upd = n.sent.iter().rev().find(|s| s.node == 1).unwrap();
+            assert!(upd.at < secs(60) + SimTime::from_millis(20), "at once");
+            // Besides what else changed since its last dump.
+            assert!(adverts(&upd.pkt).contains(&Advert {
+                dst: addr(2),
+                metric: INFINITE_METRIC,
+                seq: even + 1,
+            }));
+            assert_eq!((r.metric, r.seq), (INFINITE_METRIC, even + 1));
+            assert!(n
+                .signals
+                .contains(&(n.signals[0].0, 0, RouteSignal::Lost { dst: addr(2) })));
+        } else {
+            assert_eq!(n.nodes[1].incremental_updates, before);
+            assert_eq!(r.metric, 2, "node 0 still believes in the route");
+            n.run_until(secs(120));
+            let r = n.nodes[0].route_to(addr(2)).unwrap();
+            assert_eq!(r.metric, INFINITE_METRIC, "after 3 silent periods");
+            assert_eq!(r.seq % 2, 1);
+        }
+    }
+}

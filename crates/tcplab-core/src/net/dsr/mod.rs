@@ -1,0 +1,706 @@
+//! DSR (RFC 4728) as a sans-IO routing agent, with the RFC's and ns-2.35's constants selected
+//! by [`DsrParams`]. One wireless port per node. docs/models/dsr.md lists the rules and choices.
+//!
+//! Data leaves its source with a DSR Options header holding a Source Route option (§6.7) and
+//! is forwarded by the route in it, not by per-node state; the destination's agent removes the
+//! header before delivery ([`RoutingAgent::on_local_delivery`]). A packet's full path is its
+//! IP source, the option's addresses and its IP destination; a salvaged packet's addresses
+//! start at the salvaging node instead (see [`Dsr::path_of`]).
+
+pub mod cache;
+pub mod params;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+
+use super::aodv::buffer::SendBuffer;
+use super::routing::{
+    Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
+    BROADCAST_ADDR,
+};
+use crate::ids::PktId;
+use crate::packet::{Addr, DsrHeader, DsrOption, DsrPacket, Ecn, Ipv4Header, Packet, Transport};
+use crate::rng::Rng;
+use crate::time::SimTime;
+pub use cache::PathCache;
+pub use params::DsrParams;
+
+/// IP TTL of a propagating request and of replies and errors (RFC 4728 DiscoveryHopLimit).
+pub const DISCOVERY_HOP_LIMIT: u8 = 255;
+
+/// One route discovery in progress (RFC §8.2.1).
+#[derive(Clone, Copy, Debug)]
+struct Discovery {
+    /// Request cycles sent (a cycle: a non-propagating request, then a propagating one).
+    cycles: u32,
+    cycle_at: SimTime,
+    /// Whether this cycle's propagating request went.
+    propagated: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Dsr {
+    addr: Addr,
+    port: Port,
+    p: DsrParams,
+    rng: Rng,
+    request_id: u16,
+    ip_ident: u16,
+    cache: PathCache,
+    /// Route Request Table (RFC §4.3): the last request ids heard from each initiator.
+    seen: HashMap<Addr, VecDeque<u16>>,
+    buffer: SendBuffer,
+    discoveries: BTreeMap<Addr, Discovery>,
+    /// Jittered rebroadcasts waiting to go: (due, order, packet).
+    pending: super::pending::Pending,
+    /// Packets handed back by the MAC that `route` is to salvage.
+    salvage: BTreeSet<PktId>,
+    /// Destinations this node sends data to, and those whose route it announced lost.
+    sourced: BTreeSet<Addr>,
+    lost: BTreeSet<Addr>,
+    /// The last Route Error addressed to this node (the broken link from → to, when it came),
+    /// to go on its next Route Request.
+    last_error: Option<(Addr, Addr, SimTime)>,
+    stats: RoutingStats,
+}
+
+impl Dsr {
+    pub fn new(addr: Addr, port: Port, params: DsrParams, rng: Rng) -> Dsr {
+        Dsr {
+            addr,
+            port,
+            p: params,
+            rng,
+            request_id: 0,
+            ip_ident: 0,
+            cache: PathCache::new(
+                params.cache_primary,
+                params.cache_secondary,
+                params.cache_timeout,
+            ),
+            seen: HashMap::new(),
+            buffer: SendBuffer::new(params.buffer_capacity, params.buffer_timeout),
+            discoveries: BTreeMap::new(),
+            pending: Default::default(),
+            salvage: BTreeSet::new(),
+            sourced: BTreeSet::new(),
+            lost: BTreeSet::new(),
+            last_error: None,
+            stats: RoutingStats::default(),
+        }
+    }
+
+    pub fn addr(&self) -> Addr {
+        self.addr
+    }
+
+    pub fn params(&self) -> &DsrParams {
+        &self.p
+    }
+
+    pub fn cache(&self) -> &PathCache {
+        &self.cache
+    }
+
+    /// Packets waiting for a route.
+    pub fn buffered(&self) -> usize {
+        self.buffer.len()
+    }
+
+    fn hop(&self, next: Addr) -> Hop {
+        Hop {
+            port: self.port,
+            next,
+        }
+    }
+
+    // ------------------------------------------------------------------ packets
+
+    /// Every node `pkt` visits, in order, by its DSR source route (None: it has none). A
+    /// salvaged packet's route starts at the node that salvaged it (RFC §8.3.4: the new route
+    /// is from that node's cache; the IP source stays the originator's).
+    pub fn path_of(pkt: &Packet) -> Option<Vec<Addr>> {
+        let (salvage, _, addrs) = pkt.dsr()?.source_route()?;
+        let mut path = Vec::with_capacity(addrs.len() + 2);
+        if salvage == 0 {
+            path.push(pkt.ip.src);
+        }
+        path.extend_from_slice(addrs);
+        path.push(pkt.ip.dst);
+        Some(path)
+    }
+
+    /// RFC §8.1.5: the next hop of a source-routed packet at this node; Segments Left drops by
+    /// one (it counts the listed nodes still to be visited).
+    fn advance(pkt: &mut Packet) -> Option<Addr> {
+        let dst = pkt.ip.dst;
+        let Transport::Dsr(d) = &mut pkt.l4 else {
+            return None;
+        };
+        let (_, segs_left, addrs) = d.source_route_mut()?;
+        if *segs_left == 0 || *segs_left as usize > addrs.len() {
+            return None;
+        }
+        *segs_left -= 1;
+        let i = addrs.len() - *segs_left as usize;
+        Some(if i < addrs.len() { addrs[i] } else { dst })
+    }
+
+    fn control(&mut self, dst: Addr, ttl: u8, options: Vec<DsrOption>) -> Packet {
+        self.ip_ident = self.ip_ident.wrapping_add(1);
+        Packet {
+            ip: Ipv4Header {
+                src: self.addr,
+                dst,
+                ttl,
+                ecn: Ecn::NotEct,
+                ident: self.ip_ident,
+            },
+            l4: Transport::Dsr(Box::new(DsrPacket {
+                hdr: DsrHeader { options },
+                inner: None,
+            })),
+            payload: 0,
+            flow: u32::MAX,
+        }
+    }
+
+    /// Hands `pkt` to the link layer for neighbour `next` now, and counts it.
+    fn emit(&mut self, pkt: Packet, next: Addr, io: &mut RoutingIo) {
+        let s = &mut self.stats;
+        s.control_packets += 1;
+        s.control_bytes += pkt.ip_len() as u64;
+        for o in pkt.dsr().map_or(&[][..], |d| &d.hdr.options[..]) {
+            match o {
+                DsrOption::RouteRequest { .. } => s.route_requests += 1,
+                DsrOption::RouteReply { .. } => s.route_replies += 1,
+                DsrOption::RouteError { .. } => s.route_errors += 1,
+                DsrOption::SourceRoute { .. } => {}
+            }
+        }
+        io.send.push((self.hop(next), pkt));
+    }
+
+    /// Sends a control packet along `route` (this node first, its destination last) with a
+    /// source route for the hops between (RFC §8.1.3).
+    fn send_routed(&mut self, route: &[Addr], mut options: Vec<DsrOption>, io: &mut RoutingIo) {
+        let dst = *route.last().expect("a route");
+        let mids = route[1..route.len() - 1].to_vec();
+        if !mids.is_empty() {
+            options.push(DsrOption::SourceRoute {
+                salvage: 0,
+                segs_left: mids.len() as u8,
+                addrs: mids,
+            });
+        }
+        let pkt = self.control(dst, DISCOVERY_HOP_LIMIT, options);
+        self.emit(pkt, route[1], io);
+    }
+
+    /// Puts a source route on a packet this node originates along `route` (this node first);
+    /// a packet for a neighbour goes without one (RFC §8.1.3: no hops to list).
+    fn stamp(pkt: &mut Packet, route: &[Addr]) {
+        if route.len() <= 2 {
+            return;
+        }
+        let mids = route[1..route.len() - 1].to_vec();
+        let inner = std::mem::replace(
+            &mut pkt.l4,
+            Transport::Udp(crate::packet::UdpHeader { sport: 0, dport: 0 }),
+        );
+        pkt.l4 = Transport::Dsr(Box::new(DsrPacket {
+            hdr: DsrHeader {
+                options: vec![DsrOption::SourceRoute {
+                    salvage: 0,
+                    segs_left: mids.len() as u8,
+                    addrs: mids,
+                }],
+            },
+            inner: Some(inner),
+        }));
+    }
+
+    /// Removes a DSR header, keeping the transport it carries.
+    fn unwrap(pkt: &mut Packet) {
+        if let Transport::Dsr(d) = &mut pkt.l4 {
+            if let Some(inner) = d.inner.take() {
+                pkt.l4 = inner;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ route cache
+
+    /// RFC §8.1.4 / ns-2 `dsragent_snoop_source_routes`: the routes a path through this node
+    /// gives it, forwards to its end and backwards to its start (802.11 links are used both
+    /// ways; ns-2 `dsragent_require_bi_routes`).
+    fn learn(&mut self, now: SimTime, path: &[Addr], used: bool, io: &mut RoutingIo) {
+        let Some(i) = path.iter().position(|&a| a == self.addr) else {
+            return;
+        };
+        self.cache.add(&path[i..], now, used);
+        let back: Vec<Addr> = path[..=i].iter().rev().copied().collect();
+        self.cache.add(&back, now, used);
+        self.release_ready(now, io);
+    }
+
+    /// Buffered packets whose destination now has a route go (back through `route`).
+    fn release_ready(&mut self, now: SimTime, io: &mut RoutingIo) {
+        if self.buffer.is_empty() {
+            return;
+        }
+        for dst in self.buffer.destinations() {
+            if self.cache.has(dst, now) {
+                io.reroute.extend(self.buffer.take(dst));
+                let discovering = self.discoveries.remove(&dst).is_some();
+                if self.sourced.contains(&dst) && (self.lost.remove(&dst) || discovering) {
+                    io.signals.push(RouteSignal::Restored { dst });
+                }
+            }
+        }
+    }
+
+    /// The link this node → `next` (or one reported by an RERR) broke: cut it from the cache
+    /// and tell the transport about destinations it leaves without a route.
+    fn cut_link(&mut self, now: SimTime, a: Addr, b: Addr, io: &mut RoutingIo) {
+        if !self.cache.remove_link(a, b) {
+            return;
+        }
+        let gone: Vec<Addr> = self
+            .sourced
+            .iter()
+            .copied()
+            .filter(|&d| !self.lost.contains(&d) && !self.cache.has(d, now))
+            .collect();
+        for dst in gone {
+            self.lost.insert(dst);
+            io.signals.push(RouteSignal::Lost { dst });
+        }
+    }
+
+    // ------------------------------------------------------------------ discovery
+
+    fn hold(&mut self, now: SimTime, id: PktId, dst: Addr, io: &mut RoutingIo) {
+        self.expire_buffer(now, io);
+        if let Some(old) = self.buffer.push(id, dst, now) {
+            io.drop.push((old, DropReason::BufferFull));
+        }
+        if let std::collections::btree_map::Entry::Vacant(e) = self.discoveries.entry(dst) {
+            e.insert(Discovery {
+                cycles: 0,
+                cycle_at: now,
+                propagated: false,
+            });
+            self.stats.discoveries += 1;
+            self.request_cycle(now, dst, io);
+        }
+    }
+
+    fn expire_buffer(&mut self, now: SimTime, io: &mut RoutingIo) {
+        let mut out = Vec::new();
+        self.buffer.expire(now, &mut out);
+        io.drop
+            .extend(out.into_iter().map(|id| (id, DropReason::BufferTimeout)));
+    }
+
+    /// RFC §8.2.1: a new request cycle for `dst` — a non-propagating request first when
+    /// configured, else a propagating one — or the end of the discovery after
+    /// MaxRequestRexmt retransmissions.
+    fn request_cycle(&mut self, now: SimTime, dst: Addr, io: &mut RoutingIo) {
+        let d = self.discoveries.get_mut(&dst).expect("a discovery");
+        d.cycles += 1;
+        d.cycle_at = now;
+        if self
+            .p
+            .max_request_rexmt
+            .is_some_and(|m| d.cycles > m.saturating_add(1))
+        {
+            self.discoveries.remove(&dst);
+            self.stats.discoveries_failed += 1;
+            for id in self.buffer.take(dst) {
+                io.drop.push((id, DropReason::DiscoveryFailed));
+            }
+            return;
+        }
+        d.propagated = !self.p.nonprop_first;
+        let ttl = if self.p.nonprop_first {
+            1
+        } else {
+            DISCOVERY_HOP_LIMIT
+        };
+        self.send_request(now, dst, ttl, io);
+    }
+
+    fn deadline(&self, d: &Discovery) -> SimTime {
+        if d.propagated {
+            d.cycle_at + self.p.request_wait(d.cycles)
+        } else {
+            d.cycle_at + self.p.nonprop_timeout
+        }
+    }
+
+    fn send_request(&mut self, now: SimTime, target: Addr, ttl: u8, io: &mut RoutingIo) {
+        self.request_id = self.request_id.wrapping_add(1);
+        let mut options = Vec::with_capacity(2);
+        // RFC §8.2.1 / ns-2 `dsragent_propagate_last_error`: the last Route Error received
+        // rides on the next requests (before the request, so every node that hears them cuts
+        // the link before it could answer from its cache with it), until a propagating one
+        // carried it; ns-2 only within `max_err_hold` of its arrival.
+        if let Some((from, to, at)) = self.last_error {
+            if self.p.error_hold.is_none_or(|h| now < at + h) {
+                options.push(DsrOption::RouteError {
+                    salvage: 0,
+                    err_src: from,
+                    err_dst: self.addr,
+                    unreachable: to,
+                });
+            }
+            if ttl > 1 {
+                self.last_error = None;
+            }
+        }
+        options.push(DsrOption::RouteRequest {
+            id: self.request_id,
+            target,
+            addrs: Vec::new(),
+        });
+        let pkt = self.control(BROADCAST_ADDR, ttl, options);
+        self.emit(pkt, BROADCAST_ADDR, io);
+    }
+
+    /// Whether (initiator, id) was heard already; records it (RFC §4.3, RequestTableIds per
+    /// initiator, oldest forgotten first).
+    fn seen_before(&mut self, init: Addr, id: u16) -> bool {
+        let ids = self.seen.entry(init).or_default();
+        if ids.contains(&id) {
+            return true;
+        }
+        if ids.len() >= self.p.request_table_ids {
+            ids.pop_front();
+        }
+        ids.push_back(id);
+        false
+    }
+
+    // ------------------------------------------------------------------ control reception
+
+    fn on_request(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        id: u16,
+        target: Addr,
+        addrs: &[Addr],
+        io: &mut RoutingIo,
+    ) {
+        let init = pkt.ip.src;
+        if init == self.addr {
+            return;
+        }
+        // The way back: this node, the recorded hops reversed, the initiator.
+        let mut back = Vec::with_capacity(addrs.len() + 2);
+        back.push(self.addr);
+        back.extend(addrs.iter().rev());
+        back.push(init);
+        if target == self.addr {
+            // RFC §8.2.2: the target answers every copy with the route it recorded, sent back
+            // by that route reversed, and caches that reverse route.
+            let mut route = addrs.to_vec();
+            route.push(self.addr);
+            self.cache.add(&back, now, true);
+            let opt = DsrOption::RouteReply {
+                last_hop_external: false,
+                addrs: route,
+            };
+            self.send_routed(&back, vec![opt], io);
+            self.release_ready(now, io);
+            return;
+        }
+        if addrs.contains(&self.addr) || self.seen_before(init, id) {
+            return; // RFC §8.2.2: already on the route, or a copy already processed
+        }
+        if self.p.snoop {
+            self.cache.add(&back, now, false);
+            self.release_ready(now, io);
+        }
+        if self.p.reply_from_cache {
+            if let Some(rest) = self.cache.peek(target, now) {
+                // RFC §8.2.3: the recorded route plus this node's cached route, if it visits no
+                // node twice; the request is not propagated then.
+                let mut full = Vec::with_capacity(addrs.len() + rest.len() + 1);
+                full.push(init);
+                full.extend_from_slice(addrs);
+                full.extend_from_slice(&rest);
+                let distinct: BTreeSet<Addr> = full.iter().copied().collect();
+                if distinct.len() == full.len() {
+                    let opt = DsrOption::RouteReply {
+                        last_hop_external: false,
+                        addrs: full[1..].to_vec(),
+                    };
+                    self.send_routed(&back, vec![opt], io);
+                    return;
+                }
+            }
+        }
+        // RFC §8.2.2: propagate with this node appended, within the IP TTL (a non-propagating
+        // request has TTL 1) and the longest recordable route.
+        if pkt.ip.ttl <= 1 || addrs.len() >= self.p.max_route_len {
+            return;
+        }
+        let mut fwd = pkt.clone();
+        fwd.ip.ttl -= 1;
+        if let Transport::Dsr(d) = &mut fwd.l4 {
+            for o in &mut d.hdr.options {
+                if let DsrOption::RouteRequest { addrs, .. } = o {
+                    addrs.push(self.addr);
+                }
+            }
+        }
+        let due = now + SimTime(self.rng.below(self.p.jitter_max.0.max(1)));
+        self.pending.push(due, fwd);
+    }
+
+    /// Forwards a source-routed control packet one hop (its IP TTL decremented here: control
+    /// packets reach the agent before IP forwarding).
+    fn forward_control(&mut self, pkt: &Packet, io: &mut RoutingIo) {
+        if pkt.ip.ttl <= 1 {
+            return;
+        }
+        let mut fwd = pkt.clone();
+        fwd.ip.ttl -= 1;
+        if let Some(next) = Self::advance(&mut fwd) {
+            self.emit(fwd, next, io);
+        }
+    }
+
+    fn on_reply(&mut self, now: SimTime, pkt: &Packet, addrs: &[Addr], io: &mut RoutingIo) {
+        let mut path = Vec::with_capacity(addrs.len() + 1);
+        path.push(pkt.ip.dst);
+        path.extend_from_slice(addrs);
+        if pkt.ip.dst == self.addr {
+            // RFC §8.2.5: the initiator caches the route and sends what waited for it.
+            self.cache.add(&path, now, true);
+            self.release_ready(now, io);
+            return;
+        }
+        if self.p.snoop {
+            self.learn(now, &path, false, io);
+        }
+        self.forward_control(pkt, io);
+    }
+
+    /// RFC §8.3.5: every node an RERR crosses (or hears on a Route Request) cuts the broken
+    /// link from its cache; the node it is for keeps it for its next request.
+    fn on_error(
+        &mut self,
+        now: SimTime,
+        pkt: &Packet,
+        src: Addr,
+        unreachable: Addr,
+        io: &mut RoutingIo,
+    ) {
+        self.cut_link(now, src, unreachable, io);
+        if pkt.ip.dst == self.addr {
+            self.last_error = Some((src, unreachable, now));
+        } else if pkt.ip.dst != BROADCAST_ADDR {
+            self.forward_control(pkt, io);
+        }
+    }
+
+    /// RFC §8.3.4: a Route Error for the link this node → `next` to the packet's originator,
+    /// back the way the packet came (ns-2 reverses the packet's route too).
+    fn send_error(&mut self, now: SimTime, pkt: &Packet, next: Addr, io: &mut RoutingIo) {
+        let path = Self::path_of(pkt).unwrap_or_else(|| vec![pkt.ip.src, self.addr]);
+        let Some(i) = path.iter().position(|&a| a == self.addr) else {
+            return;
+        };
+        let salvage = pkt.dsr().and_then(|d| d.source_route()).map_or(0, |s| s.0);
+        // The way the packet came is known to work; a salvaged packet's way starts at the
+        // node that salvaged it, so the originator is then reached by a cached route.
+        let reversed: Vec<Addr> = path[..=i].iter().rev().copied().collect();
+        let back = match salvage {
+            0 => reversed,
+            _ => self.cache.peek(pkt.ip.src, now).unwrap_or(reversed),
+        };
+        if back.len() < 2 {
+            return;
+        }
+        let opt = DsrOption::RouteError {
+            salvage,
+            err_src: self.addr,
+            err_dst: *back.last().unwrap(),
+            unreachable: next,
+        };
+        self.send_routed(&back, vec![opt], io);
+    }
+}
+
+impl RoutingAgent for Dsr {
+    fn route(
+        &mut self,
+        now: SimTime,
+        id: PktId,
+        pkt: &mut Packet,
+        from: Option<Addr>,
+        io: &mut RoutingIo,
+    ) -> Decision {
+        let dst = pkt.ip.dst;
+        if dst == BROADCAST_ADDR {
+            return Decision::Forward(self.hop(BROADCAST_ADDR));
+        }
+        if from.is_some() {
+            // RFC §8.1.5: forward by the source route; ns-2 snoops it.
+            if self.p.snoop {
+                if let Some(path) = Self::path_of(pkt) {
+                    self.learn(now, &path, false, io);
+                }
+            }
+            return match Self::advance(pkt) {
+                Some(next) => Decision::Forward(self.hop(next)),
+                None => Decision::Drop(DropReason::NoRoute),
+            };
+        }
+        if self.salvage.remove(&id) {
+            // RFC §8.3.4: salvage with a cached route from this node; Salvage counts it.
+            let Some(route) = self.cache.find(dst, now) else {
+                return Decision::Drop(DropReason::LinkBroken);
+            };
+            if let Transport::Dsr(d) = &mut pkt.l4 {
+                if let Some((salvage, segs_left, addrs)) = d.source_route_mut() {
+                    *salvage += 1;
+                    *addrs = route[..route.len() - 1].to_vec();
+                    *segs_left = (route.len() - 2) as u8;
+                }
+            }
+            return Decision::Forward(self.hop(route[1]));
+        }
+        // A packet of this node's own (new, or handed back by the MAC to be sent again).
+        Self::unwrap(pkt);
+        self.sourced.insert(dst);
+        if let Some(route) = self.cache.find(dst, now) {
+            Self::stamp(pkt, &route);
+            return Decision::Forward(self.hop(route[1]));
+        }
+        self.hold(now, id, dst, io);
+        if let Some(i) = io.drop.iter().position(|&(d, _)| d == id) {
+            let (_, why) = io.drop.remove(i);
+            return Decision::Drop(why);
+        }
+        Decision::Hold
+    }
+
+    fn on_control(
+        &mut self,
+        now: SimTime,
+        _port: Port,
+        _from: Addr,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) {
+        let Some(d) = pkt.dsr() else { return };
+        for o in &d.hdr.options {
+            match o {
+                DsrOption::RouteRequest { id, target, addrs } => {
+                    self.on_request(now, pkt, *id, *target, addrs, io)
+                }
+                DsrOption::RouteReply { addrs, .. } => self.on_reply(now, pkt, addrs, io),
+                DsrOption::RouteError {
+                    err_src,
+                    unreachable,
+                    ..
+                } => self.on_error(now, pkt, *err_src, *unreachable, io),
+                DsrOption::SourceRoute { .. } => {}
+            }
+        }
+    }
+
+    fn on_local_delivery(
+        &mut self,
+        now: SimTime,
+        pkt: &mut Packet,
+        _from: Addr,
+        io: &mut RoutingIo,
+    ) {
+        if self.p.snoop {
+            if let Some(path) = Self::path_of(pkt) {
+                self.learn(now, &path, false, io);
+            }
+        }
+        // RFC §8.1.4: the destination removes the DSR Options header.
+        Self::unwrap(pkt);
+    }
+
+    fn on_link_failure(
+        &mut self,
+        now: SimTime,
+        hop: Hop,
+        id: PktId,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) -> Decision {
+        if pkt.ip.dst == BROADCAST_ADDR {
+            return Decision::Drop(DropReason::LinkBroken);
+        }
+        // RFC §8.3: the MAC's retries are DSR's hop-by-hop acknowledgement (§8.3.1).
+        self.stats.link_breaks += 1;
+        self.cut_link(now, self.addr, hop.next, io);
+        if self.is_control(pkt) {
+            return Decision::Drop(DropReason::LinkBroken);
+        }
+        if pkt.ip.src == self.addr {
+            // This node's own packet goes back through route(): another cached route, or
+            // the send buffer and a discovery (ns-2 `xmitFailed` → `handlePktWithoutSR`).
+            io.reroute.push(id);
+            return Decision::Hold;
+        }
+        self.send_error(now, pkt, hop.next, io);
+        let salvaged = pkt.dsr().and_then(|d| d.source_route()).map_or(0, |s| s.0);
+        if self.p.salvage && salvaged < self.p.max_salvage && self.cache.has(pkt.ip.dst, now) {
+            self.salvage.insert(id);
+            io.reroute.push(id);
+            return Decision::Hold;
+        }
+        Decision::Drop(DropReason::LinkBroken)
+    }
+
+    fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo) {
+        for pkt in self.pending.take_due(now) {
+            self.emit(pkt, BROADCAST_ADDR, io);
+        }
+        self.expire_buffer(now, io);
+        let due: Vec<(Addr, bool)> = self
+            .discoveries
+            .iter()
+            .filter(|(_, d)| self.deadline(d) <= now)
+            .map(|(&dst, d)| (dst, d.propagated))
+            .collect();
+        for (dst, propagated) in due {
+            if !self.buffer.has(dst) {
+                self.discoveries.remove(&dst); // nothing waits for it any more
+            } else if !propagated {
+                // RFC §8.2.1: no reply within NonpropRequestTimeout, so a propagating request.
+                self.discoveries.get_mut(&dst).unwrap().propagated = true;
+                self.send_request(now, dst, DISCOVERY_HOP_LIMIT, io);
+            } else {
+                self.request_cycle(now, dst, io);
+            }
+        }
+    }
+
+    fn poll_timeout(&self) -> Option<SimTime> {
+        let a = self.pending.next_due();
+        let b = self.buffer.next_expiry();
+        let c = self.discoveries.values().map(|d| self.deadline(d)).min();
+        [a, b, c].into_iter().flatten().min()
+    }
+
+    fn is_control(&self, pkt: &Packet) -> bool {
+        matches!(&pkt.l4, Transport::Dsr(d) if d.inner.is_none())
+    }
+
+    fn stats(&self) -> RoutingStats {
+        self.stats
+    }
+}

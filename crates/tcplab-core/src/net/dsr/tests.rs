@@ -1,0 +1,240 @@
+//! DSR packet-level trace tests, one per rule (RFC 4728 sections and ns-2.35 behaviours), on
+//! the generic test network.
+
+use super::{Dsr, DsrParams, DISCOVERY_HOP_LIMIT};
+use crate::net::routing::{DropReason, Port, RouteSignal};
+use crate::net::testnet::{addr, Net};
+use crate::packet::{DsrOption, Packet};
+use crate::rng::{Rng, StreamId};
+use crate::time::SimTime;
+
+fn ms(x: u64) -> SimTime {
+    SimTime::from_millis(x)
+}
+
+fn net(n: usize, links: &[(usize, usize)], p: DsrParams) -> Net<Dsr> {
+    let nodes = (0..n)
+        .map(|i| {
+            Dsr::new(
+                addr(i),
+                Port(0),
+                p,
+                Rng::derive(1, StreamId::Custom(i as u64)),
+            )
+        })
+        .collect();
+    Net::new(nodes, links)
+}
+
+fn string(n: usize, p: DsrParams) -> Net<Dsr> {
+    let links: Vec<(usize, usize)> = (1..n).map(|i| (i - 1, i)).collect();
+    net(n, &links, p)
+}
+
+fn option(p: &Packet, code: u8) -> Option<&DsrOption> {
+    p.dsr()?.hdr.options.iter().find(|o| o.type_code() == code)
+}
+
+const RREQ: u8 = 1;
+const RREP: u8 = 2;
+const RERR: u8 = 3;
+
+fn is(code: u8) -> impl Fn(&Packet) -> bool {
+    move |p| option(p, code).is_some()
+}
+
+fn addrs(ids: &[usize]) -> Vec<u32> {
+    ids.iter().map(|&i| addr(i)).collect()
+}
+
+/// RFC §8.2.1–8.2.5: a source on a 5-node string sends a non-propagating request (TTL 1),
+/// then after NonpropRequestTimeout a propagating one that records each hop; the target
+/// answers with the recorded route back along it reversed; the held packet then leaves with a
+/// source route (§8.1.3) whose Segments Left counts down hop by hop, and the IP length counts
+/// the DSR header.
+#[test]
+fn discovery_records_the_route_and_data_follows_it() {
+    let mut n = string(5, DsrParams::rfc4728());
+    let id = n.send_data(0, 4);
+    assert_eq!(n.nodes[0].buffered(), 1);
+    n.run_until(SimTime::from_secs(1));
+    let reqs = n.sent_by(0, is(RREQ));
+    let ttls: Vec<u8> = reqs.iter().map(|s| s.pkt.ip.ttl).collect();
+    assert_eq!(ttls, vec![1, DISCOVERY_HOP_LIMIT]);
+    assert_eq!(reqs[1].at - reqs[0].at, ms(30), "NonpropRequestTimeout");
+    // Node 3 rebroadcast the request with 1, 2, 3 recorded.
+    let fwd = n.sent_by(3, is(RREQ));
+    assert!(matches!(option(&fwd[0].pkt, RREQ),
+        Some(DsrOption::RouteRequest { addrs: a, .. }) if *a == addrs(&[1, 2, 3])));
+    // The target's reply: the route 1, 2, 3, 4, source-routed back through 3, 2, 1.
+    let rep = n.sent_by(4, is(RREP));
+    assert_eq!(rep.len(), 1);
+    assert_eq!(rep[0].pkt.ip.dst, addr(0));
+    assert!(matches!(option(&rep[0].pkt, RREP),
+        Some(DsrOption::RouteReply { addrs: a, .. }) if *a == addrs(&[1, 2, 3, 4])));
+    assert_eq!(rep[0].next, addr(3));
+    // The data went 0 → 1 → 2 → 3 → 4 with Segments Left 3, 2, 1, 0 on leaving each node.
+    let hops: Vec<(u32, u8)> = n
+        .data_hops
+        .iter()
+        .map(|(_, _, next, p)| (*next, p.dsr().unwrap().source_route().unwrap().1))
+        .collect();
+    assert_eq!(
+        hops,
+        vec![(addr(1), 3), (addr(2), 2), (addr(3), 1), (addr(4), 0)]
+    );
+    let (_, at, p) = &n.delivered[0];
+    assert_eq!(*at, 4);
+    assert_eq!(
+        p.ip_len(),
+        20 + 8 + 500 + 4 + 2 + 2 + 4 * 3,
+        "DSR header counted"
+    );
+    // The destination removed the header before delivery (RFC §8.1.4).
+    assert!(n.data[&id].dsr().is_none());
+}
+
+/// RFC §8.2.3: a node with a cached route to the target answers a request itself (here node 1,
+/// which forwarded node 0's earlier reply and so knows 1 → 2 → 3 → 4) and does not propagate
+/// it; the reply joins the recorded route and the cached one. Without cache replies the
+/// request travels to the target, which answers.
+#[test]
+fn an_intermediate_node_replies_from_its_cache() {
+    for from_cache in [true, false] {
+        let mut p = DsrParams::rfc4728();
+        p.reply_from_cache = from_cache;
+        // 0 – 1 – 2 – 3 – 4 and 5 – 1.
+        let mut n = net(6, &[(0, 1), (1, 2), (2, 3), (3, 4), (5, 1)], p);
+        n.send_data(0, 4);
+        n.run_until(SimTime::from_secs(1));
+        let replies_by_4 = n.sent_by(4, is(RREP)).len();
+        n.send_data(5, 4);
+        n.run_until(SimTime::from_secs(2));
+        assert_eq!(n.delivered.len(), 2, "both packets arrived");
+        let by_1: Vec<_> = n
+            .sent_by(1, is(RREP))
+            .into_iter()
+            .filter(|s| s.pkt.ip.dst == addr(5))
+            .collect();
+        if from_cache {
+            assert_eq!(by_1.len(), 1);
+            assert_eq!(by_1[0].pkt.ip.src, addr(1), "node 1 answered");
+            assert!(matches!(option(&by_1[0].pkt, RREP),
+                Some(DsrOption::RouteReply { addrs: a, .. }) if *a == addrs(&[1, 2, 3, 4])));
+            assert_eq!(
+                n.sent_by(4, is(RREP)).len(),
+                replies_by_4,
+                "the target did not"
+            );
+            // The non-propagating request was enough: node 5 never sent a propagating one.
+            let own = n.sent_by(5, |p| option(p, RREQ).is_some() && p.ip.src == addr(5));
+            assert!(own.iter().all(|s| s.pkt.ip.ttl == 1));
+        } else {
+            assert!(
+                by_1.iter().all(|s| s.pkt.ip.src == addr(4)),
+                "only forwarded"
+            );
+            assert_eq!(n.sent_by(4, is(RREP)).len(), replies_by_4 + 1);
+        }
+    }
+}
+
+/// RFC §8.3.4: node 1's link to 2 breaks under a packet; node 1 has another route to the
+/// destination (through 4, learned from the second reply it forwarded), so it salvages the
+/// packet with it — Salvage 1, the new route starting at node 1 — and the packet arrives;
+/// node 1 also sends a Route Error to the source. With salvaging off the packet is dropped.
+#[test]
+fn a_forwarder_salvages_a_packet_with_another_cached_route() {
+    for salvage in [true, false] {
+        let mut p = DsrParams::rfc4728();
+        p.salvage = salvage;
+        p.reply_from_cache = false;
+        // 0 – 1 – 2 – 3 and 1 – 4 – 3.
+        let mut n = net(5, &[(0, 1), (1, 2), (2, 3), (1, 4), (4, 3)], p);
+        n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(1));
+        let first = n.data_hops[1].2;
+        let (other, broken) = if first == addr(2) { (4, 2) } else { (2, 4) };
+        n.fail_link(1, broken);
+        let id = n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(2));
+        let errs = n.sent_by(1, is(RERR));
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].pkt.ip.dst, addr(0));
+        assert!(matches!(option(&errs[0].pkt, RERR),
+            Some(DsrOption::RouteError { err_src, unreachable, .. })
+                if *err_src == addr(1) && *unreachable == addr(broken)));
+        if salvage {
+            let (_, at, p) = n.delivered.last().unwrap();
+            assert_eq!((*at, n.delivered.len()), (3, 2));
+            let (s, _, a) = p.dsr().unwrap().source_route().unwrap();
+            assert_eq!((s, a.to_vec()), (1, addrs(&[1, other])));
+        } else {
+            assert_eq!(n.delivered.len(), 1);
+            assert!(n
+                .dropped
+                .contains(&(n.dropped[0].0, 1, id, DropReason::LinkBroken)));
+        }
+    }
+}
+
+/// RFC §8.3.4–8.3.5: a break two hops downstream sends a Route Error back the way the packet
+/// came; every node it crosses cuts the link from its cache, the source tells its transport
+/// the route is lost and its next packet starts a new discovery.
+#[test]
+fn a_route_error_cuts_the_link_along_the_way_back() {
+    let mut p = DsrParams::rfc4728();
+    p.salvage = false;
+    let mut n = string(4, p);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs(1));
+    n.fail_link(2, 3);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs(2));
+    let errs = n.sent_by(2, is(RERR));
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].next, addr(1), "back the way it came");
+    assert_eq!(n.sent_by(1, is(RERR)).len(), 1, "node 1 forwarded it");
+    assert!(!n.nodes[1].cache.has(addr(3), n.now));
+    assert!(!n.nodes[0].cache.has(addr(3), n.now));
+    assert!(n
+        .signals
+        .iter()
+        .any(|&(_, node, s)| node == 0 && s == RouteSignal::Lost { dst: addr(3) }));
+    let before = n.sent_by(0, is(RREQ)).len();
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs(3));
+    assert!(n.sent_by(0, is(RREQ)).len() > before, "a new discovery");
+    // The propagating request carries the error it received (RFC §8.2.1), so no node can
+    // answer from a cache that still holds the link.
+    let carried = n.sent_by(0, is(RREQ)).into_iter().skip(before).any(|s| {
+        matches!(option(&s.pkt, RERR),
+            Some(DsrOption::RouteError { unreachable, .. }) if *unreachable == addr(3))
+    });
+    assert!(carried, "{:#?}", n.sent_by(0, is(RREQ)));
+}
+
+/// RFC §8.2.1 with MaxRequestRexmt: a target nobody can reach makes the source retransmit its
+/// request with exponential backoff and give up after the retransmissions, dropping what
+/// waited; ns-2 never gives up (its packets leave by the send-buffer timeout).
+#[test]
+fn an_unreachable_target_ends_the_discovery_after_the_retransmissions() {
+    let mut p = DsrParams::rfc4728();
+    p.max_request_rexmt = Some(3);
+    let mut n = string(3, p);
+    n.fail_link(1, 2);
+    let id = n.send_data(0, 2);
+    n.run_until(SimTime::from_secs(10));
+    let times: Vec<u64> = n
+        .sent_by(0, is(RREQ))
+        .iter()
+        .filter(|s| s.pkt.ip.ttl == 1)
+        .map(|s| s.at.as_millis())
+        .collect();
+    assert_eq!(times, vec![0, 500, 1500, 3500], "waits 0.5, 1, 2 s");
+    assert_eq!(
+        n.dropped,
+        vec![(ms(7500), 0, id, DropReason::DiscoveryFailed)]
+    );
+    assert_eq!(n.nodes[0].stats.discoveries_failed, 1);
+}
