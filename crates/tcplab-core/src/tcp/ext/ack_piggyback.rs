@@ -8,11 +8,9 @@
 
 use super::{Extension, Notice, Response};
 
+/// Stateless: the socket keeps the learned ACK and its counters.
 #[derive(Clone, Debug, Default)]
-pub struct AckPiggyback {
-    /// ACK numbers learned from routing, and how many moved the sender (for tests and traces).
-    pub learned: u64,
-}
+pub struct AckPiggyback;
 
 impl Extension for AckPiggyback {
     fn name(&self) -> &'static str {
@@ -23,10 +21,7 @@ impl Extension for AckPiggyback {
         match n {
             // Algorithm 1: if ack_seq > highest_ack then highest_ack = ack_seq (the socket
             // ignores a value at or below snd_una, or above what was sent).
-            Notice::AckLearned(ack) => {
-                self.learned += 1;
-                Response::AdvanceAck(ack)
-            }
+            Notice::AckLearned(ack) => Response::AdvanceAck(ack),
             _ => Response::Ignore,
         }
     }

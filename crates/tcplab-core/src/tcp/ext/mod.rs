@@ -227,7 +227,7 @@ impl AnyExtension {
     pub fn new(kind: ExtensionKind) -> AnyExtension {
         match kind {
             ExtensionKind::DupCount => AnyExtension::DupCount(DupCount::default()),
-            ExtensionKind::AckPiggyback => AnyExtension::AckPiggyback(AckPiggyback::default()),
+            ExtensionKind::AckPiggyback => AnyExtension::AckPiggyback(AckPiggyback),
             ExtensionKind::Atcp => AnyExtension::Atcp(Atcp::new(AtcpParams::default())),
             ExtensionKind::Elfn => AnyExtension::Elfn(Elfn::new(ElfnParams::default())),
             ExtensionKind::TcpF => AnyExtension::TcpF(TcpF::new(TcpFParams::default())),
