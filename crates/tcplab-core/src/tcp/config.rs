@@ -291,7 +291,7 @@ pub struct TcpConfig {
     /// Congestion control: reno (RFC 5681 AIMD) | cubic (RFC 9438) | westwood (Westwood+) |
     /// adaptive (Adaptive TCP, Dalal et al. 2015).
     pub cc: CcKind,
-    /// Extensions on top of the composition: dup_count | atcp | elfn | tcp_f | freeze.
+    /// Extensions on top of the composition: dup_count | ack_piggyback | atcp | elfn | tcp_f | freeze.
     pub extensions: Vec<ExtensionKind>,
     /// ATCP's switches (extension "atcp"; docs/models/adhoc_tcp.md).
     pub atcp: AtcpParams,
