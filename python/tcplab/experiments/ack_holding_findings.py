@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tcplab.experiments.base import Finding
-from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, above, combine, paired, summarise, within
+from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, above, paired, summarise, within
 
 Run = dict[str, Any]
 
@@ -47,11 +47,6 @@ def ratios(hold: Sequence[Run], reno: Sequence[Run]) -> list[float]:
     return [100.0 * h / r for h, r in paired(_packets(hold), _packets(reno)) if r]
 
 
-def _finding(text: str, results: Sequence[tuple[str, str]], rule: str) -> Finding:
-    verdict = combine(v for v, _ in results)
-    return Finding.decided(text, verdict, "; ".join(f"[{v}] {d}" for v, d in results) or "no runs", rule)
-
-
 def findings(table: Sequence[Run], predictor: Sequence[Run], factors: Sequence[float]) -> list[Finding]:
     hold, reno = _select(table, scheme="holding"), _select(table, scheme="reno")
     out: list[Finding] = []
@@ -68,7 +63,7 @@ def findings(table: Sequence[Run], predictor: Sequence[Run], factors: Sequence[f
     for f in FADES:
         s = summarise(ratios(_select(hold, fade=f), _select(reno, fade=f)))
         res.append((above(s, 100.0), f"{FADE_TEXT[f]}: ratio {s.mean:.1f} ± {s.ci95:.1f} % (n = {s.n})"))
-    out.append(_finding("ACK holding delivers more than plain Reno in both fade cases", res, RULE_ABOVE))
+    out.append(Finding.over_cases("ACK holding delivers more than plain Reno in both fade cases", res, RULE_ABOVE))
 
     res = []
     for f in FADES:
@@ -77,7 +72,7 @@ def findings(table: Sequence[Run], predictor: Sequence[Run], factors: Sequence[f
         lo, hi = pub * (1 - RATIO_TOLERANCE), pub * (1 + RATIO_TOLERANCE)
         res.append((within(s, lo, hi), f"{FADE_TEXT[f]}: {s.mean:.1f} ± {s.ci95:.1f} % vs paper {pub} % "
                                        f"(band {lo:.0f}–{hi:.0f} %)"))
-    out.append(_finding("ACK holding's gain is the paper's: x1.21 with one fade and x7.9 with two (Table I)",
+    out.append(Finding.over_cases("ACK holding's gain is the paper's: x1.21 with one fade and x7.9 with two (Table I)",
                         res, RULE_RATIO))
 
     pairs = [(k, u) for k in factors if k > 1.0 for u in factors if abs(u * k - 1.0) < 1e-9]
@@ -93,6 +88,6 @@ def findings(table: Sequence[Run], predictor: Sequence[Run], factors: Sequence[f
                 seeds = sorted(set(g_over) & set(g_under) & set(base))
                 s = summarise(100.0 * (g_over[k] - g_under[k]) / base[k] for k in seeds if base[k])
                 res.append((above(s), f"{FADE_TEXT[f]}: x{over:g} − x{under:g} = {s.mean:+.1f} ± {s.ci95:.1f} points"))
-        out.append(_finding("Over-estimating the outage costs less than under-estimating it by the same factor "
+        out.append(Finding.over_cases("Over-estimating the outage costs less than under-estimating it by the same factor "
                             "(the paper's advice)", res, RULE_OVER_UNDER))
     return out

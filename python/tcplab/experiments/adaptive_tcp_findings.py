@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from tcplab.experiments.adaptive_tcp_scenario import LABEL
 from tcplab.experiments.base import Finding
-from tcplab.stats import Summary, above, combine, paired, summarise, within
+from tcplab.stats import Summary, above, paired, summarise, within
 
 PerPoint = Mapping[str, Mapping[str, Mapping[int, float]]]
 
@@ -52,11 +52,6 @@ def diff(a: Mapping[int, float], b: Mapping[int, float]) -> Summary:
     return summarise(x - y for x, y in paired(dict(a), dict(b)))
 
 
-def _finding(text: str, results: Sequence[tuple[str, str]], rule: str) -> Finding:
-    return Finding.decided(text, combine(v for v, _ in results),
-                           "; ".join(f"[{v}] {d}" for v, d in results) or "no runs", rule)
-
-
 def residual_reduction(util: Mapping[str, Mapping[int, float]], ref: float) -> list[float]:
     """Per seed (R_NewReno − R_Adaptive) / R_NewReno, residual R = ref − utilisation."""
     return [((ref - n) - (ref - a)) / (ref - n) for a, n in paired(dict(util["adaptive"]), dict(util["newreno"]))
@@ -76,7 +71,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
                 s = diff(u[a], u[b])
                 res.append((above(s, ties=True),
                             f"FER {100 * f:g} %: {LABEL[a]} − {LABEL[b]} = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
-    out.append(_finding("Adaptive TCP ≥ Westwood+ ≥ NewReno in bandwidth utilisation at every FER > 0 (Fig. 8)",
+    out.append(Finding.over_cases("Adaptive TCP ≥ Westwood+ ≥ NewReno in bandwidth utilisation at every FER > 0 (Fig. 8)",
                         res, RULE_AT_LEAST))
 
     res = []
@@ -88,7 +83,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
                 s = diff(u0[a], u0["newreno"])
                 res.append((within(s, -tol, tol),
                             f"{LABEL[a]} − NewReno = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s (band ±{tol:.2f})"))
-    out.append(_finding("At 0 % FER the three senders use the same bandwidth (Fig. 8)", res, RULE_EQUAL))
+    out.append(Finding.over_cases("At 0 % FER the three senders use the same bandwidth (Fig. 8)", res, RULE_EQUAL))
 
     res = []
     if len(pos) >= 2:
@@ -99,7 +94,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
             res.append((above(s), f"reduction at FER {100 * pos[0]:g} % {100 * summarise(r_lo).mean:.1f} %, "
                                   f"at {100 * pos[-1]:g} % {100 * summarise(r_hi).mean:.1f} %; difference "
                                   f"{100 * s.mean:+.1f} ± {100 * s.ci95:.1f} points"))
-    out.append(_finding("Adaptive TCP's gain over NewReno shrinks as FER rises (Fig. 8)", res, RULE_SHRINKS))
+    out.append(Finding.over_cases("Adaptive TCP's gain over NewReno shrinks as FER rises (Fig. 8)", res, RULE_SHRINKS))
 
     res = []
     for label in multi:
@@ -107,7 +102,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         if "adaptive" in j and "newreno" in j:
             s = diff(j["adaptive"], j["newreno"])
             res.append((within(s, -JAIN_BAND, JAIN_BAND), f"{label}: J(Adaptive) − J(NewReno) = {s.mean:+.3f} ± {s.ci95:.3f}"))
-    out.append(_finding("Adaptive TCP leaves Jain's fairness index unchanged against NewReno (Fig. 12)",
+    out.append(Finding.over_cases("Adaptive TCP leaves Jain's fairness index unchanged against NewReno (Fig. 12)",
                         res, RULE_FAIR))
 
     res = []
@@ -116,6 +111,6 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
             s = summarise(FRAME_COST - (1 - x / y) for x, y in paired(dict(per), dict(u0.get(v, {}))) if y)
             res.append((above(s), f"FER {100 * f:g} % on frames, {LABEL[v]}: loses "
                                   f"{100 * (FRAME_COST - s.mean):.1f} ± {100 * s.ci95:.1f} % of its 0 % utilisation"))
-    out.append(_finding("With the errors on 802.11 frames the MAC's retries hide them: each sender keeps its 0 % FER "
+    out.append(Finding.over_cases("With the errors on 802.11 frames the MAC's retries hide them: each sender keeps its 0 % FER "
                         "utilisation (the issue's reason for errors above the MAC)", res, RULE_HIDDEN))
     return out

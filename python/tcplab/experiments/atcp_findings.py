@@ -41,11 +41,6 @@ def reduction_pct(mod: Mapping[int, float], base: Mapping[int, float]) -> list[f
     return [100.0 * (1.0 - m / b) for m, b in paired(dict(mod), dict(base)) if b > 0]
 
 
-def _finding(text: str, results: Sequence[tuple[str, str]], rule: str) -> Finding:
-    return Finding.decided(text, combine(v for v, _ in results),
-                           "; ".join(f"[{v}] {d}" for v, d in results) or "no runs", rule)
-
-
 def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping[str, list[float]]],
              conserved: Sequence[tuple[str, str, bool]]) -> list[Finding]:
     out: list[Finding] = []
@@ -57,7 +52,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
         s = summarise(reduction_pct(t["atcp_mod"], t["base"]))
         res.append((above(s, GAIN_LOW, ties=True),
                     f"{case}: {s.mean:+.1f} ± {s.ci95:.1f} % (paper: 25–{GAIN_HIGH:g} %)"))
-    out.append(_finding("Modified ATCP shortens transfers by 25–50 % under mobility and disconnection (§9)",
+    out.append(Finding.over_cases("Modified ATCP shortens transfers by 25–50 % under mobility and disconnection (§9)",
                         res, RULE_GAIN))
 
     res = []
@@ -67,7 +62,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
         tol = SIMILAR_PCT / 100 * summarise(t["base"].values()).mean
         s = summarise(m - b for m, b in paired(dict(t["atcp_mod"]), dict(t["base"])))
         res.append((within(s, -tol, tol), f"{case}: {s.mean:+.3f} ± {s.ci95:.3f} s (band ±{tol:.2f} s)"))
-    out.append(_finding("Static: modified ATCP and base TCP take similar times (the issue's reading of Table 2)",
+    out.append(Finding.over_cases("Static: modified ATCP and base TCP take similar times (the issue's reading of Table 2)",
                         res, RULE_SIMILAR))
 
     res = []
@@ -80,7 +75,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
         verdict = combine([vr, vg])
         res.append((verdict, f"retransmissions original − modified = {rx.mean:+.0f} ± {rx.ci95:.0f}; goodput "
                              f"modified − original = {gp.mean:+.3f} ± {gp.ci95:.3f} Mb/s"))
-    out.append(_finding("Original ATCP's whole-window retransmissions in Loss congest a shared relay: more "
+    out.append(Finding.over_cases("Original ATCP's whole-window retransmissions in Loss congest a shared relay: more "
                         "retransmissions and less goodput than modified ATCP (§6)", res, RULE_CONGESTS))
 
     bad = [(c, v) for c, v, ok in conserved if not ok]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tcplab.runner import Sweep
-from tcplab.stats import FAILS, HOLDS, VERDICTS, Summary
+from tcplab.stats import FAILS, HOLDS, VERDICTS, Summary, combine
 from tcplab.store import Store
 
 
@@ -117,6 +117,13 @@ class Finding:
     @classmethod
     def decided(cls, text: str, verdict: str, detail: str, rule: str) -> Finding:
         return cls(text=text, holds=verdict == HOLDS, detail=detail, verdict=verdict, rule=rule)
+
+    @classmethod
+    def over_cases(cls, text: str, results: Sequence[tuple[str, str]], rule: str) -> Finding:
+        """A claim made for several cases, each ``(verdict, detail)``: decided by
+        :func:`tcplab.stats.combine`, the details listed with their own verdicts."""
+        return cls.decided(text, combine(v for v, _ in results),
+                           "; ".join(f"[{v}] {d}" for v, d in results) or "no runs", rule)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

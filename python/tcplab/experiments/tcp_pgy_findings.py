@@ -12,7 +12,7 @@ from typing import Any
 
 from tcplab.experiments.base import Finding
 from tcplab.experiments.tcp_pgy_scenario import LABEL
-from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, Summary, above, combine, paired, summarise
+from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, Summary, above, paired, summarise
 
 Runs = Mapping[str, Mapping[int, Mapping[str, Any]]]
 
@@ -47,11 +47,6 @@ def gain_pct(runs: Runs, a: str, b: str, metric: str) -> list[float]:
     return [100 * (x - y) / y for x, y in paired(xa, xb) if y]
 
 
-def _finding(text: str, results: Sequence[tuple[str, str]], rule: str) -> Finding:
-    return Finding.decided(text, combine(v for v, _ in results),
-                           "; ".join(f"[{v}] {d}" for v, d in results) or "no runs", rule)
-
-
 def _greater(text: str, cases: Mapping[str, Runs], a: str, b: str, metric: str, unit: str,
              flip: bool = False) -> Finding:
     """Claim "a's metric > b's" per case (or "<" with ``flip``)."""
@@ -62,7 +57,7 @@ def _greater(text: str, cases: Mapping[str, Runs], a: str, b: str, metric: str, 
         s = paired_diff(runs, b, a, metric) if flip else paired_diff(runs, a, b, metric)
         op = f"{LABEL[b]} − {LABEL[a]}" if flip else f"{LABEL[a]} − {LABEL[b]}"
         res.append((above(s), f"{label}: {op} = {s.mean:+.1f} ± {s.ci95:.1f} {unit}"))
-    return _finding(text, res, RULE_GREATER)
+    return Finding.over_cases(text, res, RULE_GREATER)
 
 
 def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mapping[int, Runs],
@@ -75,7 +70,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
         nr = runs.get("newreno", {})
         s = summarise(r["acks_lost"] / r["data_lost"] for r in nr.values() if r["data_lost"])
         res.append((above(s, COMPARABLE, ties=True), f"{h} hops: ACK/DATA lost = {s.mean:.2f} ± {s.ci95:.2f}"))
-    out.append(_finding("ACK loss is comparable to DATA loss at every hop count (Fig. 1(a), NewReno)",
+    out.append(Finding.over_cases("ACK loss is comparable to DATA loss at every hop count (Fig. 1(a), NewReno)",
                         res, RULE_COMPARABLE))
 
     long = {k: v for k, v in strings.items() if k > 10}
@@ -84,7 +79,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
         nr = runs.get("newreno", {})
         s = summarise(r["acks_lost"] - r["data_lost"] for r in nr.values())
         res.append((above(s), f"{h} hops: ACK − DATA lost = {s.mean:+.0f} ± {s.ci95:.0f} segments"))
-    out.append(_finding("Beyond 10 hops more ACK than DATA segments are lost (Fig. 1(a), NewReno)",
+    out.append(Finding.over_cases("Beyond 10 hops more ACK than DATA segments are lost (Fig. 1(a), NewReno)",
                         res, RULE_GREATER))
 
     out.append(_greater("TCP-pgy improves string throughput at every hop count (Fig. 6)",
@@ -112,7 +107,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
             s = summarise(x - y for x, y in paired({k: float(r[m]) for k, r in many.items()},
                                                    {k: float(r[m]) for k, r in one.items()}))
             res.append((above(s), f"{what} lost with {most} flows − with 1 flow = {s.mean:+.0f} ± {s.ci95:.0f}"))
-    out.append(_finding("DATA and ACK losses both grow with the number of flows on the 7-hop string (Fig. 1(b))",
+    out.append(Finding.over_cases("DATA and ACK losses both grow with the number of flows on the 7-hop string (Fig. 1(b))",
                         res, RULE_GREATER + " (runs of the two networks paired by seed)"))
 
     verdict = NOT_CHECKED if total == 0 else (HOLDS if not failures else FAILS)
