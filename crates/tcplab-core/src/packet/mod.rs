@@ -11,6 +11,8 @@ pub mod dsdv;
 pub mod dsr;
 pub mod icmp;
 pub mod tcp;
+#[cfg(test)]
+pub(crate) mod tshark;
 
 pub use aodv::{AckSeq, AodvMsg, Rerr, Rrep, Rreq, AODV_PORT};
 pub use dsdv::{Advert, DsdvUpdate, DSDV_PORT};
