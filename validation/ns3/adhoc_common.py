@@ -338,12 +338,13 @@ def place(nodes, positions):
 
 def install_ip(nodes, devices, aodv_preset, static_arp=False):
     """IPv4 + AODV on every node, no queue disc (the MAC queue is the interface queue)."""
-    aodv = ns.AodvHelper()
-    if aodv_preset == "ns2":
-        for name, value in NS2_AODV.items():
-            aodv.Set(name, value)
     stack = ns.InternetStackHelper()
-    stack.SetRoutingHelper(aodv)
+    if aodv_preset != "static":
+        aodv = ns.AodvHelper()
+        if aodv_preset == "ns2":
+            for name, value in NS2_AODV.items():
+                aodv.Set(name, value)
+        stack.SetRoutingHelper(aodv)
     stack.Install(nodes)
     addr = ns.Ipv4AddressHelper()
     addr.SetBase(ns.Ipv4Address("10.0.0.0"), ns.Ipv4Mask("255.255.0.0"))  # SUBNET_MASK above
@@ -352,6 +353,19 @@ def install_ip(nodes, devices, aodv_preset, static_arp=False):
     if static_arp:
         ns.NeighborCacheHelper().PopulateNeighborCache()
     return ifaces
+
+
+def string_routes(nodes, ifaces):
+    """Static host routes along a string n0 - n1 - ... (tcplab's `protocol = "static"`): every
+    node reaches each other node through its neighbour on that side."""
+    helper = ns.Ipv4StaticRoutingHelper()
+    n = nodes.GetN()
+    for i in range(n):
+        table = helper.GetStaticRouting(nodes.Get(i).GetObject[ns.Ipv4]())
+        for j in range(n):
+            if abs(i - j) > 1:
+                hop = i + 1 if j > i else i - 1
+                table.AddHostRouteTo(ifaces.GetAddress(j), ifaces.GetAddress(hop), 1)
 
 
 def bulk_flow(src, dst, dst_addr, start, port):

@@ -17,8 +17,9 @@ from adhoc_common import A, ns  # noqa: E402
 p = argparse.ArgumentParser()
 p.add_argument("--seed", type=int, default=1, help="RngSeedManager run number")
 p.add_argument("--duration", type=float, default=600.0, help="simulated seconds")
-p.add_argument("--aodv", choices=["ns3", "ns2"], default="ns3",
-               help="ns3: ns-3 3.44 AODV defaults; ns2: the ns-2.35 constants ns-3 exposes")
+p.add_argument("--aodv", choices=["ns3", "ns2", "static"], default="ns3",
+               help="ns3: ns-3 3.44 AODV defaults; ns2: the ns-2.35 constants ns-3 exposes; "
+                    "static: no AODV, static host routes along the string")
 p.add_argument("--static-arp", action="store_true",
                help="fill every ARP cache before the run (tcplab models no ARP)")
 p.add_argument("--nodes", type=int, default=8)
@@ -38,6 +39,8 @@ nodes.Create(args.nodes)
 devices = c.build_wifi(nodes)
 c.place(nodes, [(i * args.spacing, 0.0) for i in range(args.nodes)])
 ifaces = c.install_ip(nodes, devices, args.aodv, static_arp=args.static_arp)
+if args.aodv == "static":
+    c.string_routes(nodes, ifaces)
 
 last = args.nodes - 1
 sink, sender = c.bulk_flow(nodes.Get(0), nodes.Get(last), ifaces.GetAddress(last),

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use super::schema::{
     AgentKindName, AgentSpec, AppName, Direction, EstimatorName, LinkSpec, LossAt, LossModelName,
-    LossSpec, OutageSpec, PropagationModelName, QueueSpec, ReceptionModelName, Scenario, WlanMode,
-    WlanRedSpec, WlanSpec,
+    LossSpec, OutageSpec, PreambleDetectionName, PropagationModelName, QueueSpec,
+    ReceptionModelName, Scenario, WlanMode, WlanRedSpec, WlanSpec,
 };
 use super::{
     err, link_name, merged_tcp, tcp_config, FieldError, DEFAULT_DURATION, DEFAULT_MAX_EVENTS,
@@ -21,8 +21,8 @@ use crate::tcp::Socket;
 use crate::time::SimTime;
 use crate::trace::{PcapWriter, SeriesKind, SeriesSet};
 use crate::wifi::{
-    MacParams, Mode, Modulation, PhyParams, Propagation, RadioParams, RateSelection, Reception,
-    SignalConfig, SinrParams, WlanConfig,
+    MacParams, Mode, Modulation, PhyParams, PreambleDetection, Propagation, RadioParams,
+    RateSelection, Reception, SignalConfig, SinrParams, WlanConfig,
 };
 use crate::world::{LinkDir, World};
 
@@ -210,7 +210,14 @@ pub fn wlan_config(w: &WlanSpec) -> WlanConfig {
                     Modulation::Ofdm | Modulation::ErpOfdm => 20e6,
                     Modulation::Dsss | Modulation::Ns2Dsss => 22e6,
                 };
-                Reception::Sinr(SinrParams::thermal(bw, r.noise_figure_db.unwrap_or(7.0)))
+                let mut sinr = SinrParams::thermal(bw, r.noise_figure_db.unwrap_or(7.0));
+                if r.preamble_detection == Some(PreambleDetectionName::Threshold) {
+                    let db = r.preamble_threshold_db.unwrap_or(4.0);
+                    sinr.preamble = PreambleDetection::Threshold {
+                        min_sinr: 10f64.powf(db / 10.0),
+                    };
+                }
+                Reception::Sinr(sinr)
             }
             _ => Reception::Threshold,
         },

@@ -361,6 +361,25 @@ pub struct ReceptionSpec {
     /// thermal noise over 22 MHz (DSSS presets) or 20 MHz (OFDM presets) plus this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise_figure_db: Option<f64>,
+    /// sinr: which arriving frames the PHY locks onto. `none` (default): every sensed frame, as
+    /// ns-2 does; `threshold`: as ns-3's ThresholdPreambleDetectionModel, only frames at or above
+    /// the reception threshold whose SINR on arrival is at least `preamble_threshold_db`; the
+    /// others are interference (docs/models/wifi.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preamble_detection: Option<PreambleDetectionName>,
+    /// sinr with preamble_detection = "threshold": the least SINR on arrival, in dB (default 4,
+    /// as ns-3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preamble_threshold_db: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PreambleDetectionName {
+    /// The PHY locks onto every sensed frame (ns-2).
+    None,
+    /// ns-3's ThresholdPreambleDetectionModel.
+    Threshold,
 }
 
 /// Cross-layer link signals of a WLAN.

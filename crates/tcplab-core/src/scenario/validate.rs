@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use super::build::wlan_phy_base;
 use super::schema::{
-    AgentKindName, AgentSpec, AppName, LossModelName, LossSpec, OutageSpec, PropagationModelName,
-    QueueSpec, ReceptionModelName, Scenario, WlanMode, WlanSpec,
+    AgentKindName, AgentSpec, AppName, LossModelName, LossSpec, OutageSpec, PreambleDetectionName,
+    PropagationModelName, QueueSpec, ReceptionModelName, Scenario, WlanMode, WlanSpec,
 };
 use super::tcp::validate_tcp;
 use super::{err, link_name, FieldError};
@@ -776,13 +776,31 @@ fn validate_reception(
     let Some(r) = &w.reception else { return };
     let rl = format!("{loc}.reception");
     if r.model != ReceptionModelName::Sinr {
-        if r.noise_figure_db.is_some() {
-            errs.push(err(
-                format!("{rl}.noise_figure_db"),
-                "only used by model = \"sinr\"",
-            ));
+        let sinr_only = [
+            ("noise_figure_db", r.noise_figure_db.is_some()),
+            ("preamble_detection", r.preamble_detection.is_some()),
+            ("preamble_threshold_db", r.preamble_threshold_db.is_some()),
+        ];
+        for (f, set) in sinr_only {
+            if set {
+                errs.push(err(format!("{rl}.{f}"), "only used by model = \"sinr\""));
+            }
         }
         return;
+    }
+    if r.preamble_threshold_db.is_some()
+        && r.preamble_detection != Some(PreambleDetectionName::Threshold)
+    {
+        errs.push(err(
+            format!("{rl}.preamble_threshold_db"),
+            "only used by preamble_detection = \"threshold\"",
+        ));
+    }
+    if r.preamble_threshold_db.is_some_and(|x| !x.is_finite()) {
+        errs.push(err(
+            format!("{rl}.preamble_threshold_db"),
+            "must be a finite number of dB",
+        ));
     }
     if r.noise_figure_db.is_some_and(|x| !x.is_finite()) {
         errs.push(err(

@@ -42,7 +42,7 @@ pub use channel::{Propagation, RadioParams, RateSelection, Reach};
 pub use dcf::{Dcf, DropCause, Frame, FrameKind, Input, MacAction, MacParams, MacStats, BROADCAST};
 pub use phy::{Modulation, PhyParams};
 pub use queue::{PriQueue, QueuedPkt};
-pub use reception::{Reception, SinrParams};
+pub use reception::{PreambleDetection, Reception, SinrParams};
 
 /// Infrastructure (stations talk only to the AP, which bridges to its wired links) or ad hoc
 /// (every node forwards; static shortest-path routes over the connectivity graph at t = 0).
@@ -693,9 +693,9 @@ impl Wifi {
         }
         let w = self.stations[s as usize].wlan as usize;
         let capture = self.wlans[w].cfg.propagation.capture_ratio();
-        let noise = match &self.wlans[w].cfg.reception {
-            Reception::Threshold => None,
-            Reception::Sinr(p) => Some(p.noise_w),
+        let (noise, preamble) = match &self.wlans[w].cfg.reception {
+            Reception::Threshold => (None, PreambleDetection::Sensed),
+            Reception::Sinr(p) => (Some(p.noise_w), p.preamble),
         };
         let spans = reception::FrameSpans::new(&self.wlans[w].cfg.phy, f.rate, d);
         let mut max_delay = SimTime::ZERO;
@@ -736,8 +736,15 @@ impl Wifi {
                 // Half duplex: a station that is sending does not receive the frame.
                 let mut locked = false;
                 let mut captured = false;
+                let preamble_found = || {
+                    let other = r.arriving_w - nb.reach.power;
+                    let noise = noise.unwrap_or(0.0);
+                    preamble.locks(nb.reach.power, nb.reach.decodable, other, noise)
+                };
                 if !sending {
                     match r.rx.as_mut() {
+                        // No preamble detected: the frame stays interference and busy medium.
+                        None if !preamble_found() => {}
                         None => {
                             r.rx = Some(new);
                             locked = true;

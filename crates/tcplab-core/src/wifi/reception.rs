@@ -27,13 +27,47 @@ pub struct SinrParams {
     /// Noise floor at the receiver (W): thermal noise over the channel bandwidth plus the
     /// receiver's noise figure.
     pub noise_w: f64,
+    /// Which frames the PHY locks onto (the others are interference, and sensed if strong
+    /// enough).
+    pub preamble: PreambleDetection,
 }
 
 impl SinrParams {
-    /// Thermal noise over `bandwidth_hz` with a noise figure of `nf_db` (ns-3's default 7 dB).
+    /// Thermal noise over `bandwidth_hz` with a noise figure of `nf_db` (ns-3's default 7 dB);
+    /// the PHY locks onto every sensed frame.
     pub fn thermal(bandwidth_hz: f64, nf_db: f64) -> SinrParams {
         SinrParams {
             noise_w: dbm_to_w(KT_DBM_HZ + 10.0 * bandwidth_hz.log10() + nf_db),
+            preamble: PreambleDetection::Sensed,
+        }
+    }
+}
+
+/// Whether an idle PHY locks onto an arriving frame. A locked frame is received to its end (an
+/// undecodable one then counts as a reception error, which starts EIFS); a frame that is not
+/// locked is only interference and busy medium.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PreambleDetection {
+    /// Every sensed frame, as ns-2 does (its MAC takes every frame above the carrier-sense
+    /// threshold as a reception, marked in error below the reception threshold) and ns-3 without
+    /// a preamble detection model.
+    Sensed,
+    /// ns-3's `ThresholdPreambleDetectionModel`: only a frame at or above the reception threshold
+    /// (its `MinimumRssi`) whose SINR when it arrives is at least `min_sinr` (its `Threshold`,
+    /// 4 dB by default). A hidden station's weaker frame that arrives first then leaves the PHY
+    /// free for the stronger one that follows.
+    Threshold { min_sinr: f64 },
+}
+
+impl PreambleDetection {
+    /// Whether a frame of power `power` (W), `decodable` by the propagation model's reception
+    /// threshold, is locked onto, with `other_w` (W) of other signals and `noise_w` of noise.
+    pub fn locks(self, power: f64, decodable: bool, other_w: f64, noise_w: f64) -> bool {
+        match self {
+            PreambleDetection::Sensed => true,
+            PreambleDetection::Threshold { min_sinr } => {
+                decodable && power >= min_sinr * (noise_w + other_w.max(0.0))
+            }
         }
     }
 }
