@@ -324,35 +324,42 @@ impl Wifi {
     /// model a station also lists those it does not sense but whose frames reach it within 20 dB
     /// of the noise floor: they add to its interference.
     fn update_neighbours(&mut self, wlan: u32) {
-        let members = self.wlans[wlan as usize].stations.clone();
-        let cfg = &self.wlans[wlan as usize].cfg;
+        let Wifi {
+            wlans, stations, ..
+        } = self;
+        let w = &wlans[wlan as usize];
+        let (members, cfg) = (&w.stations, &w.cfg);
         let floor = match &cfg.reception {
             Reception::Threshold => f64::INFINITY,
             Reception::Sinr(p) => p.noise_w / 100.0,
         };
         let sigma = cfg.propagation.shadowing_db();
-        for &a in &members {
-            let mut nb = Vec::new();
-            for &b in &members {
-                if a == b {
-                    continue;
-                }
-                let d = self.distance(a, b);
-                let shadow = if sigma > 0.0 {
-                    sigma * pair_normal(self.seed, a.min(b), a.max(b))
+        for &a in members {
+            stations[a as usize].nbrs.clear();
+        }
+        // Reach is symmetric (distance, shadowing draw per unordered pair), so each pair is
+        // computed once; visiting pairs (i, j > i) in order keeps every list in member order.
+        for (i, &a) in members.iter().enumerate() {
+            for &b in &members[i + 1..] {
+                let (pa, pb) = (stations[a as usize].pos, stations[b as usize].pos);
+                let d = ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt();
+                let reach = if sigma > 0.0 {
+                    let shadow = sigma * pair_normal(self.seed, a.min(b), a.max(b));
+                    cfg.propagation.reach_shadowed(d, shadow)
                 } else {
-                    0.0
+                    cfg.propagation.reach(d)
                 };
-                let reach = cfg.propagation.reach_shadowed(d, shadow);
                 if reach.sensed || reach.power >= floor {
-                    nb.push(Nbr {
-                        sta: b,
-                        reach,
-                        delay: cfg.prop_delay(d),
-                    });
+                    let delay = cfg.prop_delay(d);
+                    for (me, other) in [(a, b), (b, a)] {
+                        stations[me as usize].nbrs.push(Nbr {
+                            sta: other,
+                            reach,
+                            delay,
+                        });
+                    }
                 }
             }
-            self.stations[a as usize].nbrs = nb;
         }
     }
 
