@@ -1363,6 +1363,22 @@ mod tests {
         assert_eq!(data_at, ack_end + m.phy.difs + m.phy.slot.times(k as u64));
     }
 
+    #[test]
+    fn a_frame_without_its_ack_counts_again_ack_timeout_plus_difs_after_its_end() {
+        // 802.11-2016: the backoff is invoked when ACKTimeout (SIFS + slot + aRxPHYStartDelay
+        // from the frame's end) expires, and counts after DIFS (nothing was received in error);
+        // ns-3 3.44 likewise (ACK-timeout end + DIFS). CW = 0, so the retry draws 0 slots.
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        let end = m.now;
+        let (t, f) = m.next_tx();
+        assert!(f.retry);
+        assert_eq!(t, end + m.phy.response_timeout + m.phy.difs);
+        assert_eq!(m.phy.response_timeout, us(10 + 20 + 192)); // 802.11b, long preamble
+    }
+
     // ------------------------------------------------------------------ receiver
 
     #[test]
