@@ -12,7 +12,7 @@ whether the last frame was the sender's own MAC ACK (the TCP ACK was queued whil
 pending).
 
 Usage (from this folder): /work/ns3venv/bin/python wlan_frames.py --bytes 10000000 --delack 2
-Prints one "RESULT {json}" line.
+Prints one "RESULT {json}" line and appends it to results/wlan_frames.jsonl.
 """
 import argparse
 import json
@@ -236,7 +236,12 @@ def main():
                                 for k in range(MAX_K + 1) if W.Gap(who, False, k)},
             "gap_below_difs": int(W.Gap(who, True, MAX_K + 1)) + int(W.Gap(who, False, MAX_K + 1)),
         }
-    print("RESULT " + json.dumps(res), flush=True)
+    line = json.dumps(res)
+    print("RESULT " + line, flush=True)
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "wlan_frames.jsonl"), "a") as f:
+        f.write(line + "\n")
     os._exit(0)  # skip interpreter teardown (see adhoc_common.emit)
 
 
