@@ -1339,6 +1339,46 @@ mod tests {
         assert!(m.sent().is_empty() && m.dcf.backoff.is_some());
     }
 
+    #[test]
+    fn a_packet_queued_while_this_station_owes_an_ack_backs_off() {
+        // 10.3.4.2: immediate access needs the medium idle when the packet is queued and for
+        // DIFS after; the ACK this station owes SIFS after the data frame it just received makes
+        // the medium busy before that, so the packet backs off (10.3.4.3). ns-3 3.44 checks only
+        // the queueing instant and sends such a packet DIFS after the ACK with no backoff
+        // (docs/validation/wifi.md, MAC retries vs ns-3). CW = 31 here.
+        let mut m = Mac::with(PhyParams::hr_dsss(false), MacParams::default());
+        let end = us(3000);
+        m.receive(end, frame(FrameKind::Data, PEER, ME, us(10 + 304)));
+        m.enqueue(end, PEER, 1);
+        let k = m
+            .dcf
+            .backoff
+            .expect("a backoff drawn as the packet is queued");
+        let (ack_at, ack) = m.next_tx();
+        assert_eq!((ack_at, ack.kind), (end + m.phy.sifs, FrameKind::Ack));
+        m.end_tx();
+        let ack_end = m.now;
+        let (data_at, data) = m.next_tx();
+        assert_eq!(data.kind, FrameKind::Data);
+        assert_eq!(data_at, ack_end + m.phy.difs + m.phy.slot.times(k as u64));
+    }
+
+    #[test]
+    fn a_frame_without_its_ack_counts_again_ack_timeout_plus_difs_after_its_end() {
+        // 802.11-2016: the backoff is invoked when ACKTimeout (SIFS + slot + aRxPHYStartDelay
+        // from the frame's end) expires, and counts after DIFS (nothing was received in error);
+        // ns-3 3.44 likewise (ACK-timeout end + DIFS). CW = 0, so the retry draws 0 slots.
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        let end = m.now;
+        let (t, f) = m.next_tx();
+        assert!(f.retry);
+        assert_eq!(t, end + m.phy.response_timeout + m.phy.difs);
+        assert_eq!(m.phy.response_timeout, us(10 + 20 + 192)); // 802.11b, long preamble
+    }
+
     // ------------------------------------------------------------------ receiver
 
     #[test]
