@@ -81,6 +81,14 @@ fn over_profile(t: &TcpTable) -> Map<String, Value> {
         if !sack_based && !t.0.contains_key("prr") {
             m.insert("prr".into(), Value::Bool(false));
         }
+        // Likewise the tail loss probe goes with RACK.
+        let rack = ["variant", "recovery"]
+            .iter()
+            .filter_map(|k| t.0.get(*k))
+            .any(|v| v == "rack");
+        if !rack && !t.0.contains_key("tlp") {
+            m.insert("tlp".into(), Value::Bool(false));
+        }
     }
     m.extend(t.0.clone());
     m
@@ -198,6 +206,22 @@ mod tests {
             assert_eq!(errs[0].loc, field, "{toml}");
             assert!(errs[0].msg.contains(word), "{toml}: {}", errs[0].msg);
         }
+    }
+
+    #[test]
+    fn the_tail_loss_probe_goes_with_rack() {
+        let c =
+            tcp_config(&table("profile = \"linux\"\nvariant = \"sack\""), "tcp").expect("valid");
+        assert!(!c.tlp && c.prr && c.check().is_empty());
+        let mut errs = vec![];
+        validate_tcp(&table("tlp = true\nvariant = \"sack\""), "tcp", &mut errs);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].loc, "tcp.tlp");
+        assert!(
+            errs[0].msg.contains("\"rack\"") && errs[0].msg.contains("'sack'"),
+            "{}",
+            errs[0].msg
+        );
     }
 
     #[test]

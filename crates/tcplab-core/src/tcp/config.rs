@@ -336,6 +336,19 @@ pub struct TcpConfig {
     /// RFC 6937 Proportional Rate Reduction sets cwnd during SACK/RACK recovery (instead of
     /// cwnd = ssthresh at once).
     pub prr: bool,
+    /// RFC 8985 §7 tail loss probe: 2·SRTT after the last transmission or ACK, a probe of new data
+    /// (or the last segment) instead of waiting for the RTO. Needs recovery = "rack".
+    pub tlp: bool,
+    /// RFC 2883 DSACK: the receiver reports a duplicate segment as the first SACK block (needs
+    /// SACK).
+    pub dsack: bool,
+    /// RFC 3708: a fast recovery or timeout whose every retransmission is DSACKed was spurious;
+    /// the pre-episode cwnd and ssthresh come back (Linux's undo). Needs `dsack`.
+    pub undo: bool,
+    /// RFC 5682 F-RTO: after a timeout, new data on the first two ACKs tells a spurious timeout
+    /// (delayed, not lost, segments) from a real one; a spurious one is undone. SACK-enhanced
+    /// (§3) when SACK is in use, basic otherwise.
+    pub frto: bool,
     /// rfc6298 | linux: the RTO formula and when the timer restarts.
     pub rto_rule: RtoRule,
     /// RFC 9438 §4.7 fast convergence (cc = "cubic").
@@ -434,6 +447,10 @@ impl Default for TcpConfig {
             rto_ssthresh: RtoSsthresh::KeepInRecovery,
             restart_after_idle: false,
             prr: false,
+            tlp: false,
+            dsack: false,
+            undo: false,
+            frto: false,
             rto_rule: RtoRule::Rfc6298,
             cubic_fast_convergence: true,
             westwood_filter: WestwoodFilter::Mascolo,
@@ -483,6 +500,13 @@ impl TcpConfig {
             recovery: Some(Variant::Rack),
             sack: true,
             prr: true,
+            // tcp_early_retrans = 3: the tail loss probe.
+            tlp: true,
+            // tcp_dsack = 1; Linux undoes reductions DSACKs show spurious.
+            dsack: true,
+            undo: true,
+            // tcp_frto = 2: F-RTO, SACK-enhanced on SACK connections.
+            frto: true,
             // tcp_timestamps = 1; tcp_window_scaling = 1.
             timestamps: true,
             window_scaling: true,
@@ -581,6 +605,27 @@ impl TcpConfig {
                     "PRR needs recovery = \"sack\" or \"rack\" (it counts delivered data from SACK), not '{}'",
                     self.recovery_kind().name()
                 ),
+            ));
+        }
+        if self.tlp && self.recovery_kind() != Variant::Rack {
+            errs.push((
+                "tlp",
+                format!(
+                    "the tail loss probe needs recovery = \"rack\" (RFC 8985 §7 builds on RACK), not '{}'",
+                    self.recovery_kind().name()
+                ),
+            ));
+        }
+        if self.dsack && !self.uses_sack() {
+            errs.push((
+                "dsack",
+                "DSACK is carried in SACK blocks: it needs sack = true or recovery = \"sack\" or \"rack\"".into(),
+            ));
+        }
+        if self.undo && !self.dsack {
+            errs.push((
+                "undo",
+                "the undo learns of spurious retransmissions from DSACKs (RFC 3708): it needs dsack = true".into(),
             ));
         }
         for (name, v) in [

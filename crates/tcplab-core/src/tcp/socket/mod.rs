@@ -5,11 +5,14 @@
 //! sends a request and then only acknowledges; the server acknowledges the request and then sends
 //! the file.
 
+mod dsack;
 mod extension;
+mod frto;
 mod input;
 mod output;
 mod rack;
 mod timers;
+mod tlp;
 
 use std::fmt;
 
@@ -86,6 +89,11 @@ pub struct TcpStats {
     pub ecn_reductions: u64,
     /// ACK numbers learned from routing that advanced snd_una (TCP-pgy S1).
     pub acks_learned: u64,
+    /// RFC 8985 §7 tail loss probes sent, and losses they repaired (§7.4.2 reductions).
+    pub tail_loss_probes: u64,
+    pub tlp_recoveries: u64,
+    /// Reductions taken back as spurious (DSACK undo, F-RTO).
+    pub undos: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,12 +166,25 @@ pub struct Socket {
     delack_at: Option<SimTime>,
     /// RACK's reordering timer (RFC 8985 §6.2 step 5).
     rack_at: Option<SimTime>,
+    /// The tail loss probe's timer (RFC 8985 §7.2), never later than `rto_at`.
+    pto_at: Option<SimTime>,
+    /// TLP.end_seq and TLP.is_retrans of the outstanding probe (RFC 8985 §7.3).
+    tlp_end: Option<(u64, bool)>,
+    /// RTO recovery: HighData + 1 when the last timeout fired, until snd_una reaches it (Linux's
+    /// Loss state; RFC 8985 §7.2 sends no probe in it).
+    loss_recover: Option<u64>,
+    /// The current episode's undo state (RFC 3708, `socket/dsack.rs`).
+    undo: Option<dsack::Undo>,
+    /// F-RTO's stage after a timeout (RFC 5682, `socket/frto.rs`).
+    frto: Option<frto::Frto>,
 
     // ---- options ----
     sack_on: bool,
     ts_on: bool,
     ts_recent: u32,
     last_ack_sent: u64,
+    /// A duplicate to report as the first SACK block of the next ACK (RFC 2883).
+    dsack_pending: Option<(u64, u64)>,
     /// Right edge of the window advertised in the last ACK sent (RCV.NXT + RCV.WND).
     rcv_adv_edge: u64,
     ecn_on: bool,
@@ -265,10 +286,16 @@ impl Socket {
             persist_at: None,
             delack_at: None,
             rack_at: None,
+            pto_at: None,
+            tlp_end: None,
+            loss_recover: None,
+            undo: None,
+            frto: None,
             sack_on: false,
             ts_on: false,
             ts_recent: 0,
             last_ack_sent: 0,
+            dsack_pending: None,
             rcv_adv_edge: 0,
             ecn_on: false,
             ece_pending: false,
@@ -394,6 +421,7 @@ impl Socket {
             self.persist_at,
             self.delack_at,
             self.rack_at,
+            self.pto_at,
             self.ext_poll(),
         ]
         .into_iter()
@@ -561,5 +589,6 @@ impl Socket {
         self.persist_at = None;
         self.delack_at = None;
         self.rack_at = None;
+        self.pto_at = None;
     }
 }
