@@ -42,11 +42,11 @@ def kernel_tcp(tcp: dict[str, Any]) -> KernelTcp:
             "net.ipv4.tcp_ecn": str(int(bool(tcp.get("ecn")))),
             # RACK (RFC 8985 §6), its tail loss probe (§7), DSACK (RFC 2883) and F-RTO (RFC 5682,
             # 2 = the SACK-enhanced variant) follow the scenario's switches (ip-sysctl.rst).
-            "net.ipv4.tcp_dsack": str(int(_switch(tcp, "dsack"))),
-            "net.ipv4.tcp_frto": str(2 if _switch(tcp, "frto") else 0),
+            "net.ipv4.tcp_dsack": str(int(bool(tcp.get("dsack")))),
+            "net.ipv4.tcp_frto": str(2 if tcp.get("frto") else 0),
             "net.ipv4.tcp_recovery": "1" if rack else "0",
             # tcp_early_retrans: 3 enables TLP, 0 disables it.
-            "net.ipv4.tcp_early_retrans": "3" if _switch(tcp, "tlp") else "0",
+            "net.ipv4.tcp_early_retrans": "3" if tcp.get("tlp") else "0",
             "net.ipv4.tcp_reordering": str(int(tcp.get("dupack_threshold", 3))),
             "net.ipv4.tcp_slow_start_after_idle": str(int(bool(tcp.get("restart_after_idle")))),
             "net.ipv4.tcp_retries2": str(int(tcp.get("max_retransmissions", 15))),
@@ -80,7 +80,7 @@ def kernel_tcp(tcp: dict[str, Any]) -> KernelTcp:
             f"tcp.ack_delay = {tcp.get('ack_delay')}: Linux's delayed-ACK timer adapts (40 ms to 200 ms) "
             "and starts in quick-ack mode"
         )
-    if _switch(tcp, "rcv_buf_autotune"):
+    if tcp.get("rcv_buf_autotune"):
         # ip-sysctl tcp_moderate_rcvbuf / tcp_rmem: the kernel sizes the receive buffer itself,
         # from tcp_rmem's default up to its maximum (6 MiB); SO_RCVBUF would stop it. The default
         # is twice the window (131072 B "results in initial window of 65535").
@@ -113,17 +113,11 @@ def kernel_tcp(tcp: dict[str, Any]) -> KernelTcp:
             f"tcp.ca_mode = {tcp.get('ca_mode')!r}, abc_limit = {tcp.get('abc_limit')}: Linux grows cwnd by "
             "the segments each ACK covers, in segments (no byte counting limit)"
         )
-    if not _switch(tcp, "undo"):
+    if not tcp.get("undo"):
         miss("tcp.undo = false: Linux always undoes a reduction that DSACKs or timestamps show spurious")
     for ext in _ext(tcp):
         miss(f"tcp.extensions: {ext!r} has no Linux counterpart")
     return k
-
-
-def _switch(tcp: dict[str, Any], name: str) -> bool:
-    """A Linux-profile switch of the table. One the core does not have yet takes Linux's default
-    under ``profile = "linux"``, so that the real run is Linux as it ships."""
-    return bool(tcp.get(name, tcp.get("profile") == "linux"))
 
 
 def _ext(tcp: dict[str, Any]) -> set[str]:

@@ -225,6 +225,30 @@ mod tests {
     }
 
     #[test]
+    fn bad_dsack_undo_and_autotuning_options_are_named() {
+        for (toml, field, word) in [
+            ("dsack = true", "tcp.dsack", "sack = true"),
+            (
+                "undo = true\nvariant = \"sack\"",
+                "tcp.undo",
+                "dsack = true",
+            ),
+            ("frto = \"yes\"", "tcp.frto", "true or false"),
+            (
+                "rcv_buf_autotune = true\nrcv_buf_max = \"64KiB\"",
+                "tcp.rcv_buf_max",
+                "2·rcv_buf",
+            ),
+        ] {
+            let mut errs = vec![];
+            validate_tcp(&table(toml), "tcp", &mut errs);
+            assert_eq!(errs.len(), 1, "{toml}: {errs:?}");
+            assert_eq!(errs[0].loc, field, "{toml}");
+            assert!(errs[0].msg.contains(word), "{toml}: {}", errs[0].msg);
+        }
+    }
+
+    #[test]
     fn resolved_table_round_trips_to_the_same_config() {
         let t = table("variant = \"reno\"\ninitial_window = 3\nrcv_buf = \"4MB\"");
         let r = resolved_tcp(&t);

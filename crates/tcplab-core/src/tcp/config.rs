@@ -404,6 +404,13 @@ pub struct TcpConfig {
     #[serde(with = "size_u64")]
     #[schemars(with = "Size")]
     pub rcv_buf: u64,
+    /// Receive-buffer autotuning (Linux's tcp_moderate_rcvbuf, Dynamic Right-Sizing): the window
+    /// starts at `rcv_buf` and grows to twice the data delivered per round trip.
+    pub rcv_buf_autotune: bool,
+    /// The largest buffer autotuning may reach (Linux's tcp_rmem maximum); half of it is window.
+    #[serde(with = "size_u64")]
+    #[schemars(with = "Size")]
+    pub rcv_buf_max: u64,
     /// RFC 1122 §4.2.3.2 / RFC 5681 §4.2 delayed ACK.
     pub delayed_ack: bool,
     #[serde(with = "dur")]
@@ -469,6 +476,8 @@ impl Default for TcpConfig {
             persist_min: SimTime::ZERO,
             persist_max: SimTime::from_secs(60),
             rcv_buf: 65_535,
+            rcv_buf_autotune: false,
+            rcv_buf_max: 6 << 20,
             delayed_ack: true,
             ack_delay: SimTime::from_millis(200),
             ack_every: 2,
@@ -507,6 +516,8 @@ impl TcpConfig {
             undo: true,
             // tcp_frto = 2: F-RTO, SACK-enhanced on SACK connections.
             frto: true,
+            // tcp_moderate_rcvbuf = 1 (tcp_rmem maximum 6 MiB).
+            rcv_buf_autotune: true,
             // tcp_timestamps = 1; tcp_window_scaling = 1.
             timestamps: true,
             window_scaling: true,
@@ -613,6 +624,18 @@ impl TcpConfig {
                 format!(
                     "the tail loss probe needs recovery = \"rack\" (RFC 8985 §7 builds on RACK), not '{}'",
                     self.recovery_kind().name()
+                ),
+            ));
+        }
+        if self.rcv_buf_max > (1u64 << 30) {
+            errs.push(("rcv_buf_max", "out of range; allowed up to 1 GiB".into()));
+        }
+        if self.rcv_buf_autotune && self.rcv_buf_max / 2 < self.rcv_buf {
+            errs.push((
+                "rcv_buf_max",
+                format!(
+                    "{} B leaves autotuning no room: half of it is window, and rcv_buf is {} B; allowed 2·rcv_buf to 1 GiB",
+                    self.rcv_buf_max, self.rcv_buf
                 ),
             ));
         }

@@ -478,6 +478,7 @@ impl Socket {
                 self.rcv_nxt = self.reasm.advance(e_eff);
                 let got = self.rcv_nxt - before;
                 self.deliver(got);
+                self.autotune(now, h);
                 // RFC 5681 §4.2: fill of a gap → immediate ACK.
                 immediate = had_gap;
             } else {

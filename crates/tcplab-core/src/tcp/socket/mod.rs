@@ -5,6 +5,7 @@
 //! sends a request and then only acknowledges; the server acknowledges the request and then sends
 //! the file.
 
+mod autotune;
 mod dsack;
 mod extension;
 mod frto;
@@ -197,6 +198,8 @@ pub struct Socket {
     rcv_nxt: u64,
     rcv_shift: u8,
     reasm: Reassembly,
+    /// Receive-buffer autotuning's state (`socket/autotune.rs`), when the switch is on.
+    drs: Option<autotune::Drs>,
     /// In-order bytes not yet read by the application.
     unread: u64,
     pub auto_read: bool,
@@ -232,9 +235,14 @@ impl Socket {
             cfg.initial_window_bytes(cfg.mss),
             cfg.initial_ssthresh.unwrap_or(UNLIMITED),
         );
-        let rcv_shift = if cfg.window_scaling && cfg.rcv_buf > 65_535 {
+        // The largest window this receiver may offer sets the scale (RFC 7323 §2.3).
+        let largest = match cfg.rcv_buf_autotune {
+            true => cfg.rcv_buf.max(cfg.rcv_buf_max / 2),
+            false => cfg.rcv_buf,
+        };
+        let rcv_shift = if cfg.window_scaling && largest > 65_535 {
             let mut s = 0u8;
-            while (cfg.rcv_buf >> s) > 65_535 && s < 14 {
+            while (largest >> s) > 65_535 && s < 14 {
                 s += 1;
             }
             s
@@ -305,6 +313,9 @@ impl Socket {
             rcv_nxt: 0,
             rcv_shift,
             reasm: Reassembly::default(),
+            drs: cfg
+                .rcv_buf_autotune
+                .then(|| autotune::Drs::new(cfg.rcv_buf)),
             unread: 0,
             auto_read: true,
             delack_pending: 0,
@@ -529,7 +540,8 @@ impl Socket {
     }
 
     fn rcv_wnd(&self) -> u64 {
-        self.cfg.rcv_buf.saturating_sub(self.unread)
+        let buf = self.drs.map_or(self.cfg.rcv_buf, |d| d.space);
+        buf.saturating_sub(self.unread)
     }
 
     /// The window to advertise: the buffer's, as receiver extensions would have it (data in

@@ -294,3 +294,43 @@ fn frto_tells_a_delay_spike_from_a_loss_and_undoes_the_timeout() {
     assert_eq!(first, [(S + M, M as u32), (S + 2 * M, M as u32)]);
     assert!(after < before && undos == 0, "{after}");
 }
+
+#[test]
+fn autotuning_grows_the_window_to_twice_the_data_per_round_trip() {
+    // A bulk transfer over the fixtures' wire (100 ms RTT, no rate limit) with a 64 KiB receive
+    // buffer: without autotuning the client offers 65535 B throughout and the transfer moves one
+    // window per round trip; with it the window doubles each round trip the sender fills it, up
+    // to half of rcv_buf_max.
+    let run = |rcv_buf_autotune: bool| {
+        let conf = TcpConfig {
+            rcv_buf_autotune,
+            rcv_buf_max: 4 << 20,
+            timestamps: true,
+            ..sack_cfg()
+        };
+        let (mut c, mut s, mut w) = established_wire(conf.clone(), conf);
+        let out = write_all(&mut s, T0);
+        w.put(true, out);
+        w.run(&mut c, &mut s, T0 + secs(2));
+        let windows: Vec<u64> = w
+            .sent_by(false)
+            .iter()
+            .map(|(_, sg)| sg.hdr.window as u64)
+            .collect();
+        (windows, c.delivered())
+    };
+    let (fixed, fixed_bytes) = run(false);
+    assert!(fixed.iter().all(|&x| x == 65_535), "{fixed:?}");
+    let (tuned, tuned_bytes) = run(true);
+    assert_eq!(tuned[0], 65_535);
+    assert!(tuned.windows(2).all(|p| p[1] >= p[0]), "never shrinks");
+    assert_eq!(
+        *tuned.last().unwrap(),
+        2 << 20,
+        "capped at half of rcv_buf_max"
+    );
+    assert!(
+        tuned_bytes > 10 * fixed_bytes,
+        "{tuned_bytes} vs {fixed_bytes}"
+    );
+}
