@@ -1,7 +1,6 @@
 """The simulated side of `tcplab validate linux` (docs/validation/linux.md) for each cumulative step of the Linux
 profile: the five switches of issue 17 part 1 added one by one. Run from the repository root:
 `.venv/bin/python validation/linux_profile_steps.py`."""
-import sys
 from pathlib import Path
 from tcplab import _core
 from tcplab.result import Result

@@ -113,6 +113,8 @@ def kernel_tcp(tcp: dict[str, Any]) -> KernelTcp:
             f"tcp.ca_mode = {tcp.get('ca_mode')!r}, abc_limit = {tcp.get('abc_limit')}: Linux grows cwnd by "
             "the segments each ACK covers, in segments (no byte counting limit)"
         )
+    if k.congestion_control == "cubic" and not tcp.get("hystart"):
+        miss("tcp.hystart = false: Linux's CUBIC runs HyStart (module parameter hystart = 1, for every namespace)")
     if not tcp.get("undo"):
         miss("tcp.undo = false: Linux always undoes a reduction that DSACKs or timestamps show spurious")
     for ext in _ext(tcp):

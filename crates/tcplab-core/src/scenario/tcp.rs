@@ -90,6 +90,10 @@ fn over_profile(t: &TcpTable) -> Map<String, Value> {
             m.insert("tlp".into(), Value::Bool(false));
         }
     }
+    // HyStart is CUBIC's: a table that picks another controller over the profile drops it.
+    if t.0.get("cc").is_some_and(|v| v != "cubic") && !t.0.contains_key("hystart") {
+        m.insert("hystart".into(), Value::Bool(false));
+    }
     m.extend(t.0.clone());
     m
 }
@@ -234,6 +238,7 @@ mod tests {
                 "dsack = true",
             ),
             ("frto = \"yes\"", "tcp.frto", "true or false"),
+            ("hystart = true", "tcp.hystart", "cubic"),
             (
                 "rcv_buf_autotune = true\nrcv_buf_max = \"64KiB\"",
                 "tcp.rcv_buf_max",

@@ -353,6 +353,9 @@ pub struct TcpConfig {
     pub rto_rule: RtoRule,
     /// RFC 9438 §4.7 fast convergence (cc = "cubic").
     pub cubic_fast_convergence: bool,
+    /// HyStart's delay test in CUBIC's slow start, as Linux runs it (cc = "cubic"; RFC 9406 §4.2's
+    /// thresholds): slow start ends when a round trip's RTTs rise above the smallest one.
+    pub hystart: bool,
     /// mascolo | tustin | linux: Westwood+'s bandwidth filter (cc = "westwood").
     pub westwood_filter: WestwoodFilter,
     /// srtt | sample: Adaptive TCP's "estimated RTT" (cc = "adaptive").
@@ -460,6 +463,7 @@ impl Default for TcpConfig {
             frto: false,
             rto_rule: RtoRule::Rfc6298,
             cubic_fast_convergence: true,
+            hystart: false,
             westwood_filter: WestwoodFilter::Mascolo,
             adaptive_rtt: AdaptiveRtt::Srtt,
             adaptive_loss_window: AdaptiveLossWindow::Linear,
@@ -503,8 +507,9 @@ impl TcpConfig {
     pub fn linux() -> TcpConfig {
         TcpConfig {
             profile: Profile::Linux,
-            // tcp_congestion_control = cubic.
+            // tcp_congestion_control = cubic, with its module parameter hystart = 1.
             cc: CcKind::Cubic,
+            hystart: true,
             // tcp_recovery = 1: RACK subsumes RFC 6675 on SACK connections; tcp_sack = 1.
             recovery: Some(Variant::Rack),
             sack: true,
@@ -636,6 +641,15 @@ impl TcpConfig {
                 format!(
                     "{} B leaves autotuning no room: half of it is window, and rcv_buf is {} B; allowed 2·rcv_buf to 1 GiB",
                     self.rcv_buf_max, self.rcv_buf
+                ),
+            ));
+        }
+        if self.hystart && self.cc != CcKind::Cubic {
+            errs.push((
+                "hystart",
+                format!(
+                    "HyStart is CUBIC's slow start: it needs cc = \"cubic\", not '{}'",
+                    self.cc.name()
                 ),
             ));
         }

@@ -313,7 +313,13 @@ impl Socket {
         if self.sack_on {
             self.sb.on_cumulative_ack(ack);
         }
-        let a = Ack { now, acked, rtt };
+        let a = Ack {
+            now,
+            acked,
+            rtt,
+            snd_una: ack,
+            snd_max: self.snd_max,
+        };
         self.cc.get_mut().on_any_ack(&self.win, &a, &self.rtt);
         let mut restart_timer = true;
         if self.in_recovery() {
