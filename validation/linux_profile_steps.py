@@ -1,5 +1,5 @@
 """The simulated side of `tcplab validate linux` (docs/validation/linux.md) for each cumulative step of the Linux
-profile: the five switches of issue 17 part 1 added one by one. Run from the repository root:
+profile: the switches added for issue 17 part 1, one by one. Run from the repository root:
 `.venv/bin/python validation/linux_profile_steps.py`."""
 from pathlib import Path
 from tcplab import _core
@@ -17,13 +17,14 @@ CASES = {
     "lossy": ("examples/wired_bottleneck.toml", LOSSY),
     "lossy20": ("examples/wired_bottleneck.toml", LOSSY + ["flows.download.size=20MB"]),
 }
-OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune"]
+OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart"]
 STEPS = {
     "none": OFF,
     "+tlp": OFF[1:],
     "+dsack,undo": OFF[3:],
     "+frto": OFF[4:],
-    "+autotune": [],
+    "+autotune": OFF[5:],
+    "+hystart": [],
 }
 base = ["tcp.profile=linux", "tcp.variant=rack"]
 for case, (path, sets) in CASES.items():
