@@ -69,3 +69,20 @@ def test_every_simulated_rto_is_timed() -> None:
     assert side.rtos == len(side.rto_times_s) == 8
     assert side.rto_times_s[:4] == pytest.approx([31.0, 33.0, 37.0, 45.0], abs=0.01)
     assert not side.notes
+
+
+def test_the_linux_profile_becomes_linux_as_it_ships() -> None:
+    linux = {"tcp.profile": "linux", "tcp.variant": "rack"}
+    tcp = tcplab.resolve("examples/wired_bottleneck.toml", overrides=linux)["flows"][0]["tcp"]
+    k = kernel_tcp(tcp)
+    # RACK with its tail loss probe, DSACK, SACK-enhanced F-RTO, autotuning from twice the window.
+    assert k.sysctls["net.ipv4.tcp_recovery"] == "1" and k.sysctls["net.ipv4.tcp_early_retrans"] == "3"
+    assert k.sysctls["net.ipv4.tcp_dsack"] == "1" and k.sysctls["net.ipv4.tcp_frto"] == "2"
+    assert k.sysctls["net.ipv4.tcp_moderate_rcvbuf"] == "1" and k.rcvbuf is None
+    assert k.sysctls["net.ipv4.tcp_rmem"] == "4096 131072 6291456"
+    assert k.congestion_control == "cubic" and k.route_attrs[:4] == ["initcwnd", "10", "rto_min", "200ms"]
+    assert not any(line.startswith("tcp.undo") for line in k.unmatched)
+    k = kernel_tcp({**tcp, "rcv_buf_autotune": False, "undo": False, "tlp": False})
+    assert k.rcvbuf == 65536 and "net.ipv4.tcp_moderate_rcvbuf" not in k.sysctls
+    assert k.sysctls["net.ipv4.tcp_early_retrans"] == "0"
+    assert any(line.startswith("tcp.undo") for line in k.unmatched)

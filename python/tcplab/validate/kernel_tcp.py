@@ -33,18 +33,20 @@ def kernel_tcp(tcp: dict[str, Any]) -> KernelTcp:
     k = KernelTcp()
     miss = k.unmatched.append
     ts, sack = bool(tcp.get("timestamps")), bool(tcp.get("sack"))
+    rack = str(tcp.get("recovery")) == "rack"
     k.sysctls.update(
         {
             "net.ipv4.tcp_sack": str(int(sack)),
             "net.ipv4.tcp_timestamps": str(int(ts)),
             "net.ipv4.tcp_window_scaling": str(int(bool(tcp.get("window_scaling", True)))),
             "net.ipv4.tcp_ecn": str(int(bool(tcp.get("ecn")))),
-            # DSACK (RFC 2883), F-RTO (RFC 5682), RACK (RFC 8985) and TLP are Linux additions the
-            # classic model lacks; off unless the scenario asks for them.
-            "net.ipv4.tcp_dsack": str(int("dsack" in _ext(tcp))),
-            "net.ipv4.tcp_frto": str(2 if "frto" in _ext(tcp) else 0),
-            "net.ipv4.tcp_recovery": "1" if "rack" in _ext(tcp) else "0",
-            "net.ipv4.tcp_early_retrans": "3" if "rack" in _ext(tcp) else "0",
+            # RACK (RFC 8985 §6), its tail loss probe (§7), DSACK (RFC 2883) and F-RTO (RFC 5682,
+            # 2 = the SACK-enhanced variant) follow the scenario's switches (ip-sysctl.rst).
+            "net.ipv4.tcp_dsack": str(int(bool(tcp.get("dsack")))),
+            "net.ipv4.tcp_frto": str(2 if tcp.get("frto") else 0),
+            "net.ipv4.tcp_recovery": "1" if rack else "0",
+            # tcp_early_retrans: 3 enables TLP, 0 disables it.
+            "net.ipv4.tcp_early_retrans": "3" if tcp.get("tlp") else "0",
             "net.ipv4.tcp_reordering": str(int(tcp.get("dupack_threshold", 3))),
             "net.ipv4.tcp_slow_start_after_idle": str(int(bool(tcp.get("restart_after_idle")))),
             "net.ipv4.tcp_retries2": str(int(tcp.get("max_retransmissions", 15))),
@@ -78,7 +80,13 @@ def kernel_tcp(tcp: dict[str, Any]) -> KernelTcp:
             f"tcp.ack_delay = {tcp.get('ack_delay')}: Linux's delayed-ACK timer adapts (40 ms to 200 ms) "
             "and starts in quick-ack mode"
         )
-    if tcp.get("rcv_buf") is not None:
+    if tcp.get("rcv_buf_autotune"):
+        # ip-sysctl tcp_moderate_rcvbuf / tcp_rmem: the kernel sizes the receive buffer itself,
+        # from tcp_rmem's default up to its maximum (6 MiB); SO_RCVBUF would stop it. The default
+        # is twice the window (131072 B "results in initial window of 65535").
+        k.sysctls["net.ipv4.tcp_moderate_rcvbuf"] = "1"
+        k.sysctls["net.ipv4.tcp_rmem"] = f"4096 {2 * size_bytes(tcp.get('rcv_buf', 65535))} 6291456"
+    elif tcp.get("rcv_buf") is not None:
         # socket(7): the kernel doubles SO_RCVBUF; with tcp_adv_win_scale = 1 half of it is
         # advertised, so the window offered is the scenario's receive buffer.
         k.rcvbuf = size_bytes(tcp["rcv_buf"])
@@ -105,7 +113,11 @@ def kernel_tcp(tcp: dict[str, Any]) -> KernelTcp:
             f"tcp.ca_mode = {tcp.get('ca_mode')!r}, abc_limit = {tcp.get('abc_limit')}: Linux grows cwnd by "
             "the segments each ACK covers, in segments (no byte counting limit)"
         )
-    for ext in _ext(tcp) - {"dsack", "frto", "rack"}:
+    if k.congestion_control == "cubic" and not tcp.get("hystart"):
+        miss("tcp.hystart = false: Linux's CUBIC runs HyStart (module parameter hystart = 1, for every namespace)")
+    if not tcp.get("undo"):
+        miss("tcp.undo = false: Linux always undoes a reduction that DSACKs or timestamps show spurious")
+    for ext in _ext(tcp):
         miss(f"tcp.extensions: {ext!r} has no Linux counterpart")
     return k
 

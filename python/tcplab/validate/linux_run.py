@@ -107,7 +107,9 @@ def configure(ns: Namespaces, topo: Topology, kt: KernelTcp) -> None:
                 "net.ipv4.ip_forward": "1",
                 "net.ipv4.conf.all.rp_filter": "0",
                 "net.ipv4.conf.default.rp_filter": "0",
-                "net.ipv4.tcp_congestion_control": kt.congestion_control,
+                # No tcp_congestion_control here: outside the initial namespace the kernel refuses
+                # a module missing from tcp_allowed_congestion_control (cubic, on this machine);
+                # the sender picks it per socket (TCP_CONGESTION, which root may always set).
                 **kt.sysctls,
             },
         )

@@ -81,6 +81,18 @@ fn over_profile(t: &TcpTable) -> Map<String, Value> {
         if !sack_based && !t.0.contains_key("prr") {
             m.insert("prr".into(), Value::Bool(false));
         }
+        // Likewise the tail loss probe goes with RACK.
+        let rack = ["variant", "recovery"]
+            .iter()
+            .filter_map(|k| t.0.get(*k))
+            .any(|v| v == "rack");
+        if !rack && !t.0.contains_key("tlp") {
+            m.insert("tlp".into(), Value::Bool(false));
+        }
+    }
+    // HyStart is CUBIC's: a table that picks another controller over the profile drops it.
+    if t.0.get("cc").is_some_and(|v| v != "cubic") && !t.0.contains_key("hystart") {
+        m.insert("hystart".into(), Value::Bool(false));
     }
     m.extend(t.0.clone());
     m
@@ -191,6 +203,47 @@ mod tests {
             ("rto_rule = \"solaris\"", "tcp.rto_rule", "rfc6298"),
             ("prr = true\nvariant = \"newreno\"", "tcp.prr", "sack"),
             ("prr = 3", "tcp.prr", "true or false"),
+        ] {
+            let mut errs = vec![];
+            validate_tcp(&table(toml), "tcp", &mut errs);
+            assert_eq!(errs.len(), 1, "{toml}: {errs:?}");
+            assert_eq!(errs[0].loc, field, "{toml}");
+            assert!(errs[0].msg.contains(word), "{toml}: {}", errs[0].msg);
+        }
+    }
+
+    #[test]
+    fn the_tail_loss_probe_goes_with_rack() {
+        let c =
+            tcp_config(&table("profile = \"linux\"\nvariant = \"sack\""), "tcp").expect("valid");
+        assert!(!c.tlp && c.prr && c.check().is_empty());
+        let mut errs = vec![];
+        validate_tcp(&table("tlp = true\nvariant = \"sack\""), "tcp", &mut errs);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].loc, "tcp.tlp");
+        assert!(
+            errs[0].msg.contains("\"rack\"") && errs[0].msg.contains("'sack'"),
+            "{}",
+            errs[0].msg
+        );
+    }
+
+    #[test]
+    fn bad_dsack_undo_and_autotuning_options_are_named() {
+        for (toml, field, word) in [
+            ("dsack = true", "tcp.dsack", "sack = true"),
+            (
+                "undo = true\nvariant = \"sack\"",
+                "tcp.undo",
+                "dsack = true",
+            ),
+            ("frto = \"yes\"", "tcp.frto", "true or false"),
+            ("hystart = true", "tcp.hystart", "cubic"),
+            (
+                "rcv_buf_autotune = true\nrcv_buf_max = \"64KiB\"",
+                "tcp.rcv_buf_max",
+                "2·rcv_buf",
+            ),
         ] {
             let mut errs = vec![];
             validate_tcp(&table(toml), "tcp", &mut errs);

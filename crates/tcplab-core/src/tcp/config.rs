@@ -336,10 +336,26 @@ pub struct TcpConfig {
     /// RFC 6937 Proportional Rate Reduction sets cwnd during SACK/RACK recovery (instead of
     /// cwnd = ssthresh at once).
     pub prr: bool,
+    /// RFC 8985 §7 tail loss probe: 2·SRTT after the last transmission or ACK, a probe of new data
+    /// (or the last segment) instead of waiting for the RTO. Needs recovery = "rack".
+    pub tlp: bool,
+    /// RFC 2883 DSACK: the receiver reports a duplicate segment as the first SACK block (needs
+    /// SACK).
+    pub dsack: bool,
+    /// RFC 3708: a fast recovery or timeout whose every retransmission is DSACKed was spurious;
+    /// the pre-episode cwnd and ssthresh come back (Linux's undo). Needs `dsack`.
+    pub undo: bool,
+    /// RFC 5682 F-RTO: after a timeout, new data on the first two ACKs tells a spurious timeout
+    /// (delayed, not lost, segments) from a real one; a spurious one is undone. SACK-enhanced
+    /// (§3) when SACK is in use, basic otherwise.
+    pub frto: bool,
     /// rfc6298 | linux: the RTO formula and when the timer restarts.
     pub rto_rule: RtoRule,
     /// RFC 9438 §4.7 fast convergence (cc = "cubic").
     pub cubic_fast_convergence: bool,
+    /// HyStart's delay test in CUBIC's slow start, as Linux runs it (cc = "cubic"; RFC 9406 §4.2's
+    /// thresholds): slow start ends when a round trip's RTTs rise above the smallest one.
+    pub hystart: bool,
     /// mascolo | tustin | linux: Westwood+'s bandwidth filter (cc = "westwood").
     pub westwood_filter: WestwoodFilter,
     /// srtt | sample: Adaptive TCP's "estimated RTT" (cc = "adaptive").
@@ -391,6 +407,13 @@ pub struct TcpConfig {
     #[serde(with = "size_u64")]
     #[schemars(with = "Size")]
     pub rcv_buf: u64,
+    /// Receive-buffer autotuning (Linux's tcp_moderate_rcvbuf, Dynamic Right-Sizing): the window
+    /// starts at `rcv_buf` and grows to twice the data delivered per round trip.
+    pub rcv_buf_autotune: bool,
+    /// The largest buffer autotuning may reach (Linux's tcp_rmem maximum); half of it is window.
+    #[serde(with = "size_u64")]
+    #[schemars(with = "Size")]
+    pub rcv_buf_max: u64,
     /// RFC 1122 §4.2.3.2 / RFC 5681 §4.2 delayed ACK.
     pub delayed_ack: bool,
     #[serde(with = "dur")]
@@ -434,8 +457,13 @@ impl Default for TcpConfig {
             rto_ssthresh: RtoSsthresh::KeepInRecovery,
             restart_after_idle: false,
             prr: false,
+            tlp: false,
+            dsack: false,
+            undo: false,
+            frto: false,
             rto_rule: RtoRule::Rfc6298,
             cubic_fast_convergence: true,
+            hystart: false,
             westwood_filter: WestwoodFilter::Mascolo,
             adaptive_rtt: AdaptiveRtt::Srtt,
             adaptive_loss_window: AdaptiveLossWindow::Linear,
@@ -452,6 +480,8 @@ impl Default for TcpConfig {
             persist_min: SimTime::ZERO,
             persist_max: SimTime::from_secs(60),
             rcv_buf: 65_535,
+            rcv_buf_autotune: false,
+            rcv_buf_max: 6 << 20,
             delayed_ack: true,
             ack_delay: SimTime::from_millis(200),
             ack_every: 2,
@@ -477,12 +507,22 @@ impl TcpConfig {
     pub fn linux() -> TcpConfig {
         TcpConfig {
             profile: Profile::Linux,
-            // tcp_congestion_control = cubic.
+            // tcp_congestion_control = cubic, with its module parameter hystart = 1.
             cc: CcKind::Cubic,
+            hystart: true,
             // tcp_recovery = 1: RACK subsumes RFC 6675 on SACK connections; tcp_sack = 1.
             recovery: Some(Variant::Rack),
             sack: true,
             prr: true,
+            // tcp_early_retrans = 3: the tail loss probe.
+            tlp: true,
+            // tcp_dsack = 1; Linux undoes reductions DSACKs show spurious.
+            dsack: true,
+            undo: true,
+            // tcp_frto = 2: F-RTO, SACK-enhanced on SACK connections.
+            frto: true,
+            // tcp_moderate_rcvbuf = 1 (tcp_rmem maximum 6 MiB).
+            rcv_buf_autotune: true,
             // tcp_timestamps = 1; tcp_window_scaling = 1.
             timestamps: true,
             window_scaling: true,
@@ -581,6 +621,48 @@ impl TcpConfig {
                     "PRR needs recovery = \"sack\" or \"rack\" (it counts delivered data from SACK), not '{}'",
                     self.recovery_kind().name()
                 ),
+            ));
+        }
+        if self.tlp && self.recovery_kind() != Variant::Rack {
+            errs.push((
+                "tlp",
+                format!(
+                    "the tail loss probe needs recovery = \"rack\" (RFC 8985 §7 builds on RACK), not '{}'",
+                    self.recovery_kind().name()
+                ),
+            ));
+        }
+        if self.rcv_buf_max > (1u64 << 30) {
+            errs.push(("rcv_buf_max", "out of range; allowed up to 1 GiB".into()));
+        }
+        if self.rcv_buf_autotune && self.rcv_buf_max / 2 < self.rcv_buf {
+            errs.push((
+                "rcv_buf_max",
+                format!(
+                    "{} B leaves autotuning no room: half of it is window, and rcv_buf is {} B; allowed 2·rcv_buf to 1 GiB",
+                    self.rcv_buf_max, self.rcv_buf
+                ),
+            ));
+        }
+        if self.hystart && self.cc != CcKind::Cubic {
+            errs.push((
+                "hystart",
+                format!(
+                    "HyStart is CUBIC's slow start: it needs cc = \"cubic\", not '{}'",
+                    self.cc.name()
+                ),
+            ));
+        }
+        if self.dsack && !self.uses_sack() {
+            errs.push((
+                "dsack",
+                "DSACK is carried in SACK blocks: it needs sack = true or recovery = \"sack\" or \"rack\"".into(),
+            ));
+        }
+        if self.undo && !self.dsack {
+            errs.push((
+                "undo",
+                "the undo learns of spurious retransmissions from DSACKs (RFC 3708): it needs dsack = true".into(),
             ));
         }
         for (name, v) in [

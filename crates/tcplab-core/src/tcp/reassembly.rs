@@ -41,8 +41,13 @@ impl Reassembly {
 
     /// Whether [s, e) is entirely held already.
     pub fn covers(&self, s: u64, e: u64) -> bool {
+        self.holding(s, e).is_some()
+    }
+
+    /// The held range that contains all of [s, e), if one does.
+    pub fn holding(&self, s: u64, e: u64) -> Option<(u64, u64)> {
         let i = self.ranges.partition_point(|r| r.1 < e);
-        i < self.ranges.len() && self.ranges[i].0 <= s && self.ranges[i].1 >= e
+        self.ranges.get(i).copied().filter(|r| r.0 <= s && r.1 >= e)
     }
 
     /// Stores [s, e) (above rcv_nxt), merging neighbours.

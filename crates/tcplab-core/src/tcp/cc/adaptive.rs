@@ -340,6 +340,8 @@ mod tests {
                 now: SimTime::from_secs_f64(t - 0.01),
                 acked: MSS,
                 rtt: Some(SimTime::from_millis(r)),
+                snd_una: 0,
+                snd_max: 0,
             };
             cc.on_any_ack(&w, &ack, &est);
         }
@@ -425,6 +427,8 @@ mod tests {
                 now: SimTime::from_secs(10),
                 acked: MSS,
                 rtt: Some(SimTime::from_millis(r)),
+                snd_una: 0,
+                snd_max: 0,
             };
             cc.on_any_ack(&w, &ack, &est);
         }

@@ -2,6 +2,7 @@
 //! event, W_cubic(t) = C·(t − K)³ + W_max, with a Reno-friendly floor W_est and fast convergence.
 //! Windows are in segments inside this file, as the RFC writes them; `Window` holds bytes.
 
+use super::hystart::HyStart;
 use super::{Ack, Congestion, CongestionControl, Flight, Window};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::rtt::RttEstimator;
@@ -27,6 +28,8 @@ pub struct Cubic {
     w_est: f64,
     /// RFC 9438 §4.8: the first avoidance stage after a timeout uses K = 0 and W_max = cwnd_epoch.
     after_timeout: bool,
+    /// Linux's HyStart delay test in slow start (`hystart`).
+    hystart: Option<HyStart>,
 }
 
 impl Cubic {
@@ -39,6 +42,7 @@ impl Cubic {
             epoch: None,
             w_est: 0.0,
             after_timeout: false,
+            hystart: cfg.hystart.then(HyStart::default),
         }
     }
 
@@ -74,6 +78,11 @@ impl CongestionControl for Cubic {
 
     fn on_ack(&mut self, w: &mut Window, ack: &Ack, rtt: &RttEstimator) {
         if w.in_slow_start() {
+            if self.hystart.as_mut().is_some_and(|h| h.on_ack(w, ack)) {
+                // HyStart: the queue is building; avoidance from here (Linux: ssthresh = cwnd).
+                w.ssthresh = w.cwnd as u64;
+                return;
+            }
             w.slow_start(ack.acked, self.abc_limit);
             return;
         }
@@ -137,6 +146,8 @@ mod tests {
                 now: now + SimTime::from_millis(rtt_ms * i / segs),
                 acked: MSS,
                 rtt: None,
+                snd_una: 0,
+                snd_max: 0,
             };
             cc.on_ack(w, &ack, est);
         }

@@ -8,6 +8,7 @@
 
 mod adaptive;
 mod cubic;
+mod hystart;
 mod reno;
 mod westwood;
 
@@ -83,6 +84,9 @@ pub struct Ack {
     pub acked: u64,
     /// The RTT sample this ACK produced, if any (RFC 6298 §3 / RFC 7323 §4).
     pub rtt: Option<SimTime>,
+    /// snd_una after this ACK and HighData + 1: where round trips begin and end (HyStart).
+    pub snd_una: u64,
+    pub snd_max: u64,
 }
 
 /// What called for a window reduction.

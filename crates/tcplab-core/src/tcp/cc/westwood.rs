@@ -183,6 +183,8 @@ mod tests {
                 now,
                 acked: MSS,
                 rtt: Some(SimTime::from_millis(100)),
+                snd_una: 0,
+                snd_max: 0,
             };
             cc.on_any_ack(&w, &ack, rtt);
         }

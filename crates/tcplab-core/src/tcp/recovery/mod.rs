@@ -85,6 +85,10 @@ pub trait LossRecovery {
     /// The retransmission timer expired: any episode ends, and `recover` = HighData (RFC 6582 §3.2
     /// step 4, RFC 6675 §5.1) so that the go-back-N duplicates do not start another.
     fn on_timeout(&mut self, s: &Seq);
+
+    /// The episode was spurious and its reduction undone (RFC 3708): it ends here, leaving cwnd
+    /// as the socket restored it. Only SACK-based schemes can learn of it (DSACK).
+    fn abandon(&mut self) {}
 }
 
 /// RFC 6582 §3.2 step 2 / RFC 6675 §5: may a new episode start, given `recover`?

@@ -140,6 +140,18 @@ impl Rack {
         self.segs.back().map(|g| (g.start, g.len()))
     }
 
+    /// A spurious episode was undone: nothing is lost after all, and nothing retransmitted is
+    /// counted in flight twice.
+    pub fn forget_losses(&mut self) {
+        for g in self.segs.iter_mut() {
+            g.lost = false;
+            g.rexmit = false;
+        }
+        self.lost_out = 0;
+        self.retrans_out = 0;
+        self.timer = None;
+    }
+
     /// Splits the record holding `x` strictly inside it, so that a range starting or ending at
     /// `x` covers whole records.
     fn split_at(&mut self, x: u64) {
@@ -420,6 +432,10 @@ impl LossRecovery for Rack {
     fn on_timeout(&mut self, s: &Seq) {
         self.active = false;
         self.recover = s.snd_max - 1;
+    }
+
+    fn abandon(&mut self) {
+        self.active = false;
     }
 }
 

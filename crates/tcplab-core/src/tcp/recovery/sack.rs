@@ -133,4 +133,8 @@ impl LossRecovery for Sack {
         self.recover = s.snd_max - 1;
         self.high_rxt = s.snd_una;
     }
+
+    fn abandon(&mut self) {
+        self.active = false;
+    }
 }

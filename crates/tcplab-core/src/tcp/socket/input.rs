@@ -279,6 +279,9 @@ impl Socket {
         }
         self.ext_event(now, SenderEvent::Ack { advanced }, out);
         self.rack_on_ack(now, h, out);
+        self.tlp_on_ack(now, h, advanced);
+        self.undo_on_dsack(h);
+        self.frto_on_ack(now, h, advanced, new_sack, out);
         if self.in_recovery() {
             let delivered = (self.snd_una + self.sb.sacked_bytes()).saturating_sub(before);
             let pipe = self.rec.pipe(&self.seq(), &self.sb);
@@ -310,7 +313,13 @@ impl Socket {
         if self.sack_on {
             self.sb.on_cumulative_ack(ack);
         }
-        let a = Ack { now, acked, rtt };
+        let a = Ack {
+            now,
+            acked,
+            rtt,
+            snd_una: ack,
+            snd_max: self.snd_max,
+        };
         self.cc.get_mut().on_any_ack(&self.win, &a, &self.rtt);
         let mut restart_timer = true;
         if self.in_recovery() {
@@ -335,11 +344,16 @@ impl Socket {
         if self.cfg.rto_rule == RtoRule::Linux {
             restart_timer = true;
         }
+        if self.loss_recover.is_some_and(|r| self.snd_una >= r) {
+            self.loss_recover = None;
+        }
         if self.snd_una >= self.snd_max {
             self.rto_at = None;
         } else if restart_timer {
             self.arm_rto(now);
         }
+        // RFC 8985 §7.2: the PTO restarts on an ACK of new data.
+        self.arm_pto(now);
         self.on_fin_acked();
     }
 
@@ -392,6 +406,7 @@ impl Socket {
     /// Fast retransmit: the controller's ssthresh, then the scheme's first retransmission.
     pub(super) fn enter_recovery(&mut self, now: SimTime, out: &mut Vec<Segment>) {
         self.stats.fast_recoveries += 1;
+        self.undo_start();
         self.win.ssthresh = self.congestion_ssthresh(now, Congestion::FastRetransmit);
         let seq = self.seq();
         match self.rec.get_mut().enter(&seq, &self.sb, &mut self.win) {
@@ -444,8 +459,13 @@ impl Socket {
         // Data the receiver already has: below rcv_nxt, or fully held out of order.
         if payload > 0 && (e <= self.rcv_nxt || self.reasm.covers(s, e)) {
             self.stats.duplicate_segments_received += 1;
+            self.note_duplicate(s, e);
             self.send_ack(now, out); // RFC 9293: an unacceptable segment elicits an ACK
             return;
+        }
+        if payload > 0 && s < self.rcv_nxt {
+            // RFC 2883 §4: of a partly duplicate segment, the duplicate part is reported.
+            self.note_duplicate(s, self.rcv_nxt);
         }
         let s_eff = s.max(self.rcv_nxt);
         let e_eff = e.min(wnd_end);
@@ -464,6 +484,7 @@ impl Socket {
                 self.rcv_nxt = self.reasm.advance(e_eff);
                 let got = self.rcv_nxt - before;
                 self.deliver(got);
+                self.autotune(now, h);
                 // RFC 5681 §4.2: fill of a gap → immediate ACK.
                 immediate = had_gap;
             } else {

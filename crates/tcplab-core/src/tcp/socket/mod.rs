@@ -5,11 +5,15 @@
 //! sends a request and then only acknowledges; the server acknowledges the request and then sends
 //! the file.
 
+mod autotune;
+mod dsack;
 mod extension;
+mod frto;
 mod input;
 mod output;
 mod rack;
 mod timers;
+mod tlp;
 
 use std::fmt;
 
@@ -86,6 +90,11 @@ pub struct TcpStats {
     pub ecn_reductions: u64,
     /// ACK numbers learned from routing that advanced snd_una (TCP-pgy S1).
     pub acks_learned: u64,
+    /// RFC 8985 §7 tail loss probes sent, and losses they repaired (§7.4.2 reductions).
+    pub tail_loss_probes: u64,
+    pub tlp_recoveries: u64,
+    /// Reductions taken back as spurious (DSACK undo, F-RTO).
+    pub undos: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,12 +167,25 @@ pub struct Socket {
     delack_at: Option<SimTime>,
     /// RACK's reordering timer (RFC 8985 §6.2 step 5).
     rack_at: Option<SimTime>,
+    /// The tail loss probe's timer (RFC 8985 §7.2), never later than `rto_at`.
+    pto_at: Option<SimTime>,
+    /// TLP.end_seq and TLP.is_retrans of the outstanding probe (RFC 8985 §7.3).
+    tlp_end: Option<(u64, bool)>,
+    /// RTO recovery: HighData + 1 when the last timeout fired, until snd_una reaches it (Linux's
+    /// Loss state; RFC 8985 §7.2 sends no probe in it).
+    loss_recover: Option<u64>,
+    /// The current episode's undo state (RFC 3708, `socket/dsack.rs`).
+    undo: Option<dsack::Undo>,
+    /// F-RTO's stage after a timeout (RFC 5682, `socket/frto.rs`).
+    frto: Option<frto::Frto>,
 
     // ---- options ----
     sack_on: bool,
     ts_on: bool,
     ts_recent: u32,
     last_ack_sent: u64,
+    /// A duplicate to report as the first SACK block of the next ACK (RFC 2883).
+    dsack_pending: Option<(u64, u64)>,
     /// Right edge of the window advertised in the last ACK sent (RCV.NXT + RCV.WND).
     rcv_adv_edge: u64,
     ecn_on: bool,
@@ -176,6 +198,8 @@ pub struct Socket {
     rcv_nxt: u64,
     rcv_shift: u8,
     reasm: Reassembly,
+    /// Receive-buffer autotuning's state (`socket/autotune.rs`), when the switch is on.
+    drs: Option<autotune::Drs>,
     /// In-order bytes not yet read by the application.
     unread: u64,
     pub auto_read: bool,
@@ -211,9 +235,14 @@ impl Socket {
             cfg.initial_window_bytes(cfg.mss),
             cfg.initial_ssthresh.unwrap_or(UNLIMITED),
         );
-        let rcv_shift = if cfg.window_scaling && cfg.rcv_buf > 65_535 {
+        // The largest window this receiver may offer sets the scale (RFC 7323 §2.3).
+        let largest = match cfg.rcv_buf_autotune {
+            true => cfg.rcv_buf.max(cfg.rcv_buf_max / 2),
+            false => cfg.rcv_buf,
+        };
+        let rcv_shift = if cfg.window_scaling && largest > 65_535 {
             let mut s = 0u8;
-            while (cfg.rcv_buf >> s) > 65_535 && s < 14 {
+            while (largest >> s) > 65_535 && s < 14 {
                 s += 1;
             }
             s
@@ -265,10 +294,16 @@ impl Socket {
             persist_at: None,
             delack_at: None,
             rack_at: None,
+            pto_at: None,
+            tlp_end: None,
+            loss_recover: None,
+            undo: None,
+            frto: None,
             sack_on: false,
             ts_on: false,
             ts_recent: 0,
             last_ack_sent: 0,
+            dsack_pending: None,
             rcv_adv_edge: 0,
             ecn_on: false,
             ece_pending: false,
@@ -278,6 +313,9 @@ impl Socket {
             rcv_nxt: 0,
             rcv_shift,
             reasm: Reassembly::default(),
+            drs: cfg
+                .rcv_buf_autotune
+                .then(|| autotune::Drs::new(cfg.rcv_buf)),
             unread: 0,
             auto_read: true,
             delack_pending: 0,
@@ -394,6 +432,7 @@ impl Socket {
             self.persist_at,
             self.delack_at,
             self.rack_at,
+            self.pto_at,
             self.ext_poll(),
         ]
         .into_iter()
@@ -501,7 +540,8 @@ impl Socket {
     }
 
     fn rcv_wnd(&self) -> u64 {
-        self.cfg.rcv_buf.saturating_sub(self.unread)
+        let buf = self.drs.map_or(self.cfg.rcv_buf, |d| d.space);
+        buf.saturating_sub(self.unread)
     }
 
     /// The window to advertise: the buffer's, as receiver extensions would have it (data in
@@ -561,5 +601,6 @@ impl Socket {
         self.persist_at = None;
         self.delack_at = None;
         self.rack_at = None;
+        self.pto_at = None;
     }
 }

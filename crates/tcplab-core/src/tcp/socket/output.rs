@@ -20,11 +20,23 @@ impl Socket {
         if self.ts_on {
             h.ts = Some((Self::ts_now(now), self.ts_recent));
         }
-        if self.sack_on && !self.reasm.is_empty() {
+        let dsack = match flags.has(TcpFlags::ACK) {
+            true => self.dsack_pending.take(),
+            false => None,
+        };
+        if self.sack_on && (dsack.is_some() || !self.reasm.is_empty()) {
             // RFC 2018 §3: at most 4 blocks, 3 with the timestamps option.
             let max = if self.ts_on { 3 } else { 4 };
-            for (s, e) in self.reasm.sack_blocks(max) {
+            // RFC 2883 §4: the duplicate first, then (b) the held block it lies in, then the
+            // usual blocks without repeating that one; a D-SACK is reported once.
+            let holder = dsack.and_then(|(s, e)| self.reasm.holding(s, e));
+            for (s, e) in dsack.into_iter().chain(holder) {
                 h.sack.push(s, e);
+            }
+            for b in self.reasm.sack_blocks(max) {
+                if (h.sack.n as usize) < max && Some(b) != holder {
+                    h.sack.push(b.0, b.1);
+                }
             }
         }
         if self.ece_pending && flags.has(TcpFlags::ACK) {
@@ -155,6 +167,7 @@ impl Socket {
         // divides one by the other); a bare FIN resent is not a data retransmission.
         if retx && payload > 0 {
             self.stats.retransmissions += 1;
+            self.undo_on_retransmit();
             match cause {
                 Some(Cause::Timeout) | None => self.stats.timeout_retransmissions += 1,
                 Some(Cause::Fast) => self.stats.fast_retransmissions += 1,
@@ -176,6 +189,10 @@ impl Socket {
         // RFC 6298 (5.1): start the timer if it is not running.
         if self.rto_at.is_none() {
             self.arm_rto(now);
+        }
+        if self.cfg.tlp && !retx {
+            // RFC 8985 §7.2: the PTO restarts after new data (the probe itself keeps it off).
+            self.arm_pto(now);
         }
         match self.state {
             State::Established if fin => self.set_state(State::FinWait1),
@@ -295,9 +312,7 @@ impl Socket {
                 break;
             }
             let seq = self.seq();
-            let new_len = (data_end - self.snd_max.min(data_end)).min(self.mss + 1);
-            let can_new =
-                new_len > 0 && self.snd_max + new_len.min(self.mss) <= self.snd_una + self.snd_wnd;
+            let can_new = self.can_send_new(data_end);
             match self.rec.next_seg(&seq, &self.sb, can_new) {
                 NextSeg::Retransmit { seq, len, rescue } => {
                     self.rec.on_retransmitted(seq, len, rescue);
@@ -309,19 +324,31 @@ impl Socket {
                     }
                 }
                 NextSeg::New => {
-                    let s = self.snd_max;
-                    let fin = self.fin_seq();
-                    let payload_end = fin.unwrap_or(data_end);
-                    let mut e = (s + self.mss).min(payload_end);
-                    if fin.is_some() && e == payload_end {
-                        e += 1;
-                    }
+                    let (s, e) = (self.snd_max, self.new_segment_end(data_end));
                     self.send_range(now, s, e - s, None, out);
                     self.snd_nxt = self.snd_max;
                     pipe += e - s;
                 }
                 NextSeg::Nothing => break,
             }
+        }
+    }
+
+    /// Whether a segment of new data fits the peer's window (RFC 6675 NextSeg (3), RFC 8985 §7.3).
+    pub(super) fn can_send_new(&self, data_end: u64) -> bool {
+        let new_len = (data_end - self.snd_max.min(data_end)).min(self.mss + 1);
+        new_len > 0 && self.snd_max + new_len.min(self.mss) <= self.snd_una + self.snd_wnd
+    }
+
+    /// The end of the next new segment from snd_max: one MSS, the FIN riding on the last.
+    pub(super) fn new_segment_end(&self, data_end: u64) -> u64 {
+        let fin = self.fin_seq();
+        let payload_end = fin.unwrap_or(data_end);
+        let e = (self.snd_max + self.mss).min(payload_end);
+        if fin.is_some() && e == payload_end {
+            e + 1
+        } else {
+            e
         }
     }
 

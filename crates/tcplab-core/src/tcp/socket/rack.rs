@@ -11,8 +11,7 @@ impl Socket {
         let Some(r) = self.rec.rack_mut() else {
             return;
         };
-        // RFC 2883 §4: a first block below the cumulative ACK is a DSACK.
-        let dsack = h.sack.as_slice().first().is_some_and(|b| b.1 <= h.ack);
+        let dsack = super::dsack::dsack_block(h).is_some();
         r.on_ack(&seq, h.sack.as_slice(), dsack, srtt, now);
         self.rack_at = r.timer();
         self.rack_maybe_enter(now, out);

@@ -18,6 +18,10 @@ impl Socket {
             self.rack_at = None;
             self.on_rack_timer(now, out);
         }
+        if self.pto_at.is_some_and(|t| t <= now) {
+            self.pto_at = None;
+            self.on_pto(now, out);
+        }
         if self.rto_at.is_some_and(|t| t <= now) {
             self.rto_at = None;
             self.on_rto(now, out);
@@ -69,6 +73,8 @@ impl Socket {
                 if self.ext_event(now, SenderEvent::Timeout, out) {
                     return;
                 }
+                // RFC 5682 §2: F-RTO on the first timeout outside any recovery.
+                let frto = self.frto_allowed() && self.consecutive_timeouts == 0;
                 if self.unanswered_timeouts >= self.cfg.max_retransmissions {
                     // RFC 1122 §4.2.3.5: R2 reached, close the connection.
                     self.abort();
@@ -78,6 +84,7 @@ impl Socket {
                 // RFC 5681 §3.1: ssthresh is cut on the first timeout only and held when the same
                 // segment times out again.
                 if self.consecutive_timeouts == 0 {
+                    self.undo_start();
                     let eq4 = self.congestion_ssthresh(now, Congestion::Timeout);
                     self.win.ssthresh = match self.cfg.rto_ssthresh {
                         // RFC 5681 §3.1: eq. (4) is an upper bound ("no more than"); inside fast
@@ -104,6 +111,10 @@ impl Socket {
                 }
                 self.rack_at = None;
                 self.rtt_timing = None;
+                // RTO recovery until snd_una passes what was sent; an outstanding probe is moot.
+                self.loss_recover = Some(self.snd_max);
+                self.tlp_end = None;
+                self.pto_at = None;
                 // RFC 6298 (5.5): back off.
                 self.rtt.back_off();
                 // RFC 6298 (5.4): retransmit the earliest unacknowledged segment — even into a
@@ -124,6 +135,7 @@ impl Socket {
                 }
                 self.send_range(now, s, e - s, Some(Cause::Timeout), out);
                 self.snd_nxt = e;
+                self.frto_on_timeout(frto, e);
                 // RFC 6298 (5.6): restart the timer with the backed-off RTO.
                 self.arm_rto(now);
                 self.window_send(now, out);

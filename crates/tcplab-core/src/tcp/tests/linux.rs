@@ -118,3 +118,219 @@ fn prr_spreads_the_reduction_over_the_round_trip() {
     // Both end the round trip with ssthresh's worth sent in all.
     assert_eq!(rfc6675.iter().sum::<usize>(), prr.iter().sum::<usize>());
 }
+
+#[test]
+fn tlp_probes_the_tail_two_srtts_after_the_last_ack() {
+    // Ten segments written, the last two lost: the ACK of segments 0..7 is the last feedback.
+    // With TLP (RFC 8985 §7) a probe of the last segment goes out at 2·SRTT = 200 ms, before the
+    // RTO (250 ms); its SACK lets RACK find segment 8 and recovery starts without a timeout.
+    let trace = |tlp: bool| {
+        let (_, mut s) = established(TcpConfig { tlp, ..rack_cfg() });
+        assert_eq!(write(&mut s, T0, 10 * M).len(), 10);
+        send(&mut s, T0 + ms(100), &c_ack(S + 8 * M));
+        let (t, out) = fire(&mut s);
+        (t, segs(&out), s)
+    };
+    let (t, probe, mut s) = trace(true);
+    assert_eq!((t, probe), (T0 + ms(300), vec![(S + 9 * M, M as u32)]));
+    assert_eq!((s.stats.timeouts, s.stats.tail_loss_probes), (0, 1));
+    // §7.3: the RTO, not the PTO, is armed after the probe.
+    assert_eq!(s.poll_timeout(), Some(T0 + ms(300) + s.rto()));
+    let out = send(
+        &mut s,
+        T0 + ms(400),
+        &c_sack(S + 8 * M, &[(S + 9 * M, S + 10 * M)]),
+    );
+    assert_eq!(segs(&out), [(S + 8 * M, M as u32)]);
+    assert!(s.in_recovery());
+    assert_eq!(s.stats.timeouts, 0);
+    // Without TLP: the RTO at 100 + 250 ms retransmits segment 8.
+    let (t, first, s) = trace(false);
+    assert_eq!((t, first), (T0 + ms(350), vec![(S + 8 * M, M as u32)]));
+    assert_eq!((s.stats.timeouts, s.stats.tail_loss_probes), (1, 0));
+}
+
+#[test]
+fn tlp_reacts_to_a_loss_only_when_the_probe_repaired_one() {
+    // The last of ten segments is lost. One segment in flight: PTO = 2·SRTT + WCDelAckT = 400 ms,
+    // cut to the RTO's expiry (250 ms). The probe retransmits it; the ACK of exactly TLP.end_seq
+    // is ambiguous, so the sender waits (RFC 8985 §7.4.1): a DSACK of the probe means no loss, an
+    // ACK beyond TLP.end_seq means the probe repaired one, and cwnd is reduced (§7.4.2).
+    let run = |dsack: bool| {
+        let (_, mut s) = established(TcpConfig {
+            tlp: true,
+            ..rack_cfg()
+        });
+        write(&mut s, T0, 10 * M);
+        send(&mut s, T0 + ms(100), &c_ack(S + 9 * M));
+        let (t, out) = fire(&mut s);
+        assert_eq!((t, segs(&out)), (T0 + ms(350), vec![(S + 9 * M, M as u32)]));
+        assert_eq!(s.stats.timeouts, 0);
+        let ack = if dsack {
+            c_sack(S + 10 * M, &[(S + 9 * M, S + 10 * M)])
+        } else {
+            c_ack(S + 10 * M)
+        };
+        send(&mut s, T0 + ms(450), &ack);
+        assert_eq!(s.stats.tlp_recoveries, 0, "waits at TLP.end_seq");
+        write(&mut s, T0 + ms(450), M);
+        send(&mut s, T0 + ms(550), &c_ack(S + 11 * M));
+        (s.stats.tlp_recoveries, s.cwnd() == s.ssthresh())
+    };
+    assert_eq!(run(true), (0, false));
+    assert_eq!(run(false), (1, true));
+}
+
+/// The SACK blocks of the reply `c` (the receiver) sends to each segment, the last one's.
+fn blocks_after(c: &mut Socket, t: SimTime, data: &[u64]) -> Vec<(u64, u64)> {
+    let mut last = Vec::new();
+    for &seq in data {
+        let out = send(c, t, &s_data(seq));
+        if let Some(a) = out.last() {
+            last = a.hdr.sack.as_slice().to_vec();
+        }
+    }
+    last
+}
+
+#[test]
+fn dsack_reports_a_duplicate_below_the_cumulative_ack() {
+    // RFC 2883 §4.1.1: the ACKs of segments 0 and 1 were lost and segment 0 is retransmitted;
+    // the receiver reports it as the first (and only) SACK block with ACK = segment 2.
+    let run = |dsack: bool| {
+        let (mut c, _) = established(TcpConfig {
+            dsack,
+            ..sack_cfg()
+        });
+        blocks_after(&mut c, T0, &[S, S + M, S])
+    };
+    assert_eq!(run(true), [(S, S + M)]);
+    assert!(run(false).is_empty());
+}
+
+#[test]
+fn dsack_of_held_data_is_followed_by_the_block_holding_it() {
+    // RFC 2883 §4 (b): segments 2, 3 and 5 are held above a gap at 1; segment 3 arrives again.
+    // First block: the duplicate; second: the held block it lies in (2..4); then the other
+    // blocks, without repeating that one.
+    let (mut c, _) = established(TcpConfig {
+        dsack: true,
+        ..sack_cfg()
+    });
+    let blocks = blocks_after(&mut c, T0, &[S, S + 2 * M, S + 3 * M, S + 5 * M, S + 3 * M]);
+    assert_eq!(
+        blocks,
+        [
+            (S + 3 * M, S + 4 * M),
+            (S + 2 * M, S + 4 * M),
+            (S + 5 * M, S + 6 * M)
+        ]
+    );
+    // Reported once: the next ACK carries the usual blocks only.
+    let next = blocks_after(&mut c, T0, &[S + 7 * M]);
+    assert_eq!(next[0], (S + 7 * M, S + 8 * M));
+    assert!(!next.contains(&(S + 3 * M, S + 4 * M)));
+}
+
+#[test]
+fn a_spurious_fast_retransmit_is_undone_when_its_dsack_arrives() {
+    // Segment 0 is reordered behind 1..3: three SACKs start RFC 6675 recovery, which retransmits
+    // it and halves the window. The original arrives, the episode ends, and then the receiver's
+    // DSACK of the retransmission shows that every retransmission of the episode was needless
+    // (RFC 3708): with `undo` the pre-episode cwnd and ssthresh come back.
+    let trace = |undo: bool| {
+        let (mut s, out) = sending(TcpConfig {
+            dsack: true,
+            undo,
+            ..sack_cfg()
+        });
+        assert_eq!(out.len(), 10);
+        let before = (s.cwnd(), s.ssthresh());
+        for k in 2..5 {
+            send(&mut s, T0 + ms(100), &c_sack(S, &[(S + M, S + k * M)]));
+        }
+        assert!(s.in_recovery());
+        assert_eq!(s.stats.retransmissions, 1);
+        send(&mut s, T0 + ms(101), &c_ack(S + 4 * M));
+        send(&mut s, T0 + ms(102), &c_ack(S + 10 * M));
+        assert!(!s.in_recovery());
+        let reduced = (s.cwnd(), s.ssthresh());
+        send(&mut s, T0 + ms(150), &c_sack(S + 10 * M, &[(S, S + M)]));
+        (before, reduced, (s.cwnd(), s.ssthresh()), s.stats.undos)
+    };
+    let (before, reduced, after, undos) = trace(true);
+    assert!(reduced.1 < before.1, "{reduced:?} {before:?}");
+    assert_eq!(undos, 1);
+    assert_eq!(after.1, before.1, "ssthresh restored");
+    assert!(after.0 >= before.0, "cwnd restored: {after:?} {before:?}");
+    let (_, reduced, after, undos) = trace(false);
+    assert_eq!((after, undos), (reduced, 0));
+}
+
+#[test]
+fn frto_tells_a_delay_spike_from_a_loss_and_undoes_the_timeout() {
+    // Ten segments out, then the path stalls: no ACK until after the RTO (300 ms), which
+    // retransmits segment 0. Then the delayed ACKs of the originals arrive. F-RTO (RFC 5682)
+    // answers the first with two new segments instead of retransmitting 1 and 2; the second ACK
+    // acknowledges data that was never retransmitted, so the timeout was spurious and is undone.
+    let trace = |frto: bool| {
+        let (mut s, out) = sending(TcpConfig {
+            frto,
+            initial_window: InitialWindow::Segments(10),
+            ..cfg()
+        });
+        assert_eq!(out.len(), 10);
+        let before = s.cwnd();
+        let (t, rto) = fire(&mut s);
+        assert_eq!((t, segs(&rto)), (T0 + ms(300), vec![(S, M as u32)]));
+        let first = send(&mut s, T0 + ms(310), &c_ack(S + M));
+        send(&mut s, T0 + ms(311), &c_ack(S + 2 * M));
+        (segs(&first), before, s.cwnd(), s.stats.undos)
+    };
+    let (first, before, after, undos) = trace(true);
+    assert_eq!(first, [(S + 10 * M, M as u32), (S + 11 * M, M as u32)]);
+    assert_eq!((after, undos), (before, 1));
+    let (first, _, after, undos) = trace(false);
+    assert_eq!(first, [(S + M, M as u32), (S + 2 * M, M as u32)]);
+    assert!(after < before && undos == 0, "{after}");
+}
+
+#[test]
+fn autotuning_grows_the_window_to_twice_the_data_per_round_trip() {
+    // A bulk transfer over the fixtures' wire (100 ms RTT, no rate limit) with a 64 KiB receive
+    // buffer: without autotuning the client offers 65535 B throughout and the transfer moves one
+    // window per round trip; with it the window doubles each round trip the sender fills it, up
+    // to half of rcv_buf_max.
+    let run = |rcv_buf_autotune: bool| {
+        let conf = TcpConfig {
+            rcv_buf_autotune,
+            rcv_buf_max: 4 << 20,
+            timestamps: true,
+            ..sack_cfg()
+        };
+        let (mut c, mut s, mut w) = established_wire(conf.clone(), conf);
+        let out = write_all(&mut s, T0);
+        w.put(true, out);
+        w.run(&mut c, &mut s, T0 + secs(2));
+        let windows: Vec<u64> = w
+            .sent_by(false)
+            .iter()
+            .map(|(_, sg)| sg.hdr.window as u64)
+            .collect();
+        (windows, c.delivered())
+    };
+    let (fixed, fixed_bytes) = run(false);
+    assert!(fixed.iter().all(|&x| x == 65_535), "{fixed:?}");
+    let (tuned, tuned_bytes) = run(true);
+    assert_eq!(tuned[0], 65_535);
+    assert!(tuned.windows(2).all(|p| p[1] >= p[0]), "never shrinks");
+    assert_eq!(
+        *tuned.last().unwrap(),
+        2 << 20,
+        "capped at half of rcv_buf_max"
+    );
+    assert!(
+        tuned_bytes > 10 * fixed_bytes,
+        "{tuned_bytes} vs {fixed_bytes}"
+    );
+}

@@ -1,0 +1,94 @@
+//! DSACK (RFC 2883) at the receiver, and at the sender the undo of a reduction that DSACKs show
+//! was spurious (RFC 3708 detection; the restore of the pre-episode cwnd and ssthresh as Linux
+//! does it, in the style of Eifel's response, RFC 4015). F-RTO's spurious timeouts
+//! (`socket/frto.rs`) end in the same undo.
+
+use super::*;
+
+/// What the sender needs to take an episode's reduction back.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Undo {
+    /// snd_una when the episode began: DSACKs of data below it belong to an earlier one.
+    marker: u64,
+    cwnd: u64,
+    ssthresh: u64,
+    /// Retransmissions of the episode no DSACK has yet shown to be duplicates (Linux's
+    /// undo_retrans).
+    retrans: u64,
+}
+
+/// RFC 2883 §4: the first SACK block is a D-SACK when it lies below the cumulative ACK or inside
+/// the second block.
+pub(super) fn dsack_block(h: &TcpHeader) -> Option<(u64, u64)> {
+    let b = h.sack.as_slice();
+    let first = *b.first()?;
+    let inside_second = b.get(1).is_some_and(|s| s.0 <= first.0 && first.1 <= s.1);
+    (first.1 <= h.ack || inside_second).then_some(first)
+}
+
+impl Socket {
+    /// The receiver got [s, e) again: report it in the next ACK (RFC 2883 §4).
+    pub(super) fn note_duplicate(&mut self, s: u64, e: u64) {
+        if self.cfg.dsack && self.sack_on {
+            self.dsack_pending = Some((s, e));
+        }
+    }
+
+    /// A congestion episode (fast recovery or a first timeout) begins: remember the window it is
+    /// about to reduce. A tail loss probe's retransmission still in flight will draw a DSACK of
+    /// its own, so it counts as one of the episode's retransmissions (otherwise that DSACK would
+    /// undo a real loss's reduction).
+    pub(super) fn undo_start(&mut self) {
+        if !self.cfg.undo && !self.cfg.frto {
+            return;
+        }
+        self.undo = Some(Undo {
+            marker: self.snd_una,
+            cwnd: self.win.window(),
+            ssthresh: self.win.ssthresh,
+            retrans: self.tlp_end.is_some_and(|(_, retx)| retx) as u64,
+        });
+    }
+
+    /// Counts a retransmission of the episode.
+    pub(super) fn undo_on_retransmit(&mut self) {
+        if let Some(u) = self.undo.as_mut() {
+            u.retrans += 1;
+        }
+    }
+
+    /// RFC 3708 §3 with DSACK: every retransmission of the episode reported duplicate means none
+    /// was needed; the reduction is undone.
+    pub(super) fn undo_on_dsack(&mut self, h: &TcpHeader) {
+        if !self.cfg.undo {
+            return;
+        }
+        let Some((s, e)) = dsack_block(h) else { return };
+        let Some(u) = self.undo.as_mut() else { return };
+        if s < u.marker || u.retrans == 0 {
+            return;
+        }
+        u.retrans = u.retrans.saturating_sub((e - s).div_ceil(self.mss));
+        if u.retrans == 0 {
+            self.undo_reduction();
+        }
+    }
+
+    /// The episode was spurious: the pre-episode cwnd and ssthresh come back (never lower than
+    /// now), recovery ends, and nothing is taken as lost any more (go-back-N stops at snd_max).
+    pub(super) fn undo_reduction(&mut self) {
+        let Some(u) = self.undo.take() else { return };
+        self.win.ssthresh = self.win.ssthresh.max(u.ssthresh);
+        self.win.set(self.win.window().max(u.cwnd));
+        if self.in_recovery() {
+            self.rec.get_mut().abandon();
+        }
+        if let Some(r) = self.rec.rack_mut() {
+            r.forget_losses();
+        }
+        self.rack_at = None;
+        self.loss_recover = None;
+        self.snd_nxt = self.snd_max;
+        self.stats.undos += 1;
+    }
+}
