@@ -79,6 +79,11 @@ pub struct FlowSummary {
     pub early_fast_retransmits: u64,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub early_fast_retransmits_at: Vec<(f64, u32)>,
+    /// Tail loss probes sent (RFC 8985 §7), and those that repaired a loss (§7.4).
+    pub tail_loss_probes: u64,
+    pub tlp_recoveries: u64,
+    /// Reductions undone because every retransmission of the episode was DSACKed (RFC 3708).
+    pub undos: u64,
     /// Why a flow that should have finished did not (None when it completed, or when it is an
     /// unlimited transfer that ran until the end).
     pub reason: Option<String>,
@@ -443,6 +448,9 @@ pub fn summarize(w: &World) -> RunOutput {
                 .iter()
                 .map(|&(t, n)| (t.as_secs_f64(), n))
                 .collect(),
+            tail_loss_probes: st.tail_loss_probes,
+            tlp_recoveries: st.tlp_recoveries,
+            undos: st.undos,
             reason: unfinished_reason(f, snd, rcv, end),
             adaptive_losses: snd
                 .adaptive_history()

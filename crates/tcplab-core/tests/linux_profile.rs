@@ -59,3 +59,28 @@ fn wired_examples_run_on_the_linux_profile_deterministically() {
         }
     }
 }
+
+/// The Linux mechanisms' counters reach the run summary: tail loss probes on the outage example
+/// (none with `tlp = false`), undos on the lossy one (none with `undo = false`).
+#[test]
+fn tail_loss_probes_and_undos_are_reported() {
+    let linux = [("tcp.profile", "linux"), ("tcp.variant", "rack")];
+    let flow = |text: &str, extra: Option<(&str, &str)>| {
+        let mut ov = linux.to_vec();
+        ov.extend(extra);
+        run(text, 1, &ov).summary.flows[0].clone()
+    };
+    let (lossy, outage) = (EXAMPLES[1].1, EXAMPLES[2].1);
+    let probes = flow(outage, None);
+    eprintln!(
+        "wired_outage: {} probes, {} recovered by a probe",
+        probes.tail_loss_probes, probes.tlp_recoveries
+    );
+    assert!(probes.tail_loss_probes > 0 && probes.tlp_recoveries <= probes.tail_loss_probes);
+    let no_tlp = flow(outage, Some(("tcp.tlp", "false")));
+    assert_eq!((no_tlp.tail_loss_probes, no_tlp.tlp_recoveries), (0, 0));
+    let undone = flow(lossy, None);
+    eprintln!("wired_lossy: {} undos", undone.undos);
+    assert!(undone.undos > 0);
+    assert_eq!(flow(lossy, Some(("tcp.undo", "false"))).undos, 0);
+}
