@@ -231,7 +231,7 @@ impl Aodv {
     fn send_rreq(&mut self, now: SimTime, dst: Addr, io: &mut RoutingIo) {
         if self.table.active(dst, now, self.bump_on_expiry()).is_some() {
             // Learned meanwhile (e.g. a route to a neighbour heard directly): nothing to find.
-            self.route_up(dst, io);
+            self.route_up(now, dst, io);
             return;
         }
         let d = self.discoveries.entry(dst).or_default();
@@ -313,11 +313,16 @@ impl Aodv {
 
     /// A route to `dst` became valid: end its discovery, release its buffered packets, and
     /// tell the transport if it sources traffic there.
-    fn route_up(&mut self, dst: Addr, io: &mut RoutingIo) {
-        let discovering = self.discoveries.remove(&dst).is_some();
+    fn route_up(&mut self, now: SimTime, dst: Addr, io: &mut RoutingIo) {
+        let discovery = self.discoveries.remove(&dst);
+        let discovering = discovery.is_some();
         let Some(next) = self.table.get(dst).map(|r| r.next) else {
             return;
         };
+        // A discovery that sent requests (not one held down after giving up) found its route.
+        if let Some(d) = discovery.filter(|d| d.attempts > 0) {
+            self.stats.discovery_done(d.started, now);
+        }
         for id in self.buffer.take(dst) {
             io.release.push((id, self.hop(next)));
         }
@@ -422,7 +427,7 @@ impl Aodv {
                 life
             };
             rev.set(q.orig_seq, hops, from, expire);
-            self.route_up(q.orig, io);
+            self.route_up(now, q.orig, io);
         } else if rev.is_active(now) && rev.expire < life {
             rev.expire = life;
         }
@@ -573,7 +578,7 @@ impl Aodv {
                 self.table.entry(a.dst).record_latency(per_hop);
             }
         }
-        self.route_up(a.dst, io);
+        self.route_up(now, a.dst, io);
         if a.orig == self.addr || hello || pkt.ip.ttl <= 1 {
             return;
         }

@@ -33,6 +33,8 @@ pub const DISCOVERY_HOP_LIMIT: u8 = 255;
 /// One route discovery in progress (RFC §8.2.1).
 #[derive(Clone, Copy, Debug)]
 struct Discovery {
+    /// When its first request went (its latency runs from here).
+    started: SimTime,
     /// Request cycles sent (a cycle: a non-propagating request, then a propagating one).
     cycles: u32,
     cycle_at: SimTime,
@@ -254,7 +256,11 @@ impl Dsr {
         for dst in self.buffer.destinations() {
             if self.cache.has(dst, now) {
                 io.reroute.extend(self.buffer.take(dst));
-                let discovering = self.discoveries.remove(&dst).is_some();
+                let discovery = self.discoveries.remove(&dst);
+                if let Some(d) = discovery {
+                    self.stats.discovery_done(d.started, now);
+                }
+                let discovering = discovery.is_some();
                 if self.sourced.contains(&dst) && (self.lost.remove(&dst) || discovering) {
                     io.signals.push(RouteSignal::Restored { dst });
                 }
@@ -289,6 +295,7 @@ impl Dsr {
         }
         if let std::collections::btree_map::Entry::Vacant(e) = self.discoveries.entry(dst) {
             e.insert(Discovery {
+                started: now,
                 cycles: 0,
                 cycle_at: now,
                 propagated: false,

@@ -2,7 +2,7 @@
 //! the generic test network.
 
 use super::{Dsr, DsrParams, DISCOVERY_HOP_LIMIT};
-use crate::net::routing::{DropReason, Port, RouteSignal};
+use crate::net::routing::{DropReason, Port, RouteSignal, RoutingAgent};
 use crate::net::testnet::{addr, Net};
 use crate::packet::{DsrOption, Packet};
 use crate::rng::{Rng, StreamId};
@@ -92,6 +92,17 @@ fn discovery_records_the_route_and_data_follows_it() {
     );
     // The destination removed the header before delivery (RFC §8.1.4).
     assert!(n.data[&id].dsr().is_none());
+    // The discovery's latency: from the first request to the route installed (the data left).
+    let s = n.nodes[0].stats();
+    assert_eq!((s.discoveries, s.discoveries_completed), (1, 1));
+    assert_eq!(
+        SimTime(s.discovery_latency_ns),
+        n.data_hops[0].0 - reqs[0].at
+    );
+    assert!(
+        s.discovery_latency_ns > ms(30).0,
+        "after the propagating request"
+    );
 }
 
 /// RFC §8.2.3: a node with a cached route to the target answers a request itself (here node 1,
