@@ -47,8 +47,8 @@ NOTES = (
     "DSR over the mobile network answers route requests only at the target (reply_from_cache = false): without "
     "promiscuous overhearing, cached replies hand out stale routes and NewReno over DSR then delivers almost "
     "nothing (docs/validation/routing.md).",
-    "TCP-pgy = S1 + S2 over AODV (gratuitous RREPs on for every sender); over DSR and DSDV it is S2 alone: "
-    "DSDV has no route requests or replies to carry the ACK.",
+    "TCP-pgy = S1 + S2 over AODV (gratuitous RREPs on for every sender) and DSR (the ACK as DSR option 31 on "
+    "route requests and replies); over DSDV it is S2 alone: DSDV has no route requests or replies to carry it.",
     "Control packets and bytes count routing messages only; DSR's source routes on data packets are not in them.",
 )
 
@@ -85,15 +85,16 @@ def sweeps(quick: bool) -> list[Sweep]:
 
 
 def run_metrics(summary: dict[str, Any]) -> dict[str, float]:
-    """One run's metrics: flows summed (throughput kb/s, spurious retransmissions, timeouts), the
-    routing agents' counters summed over nodes, and the mean route-discovery latency (ms, NaN
-    when no discovery completed)."""
+    """One run's metrics: flows summed (throughput kb/s, spurious retransmissions, timeouts, ACKs
+    learned by S1), the routing agents' counters summed over nodes, and the mean route-discovery
+    latency (ms, NaN when no discovery completed)."""
     flows, nodes = summary["flows"], summary.get("nodes", [])
     done = sum(n["discoveries_completed"] for n in nodes)
     return {
         "kbps": sum(f["goodput_bps"] for f in flows) / 1e3,
         "spurious": float(sum(f["spurious_retransmissions"] for f in flows)),
         "timeouts": float(sum(f["timeouts"] for f in flows)),
+        "learned": float(sum(f["acks_learned"] for f in flows)),
         "ctrl_packets": float(sum(n["control_packets"] for n in nodes)),
         "ctrl_kbytes": sum(n["control_bytes"] for n in nodes) / 1e3,
         "discoveries": float(done),
@@ -119,6 +120,7 @@ METRICS = (
     ("kbps", "throughput (aggregate over the flows), kb/s", "kb/s"),
     ("spurious", "spurious retransmissions per run", "per run"),
     ("timeouts", "retransmission timeouts per run", "per run"),
+    ("learned", "ACKs the sender learned from routing (TCP-pgy S1) per run", "per run"),
     ("ctrl_packets", "routing overhead: control packets sent per run (all nodes)", "packets"),
     ("ctrl_kbytes", "routing overhead: control bytes sent per run (all nodes, IP bytes)", "kB"),
     ("discovery_ms", "route-discovery latency: mean per run, first request to route installed", "ms"),

@@ -14,8 +14,8 @@ docs/validation/routing.md:
 * Routing: ns-2.35's presets of the three protocols.  AODV's gratuitous RREPs are on for every
   sender (TCP-pgy S1 needs them; the network stays the same across senders).
 * Senders: NewReno; ELFN with Holland & Vaidya's 2 s probe interval; TCP-pgy = S1 (the ACK carried
-  by route requests and replies, where the protocol has them) + S2 (``dup_count``).  DSDV sends no
-  route requests or replies for S1 to ride on, so TCP-pgy over DSDV is S2 alone.
+  by route requests and replies: AODV's ``ack_seq``, DSR's option 31) + S2 (``dup_count``).  DSDV
+  sends no route requests or replies for S1 to ride on, so TCP-pgy over DSDV is S2 alone.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ PROTOCOLS: dict[str, dict[str, Any]] = {
 }
 PROTOCOL_LABEL = {"aodv": "AODV", "dsr": "DSR", "dsdv": "DSDV"}
 #: The protocols whose agents carry TCP-pgy S1's ACK on their route requests and replies.
-S1_CARRIERS = ("aodv",)
+S1_CARRIERS = ("aodv", "dsr")
 
 SENDERS = ("newreno", "elfn", "pgy")
 LABEL = {"newreno": "NewReno", "elfn": "ELFN", "pgy": "TCP-pgy"}
