@@ -165,3 +165,40 @@ fn routing_tables_are_checked_per_protocol() {
         }
     }
 }
+
+/// TCP-pgy S1 over DSR: with both halves on, the sender's TCP learns the receiver's ACKs from
+/// its route requests and replies; the sender's half alone is refused, and so is the routing
+/// half on DSDV (no requests or replies to carry it).
+#[test]
+fn ack_piggyback_over_dsr_and_where_it_is_refused() {
+    let dsr = with_routing(
+        STRING,
+        r#"{ protocol = "dsr", preset = "ns2", ack_piggyback = true }"#,
+    );
+    let s1 = [("tcp.extensions", r#"["ack_piggyback"]"#)];
+    let out = run(&dsr, 1, &s1);
+    report("DSR, S1", &out);
+    let f = &out.summary.flows[0];
+    assert!(f.acks_learned > 0, "{} ACKs learned", f.acks_learned);
+    let refused = |text: &str, needles: [&str; 2]| {
+        let ov = [(s1[0].0.to_string(), s1[0].1.to_string())];
+        let e = api::run(text, Format::Toml, Some(1), &ov, None)
+            .err()
+            .expect("refused")
+            .to_string();
+        for n in needles {
+            assert!(e.contains(n), "{n:?} not in {e}");
+        }
+    };
+    refused(
+        &with_routing(STRING, r#"{ protocol = "dsr" }"#),
+        ["tcp.extensions", r#"(protocol = "aodv" or "dsr")"#],
+    );
+    refused(
+        &with_routing(STRING, r#"{ protocol = "dsdv", ack_piggyback = true }"#),
+        [
+            "wlans[0].routing.ack_piggyback",
+            r#"only used by protocol = "aodv" or protocol = "dsr""#,
+        ],
+    );
+}

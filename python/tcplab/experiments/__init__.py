@@ -10,7 +10,7 @@ import importlib
 from types import ModuleType
 
 #: Module names (within this package) of every experiment, in report order.
-MODULES: tuple[str, ...] = ("wired_loss", "mtcp_plus", "ack_holding", "adaptive_tcp", "tcp_pgy", "atcp")
+MODULES: tuple[str, ...] = ("wired_loss", "mtcp_plus", "ack_holding", "adaptive_tcp", "tcp_pgy", "atcp", "routing")
 
 
 def all_experiments() -> dict[str, ModuleType]:

@@ -1,6 +1,7 @@
 //! The network layer: nodes and addresses, the routing seam ([`routing`]) and its agents
 //! ([`static_routes`], [`aodv`], [`dsr`], [`dsdv`]).
 
+pub mod ack_seq;
 pub mod aodv;
 pub mod dsdv;
 pub mod dsr;

@@ -145,6 +145,19 @@ pub struct RoutingStats {
     pub route_errors: u64,
     /// Link breaks this node detected (MAC feedback or lost HELLOs).
     pub link_breaks: u64,
+    /// Route discoveries that ended with a route installed, and their summed latency: from the
+    /// first route request for the destination to the route's installation (DSDV has no
+    /// requests: from the first packet queued for a broken route to a new route).
+    pub discoveries_completed: u64,
+    pub discovery_latency_ns: u64,
+}
+
+impl RoutingStats {
+    /// A discovery begun at `started` installed its route at `now`.
+    pub fn discovery_done(&mut self, started: SimTime, now: SimTime) {
+        self.discoveries_completed += 1;
+        self.discovery_latency_ns += now.saturating_sub(started).0;
+    }
 }
 
 /// A node's routing protocol.

@@ -11,7 +11,7 @@ use crate::net::routing::{
     Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, BROADCAST_ADDR,
 };
 use crate::net::{addr_node, node_addr};
-use crate::packet::{Addr, Ecn, Ipv4Header, Packet, Transport, UdpHeader};
+use crate::packet::{Addr, Ecn, Ipv4Header, Packet, TcpFlags, TcpHeader, Transport, UdpHeader};
 use crate::time::SimTime;
 
 /// The IP TTL the harness's sources give data.
@@ -97,6 +97,12 @@ impl<A: RoutingAgent> Net<A> {
         self.down.insert((b, a));
     }
 
+    /// Mends the link a–b (a node coming into range).
+    pub fn restore_link(&mut self, a: usize, b: usize) {
+        self.down.remove(&(a, b));
+        self.down.remove(&(b, a));
+    }
+
     fn up(&self, a: usize, b: usize) -> bool {
         self.adj[a].contains(&b) && !self.down.contains(&(a, b))
     }
@@ -109,6 +115,27 @@ impl<A: RoutingAgent> Net<A> {
 
     /// Node `src` originates a 500-byte UDP datagram to node `dst` now.
     pub fn send_data(&mut self, src: usize, dst: usize) -> PktId {
+        self.originate(
+            src,
+            dst,
+            Transport::Udp(UdpHeader { sport: 9, dport: 9 }),
+            500,
+        )
+    }
+
+    /// Node `src`'s TCP sends a pure ACK `ack` from port `sport` to node `dst`'s port `dport`.
+    pub fn send_tcp_ack(
+        &mut self,
+        src: usize,
+        dst: usize,
+        (sport, dport): (u16, u16),
+        ack: u64,
+    ) -> PktId {
+        let h = TcpHeader::new(sport, dport, 1, ack, TcpFlags::ACK, 65535);
+        self.originate(src, dst, Transport::Tcp(h), 0)
+    }
+
+    fn originate(&mut self, src: usize, dst: usize, l4: Transport, payload: u32) -> PktId {
         let id = PktId(self.next_id);
         self.next_id += 1;
         let mut pkt = Packet {
@@ -119,8 +146,8 @@ impl<A: RoutingAgent> Net<A> {
                 ecn: Ecn::NotEct,
                 ident: id.0 as u16,
             },
-            l4: Transport::Udp(UdpHeader { sport: 9, dport: 9 }),
-            payload: 500,
+            l4,
+            payload,
             flow: 0,
         };
         let mut io = RoutingIo::default();

@@ -30,8 +30,14 @@ pub struct AckSeq {
 impl AckSeq {
     pub const WIRE_LEN: u32 = 10;
 
-    fn emit(&self, buf: &mut Vec<u8>) {
-        buf.extend_from_slice(&[ACK_SEQ_EXT, 8]);
+    /// Type `kind`, length 8, then the body (an AODV extension's layout).
+    fn emit(&self, kind: u8, buf: &mut Vec<u8>) {
+        buf.extend_from_slice(&[kind, 8]);
+        self.emit_body(buf);
+    }
+
+    /// The ports, then the ACK's low 32 bits (8 bytes; a DSR option's data too).
+    pub(crate) fn emit_body(&self, buf: &mut Vec<u8>) {
         buf.extend_from_slice(&self.sport.to_be_bytes());
         buf.extend_from_slice(&self.dport.to_be_bytes());
         buf.extend_from_slice(&(self.ack as u32).to_be_bytes());
@@ -145,7 +151,7 @@ impl AodvMsg {
                 put(buf, r.orig);
                 put(buf, r.orig_seq);
                 if let Some(e) = &r.ack_seq {
-                    e.emit(buf);
+                    e.emit(ACK_SEQ_EXT, buf);
                 }
             }
             AodvMsg::Rrep(r) => {
@@ -157,7 +163,7 @@ impl AodvMsg {
                 put(buf, r.orig);
                 put(buf, r.lifetime_ms);
                 if let Some(e) = &r.ack_seq {
-                    e.emit(buf);
+                    e.emit(ACK_SEQ_EXT, buf);
                 }
             }
             AodvMsg::Rerr(e) => {

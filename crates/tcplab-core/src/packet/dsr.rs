@@ -4,7 +4,7 @@
 //! number of bytes `emit()` writes. Options are packed one after another without Pad1/PadN
 //! (alignment is a SHOULD of §6.1; Wireshark decodes either way).
 
-use super::{Addr, Transport};
+use super::{AckSeq, Addr, Transport};
 
 /// IP protocol number of the DSR Options header (RFC 4728 §6.1, IANA).
 pub const IPPROTO_DSR: u8 = 48;
@@ -12,6 +12,11 @@ pub const IPPROTO_DSR: u8 = 48;
 pub const NO_NEXT_HEADER: u8 = 59;
 /// Route Error type NODE_UNREACHABLE (RFC 4728 §6.4.1).
 pub const NODE_UNREACHABLE: u8 = 1;
+/// Option type of TCP-pgy S1's ACK (seed 002 §III-B.1, which says S1 applies to DSR-like
+/// protocols). IANA's DSR Option Types registry structures a type as Unk (1 bit), Act (2 bits)
+/// and a number (5 bits); 4–31 (Unk 0, Act 00) are unassigned: a node that does not know the
+/// option ignores it and sends no OPTION_NOT_SUPPORTED error. 31 is the last of them.
+pub const DSR_ACK_SEQ: u8 = 31;
 /// The fixed part of the DSR Options header: Next Header, F + reserved, Payload Length (§6.1).
 pub const DSR_FIXED_LEN: u32 = 4;
 
@@ -46,6 +51,9 @@ pub enum DsrOption {
         segs_left: u8,
         addrs: Vec<Addr>,
     },
+    /// TCP-pgy S1's ACK (type [`DSR_ACK_SEQ`], 10 bytes): the sending node's TCP receiver's
+    /// latest cumulative ACK toward the packet's other end, on a route request or reply.
+    AckSeq(AckSeq),
 }
 
 impl DsrOption {
@@ -55,6 +63,7 @@ impl DsrOption {
             DsrOption::RouteReply { .. } => 2,
             DsrOption::RouteError { .. } => 3,
             DsrOption::SourceRoute { .. } => 96,
+            DsrOption::AckSeq(_) => DSR_ACK_SEQ,
         }
     }
 
@@ -65,6 +74,7 @@ impl DsrOption {
             DsrOption::RouteReply { addrs, .. } => 1 + 4 * addrs.len() as u32,
             DsrOption::RouteError { .. } => 14,
             DsrOption::SourceRoute { addrs, .. } => 2 + 4 * addrs.len() as u32,
+            DsrOption::AckSeq(_) => AckSeq::WIRE_LEN - 2,
         }
     }
 
@@ -120,6 +130,7 @@ impl DsrOption {
                 buf.extend_from_slice(&bits.to_be_bytes());
                 addrs_out(buf, addrs);
             }
+            DsrOption::AckSeq(e) => e.emit_body(buf),
         }
     }
 }
@@ -166,6 +177,14 @@ impl DsrPacket {
                 segs_left,
                 addrs,
             } => Some((*salvage, *segs_left, addrs.as_slice())),
+            _ => None,
+        })
+    }
+
+    /// The TCP-pgy S1 ACK the packet carries, if any.
+    pub fn ack_seq(&self) -> Option<AckSeq> {
+        self.hdr.options.iter().find_map(|o| match o {
+            DsrOption::AckSeq(e) => Some(*e),
             _ => None,
         })
     }
@@ -234,6 +253,21 @@ mod tests {
         assert_eq!(b.len(), 4 + 16);
         assert_eq!(&b[4..8], &[3, 14, 1, 3]);
         assert_eq!(&b[16..20], &[10, 0, 0, 5]);
+    }
+
+    /// TCP-pgy S1's option: type 31, Opt Data Len 8, the ports and the ACK's low 32 bits.
+    #[test]
+    fn ack_seq_option_layout() {
+        let h = DsrHeader {
+            options: vec![DsrOption::AckSeq(AckSeq {
+                sport: 80,
+                dport: 5001,
+                ack: 0x1_0000_0007,
+            })],
+        };
+        let b = bytes(&h);
+        assert_eq!(&b[..4], &[59, 0, 0, 10]);
+        assert_eq!(&b[4..], &[31, 8, 0, 80, 0x13, 0x89, 0, 0, 0, 7]);
     }
 
     /// Our pcaps decode as DSR in Wireshark, the TCP segment inside a source-routed packet with
@@ -338,5 +372,65 @@ mod tests {
             assert!(text.contains(needle), "missing {needle:?} in\n{text}");
         }
         assert!(!text.contains("Malformed"), "{text}");
+    }
+
+    /// TCP-pgy S1's option goes last in the header: tshark's DSR dissector has no case for an
+    /// option type it does not know and then advances two bytes instead of the option's length,
+    /// so what follows it would be misread. Placed last, every standard option before it
+    /// decodes (tshark then flags the unknown tail as malformed).
+    #[test]
+    fn tshark_decodes_the_options_before_the_ack() {
+        use crate::packet::{Ecn, Ipv4Header, Packet};
+        let (a, b, c) = (0x0a00_0001, 0x0a00_0002, 0x0a00_0003);
+        let ack = DsrOption::AckSeq(AckSeq {
+            sport: 80,
+            dport: 5001,
+            ack: 9,
+        });
+        let pkt = |src, dst, options| Packet {
+            ip: Ipv4Header {
+                src,
+                dst,
+                ttl: 64,
+                ecn: Ecn::NotEct,
+                ident: 1,
+            },
+            l4: Transport::Dsr(Box::new(DsrPacket {
+                hdr: DsrHeader { options },
+                inner: None,
+            })),
+            payload: 0,
+            flow: u32::MAX,
+        };
+        let request = DsrOption::RouteRequest {
+            id: 77,
+            target: c,
+            addrs: vec![b],
+        };
+        let reply = DsrOption::RouteReply {
+            last_hop_external: false,
+            addrs: vec![b, c],
+        };
+        let route = DsrOption::SourceRoute {
+            salvage: 0,
+            segs_left: 1,
+            addrs: vec![b],
+        };
+        let pkts = [
+            pkt(a, 0xffff_ffff, vec![request, ack.clone()]),
+            pkt(c, a, vec![reply, route, ack]),
+        ];
+        let Some(text) = crate::packet::tshark::decode("dsr_ack", &pkts, "ip.check_checksum:TRUE")
+        else {
+            return;
+        };
+        for needle in [
+            "Target address: 10.0.0.3",
+            "Id: 0x004d (77)",
+            "Hop list : 10.0.0.2 10.0.0.3",
+            "Segments left: 1",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+        }
     }
 }

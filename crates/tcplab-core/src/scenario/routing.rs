@@ -68,6 +68,7 @@ impl PresetName {
 
 /// Fields of the routing table each protocol reads (besides `protocol` and `preset`).
 const DSR_FIELDS: &[&str] = &[
+    "ack_piggyback",
     "jitter",
     "buffer",
     "buffer_timeout",
@@ -119,7 +120,8 @@ pub struct RoutingSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dest_only: Option<bool>,
     /// TCP-pgy S1: RREQs carry the TCP receiver's cumulative ACK (`ack_seq`) and gratuitous
-    /// RREPs copy it to the sender, whose TCP uses it with `extensions = ["ack_piggyback"]`.
+    /// RREPs copy it to the sender, whose TCP uses it with `extensions = ["ack_piggyback"]`;
+    /// with DSR, route requests and replies carry it (AODV, DSR).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ack_piggyback: Option<bool>,
     /// HELLO messages at this interval (default: none, link breaks come from the MAC).
@@ -229,7 +231,7 @@ pub fn aodv_params(r: &RoutingSpec) -> AodvParams {
 }
 
 /// TCP-pgy S1 has two halves: the sender's `ack_piggyback` extension learns nothing unless the
-/// AODV nodes carry `ack_seq` (`routing.ack_piggyback = true`).
+/// AODV or DSR nodes carry the ACK (`routing.ack_piggyback = true`; DSDV has no requests).
 pub fn validate_ack_piggyback(s: &Scenario, errs: &mut Vec<FieldError>) {
     let carried = s
         .wlans
@@ -254,7 +256,7 @@ pub fn validate_ack_piggyback(s: &Scenario, errs: &mut Vec<FieldError>) {
         if t.is_some_and(asks) {
             errs.push(err(
                 format!("{loc}.extensions"),
-                "\"ack_piggyback\" needs the ACK carried by routing: set ack_piggyback = true in a WLAN's routing table (protocol = \"aodv\")",
+                "\"ack_piggyback\" needs the ACK carried by routing: set ack_piggyback = true in a WLAN's routing table (protocol = \"aodv\" or \"dsr\")",
             ));
         }
     }
@@ -280,6 +282,9 @@ pub fn dsr_params(r: &RoutingSpec) -> DsrParams {
     }
     if let Some(on) = r.reply_from_cache {
         p.reply_from_cache = on;
+    }
+    if let Some(on) = r.ack_piggyback {
+        p.ack_piggyback = on;
     }
     p
 }

@@ -17,6 +17,8 @@ pub struct Discovery {
     pub deadline: SimTime,
     /// When the last RREQ left (for ns-2's per-hop latency).
     pub sent_at: SimTime,
+    /// When the first RREQ of this discovery left (its latency runs from here).
+    pub started: SimTime,
 }
 
 impl Discovery {
@@ -37,6 +39,9 @@ impl Discovery {
         };
         self.ttl_last = ttl;
         self.attempts += 1;
+        if self.attempts == 1 {
+            self.started = now;
+        }
         self.sent_at = now;
         let wait = match p.rreq_timeout {
             RreqTimeout::RingTraversal if ttl < p.net_diameter => {

@@ -18,14 +18,13 @@ mod tests;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::ack_seq::{hand_over, LatestAcks};
 use super::routing::{
     Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
     BROADCAST_ADDR,
 };
 use crate::ids::PktId;
-use crate::packet::{
-    AckSeq, Addr, AodvMsg, Ecn, Ipv4Header, Packet, Rerr, Rrep, Rreq, TcpFlags, Transport,
-};
+use crate::packet::{Addr, AodvMsg, Ecn, Ipv4Header, Packet, Rerr, Rrep, Rreq, Transport};
 use crate::rng::Rng;
 use crate::time::SimTime;
 use buffer::SendBuffer;
@@ -62,9 +61,9 @@ pub struct Aodv {
     /// HELLO state: neighbours heard and until when they count as alive; the next HELLO.
     neighbours: BTreeMap<Addr, SimTime>,
     next_hello: Option<SimTime>,
-    /// TCP-pgy S1: the latest cumulative ACK this node's TCP sent toward each destination, read
-    /// from the ACKs it originates; an RREQ for that destination carries it.
-    acks: BTreeMap<Addr, AckSeq>,
+    /// TCP-pgy S1: the latest cumulative ACK this node's TCP sent toward each destination; an
+    /// RREQ for that destination carries it.
+    acks: LatestAcks,
     /// Time of the last call (poll_timeout has no clock).
     now: SimTime,
     stats: RoutingStats,
@@ -94,7 +93,7 @@ impl Aodv {
             lost: BTreeSet::new(),
             neighbours: BTreeMap::new(),
             next_hello: params.hello.map(|h| h.interval),
-            acks: BTreeMap::new(),
+            acks: LatestAcks::default(),
             now: SimTime::ZERO,
             stats: RoutingStats::default(),
         }
@@ -231,7 +230,7 @@ impl Aodv {
     fn send_rreq(&mut self, now: SimTime, dst: Addr, io: &mut RoutingIo) {
         if self.table.active(dst, now, self.bump_on_expiry()).is_some() {
             // Learned meanwhile (e.g. a route to a neighbour heard directly): nothing to find.
-            self.route_up(dst, io);
+            self.route_up(now, dst, io);
             return;
         }
         let d = self.discoveries.entry(dst).or_default();
@@ -270,7 +269,7 @@ impl Aodv {
             orig: self.addr,
             orig_seq: self.seqno,
             // Seed 002 §III-B.1 (3): the receiver's ACK sequence rides on the RREQ it floods.
-            ack_seq: self.acks.get(&dst).copied(),
+            ack_seq: self.acks.get(dst),
         });
         let pkt = self.control(BROADCAST_ADDR, ttl, msg);
         self.transmit(now, pkt, false, io);
@@ -313,11 +312,16 @@ impl Aodv {
 
     /// A route to `dst` became valid: end its discovery, release its buffered packets, and
     /// tell the transport if it sources traffic there.
-    fn route_up(&mut self, dst: Addr, io: &mut RoutingIo) {
-        let discovering = self.discoveries.remove(&dst).is_some();
+    fn route_up(&mut self, now: SimTime, dst: Addr, io: &mut RoutingIo) {
+        let discovery = self.discoveries.remove(&dst);
+        let discovering = discovery.is_some();
         let Some(next) = self.table.get(dst).map(|r| r.next) else {
             return;
         };
+        // A discovery that sent requests (not one held down after giving up) found its route.
+        if let Some(d) = discovery.filter(|d| d.attempts > 0) {
+            self.stats.discovery_done(d.started, now);
+        }
         for id in self.buffer.take(dst) {
             io.release.push((id, self.hop(next)));
         }
@@ -326,42 +330,9 @@ impl Aodv {
         }
     }
 
-    /// Hands a piggybacked ACK from `peer` to the transport (seed 002 Algorithm 1 runs there).
-    fn ack_learned(&self, peer: Addr, e: Option<AckSeq>, io: &mut RoutingIo) {
-        if let Some(e) = e {
-            io.signals.push(RouteSignal::AckLearned {
-                peer,
-                peer_port: e.sport,
-                port: e.dport,
-                ack: e.ack,
-            });
-        }
-    }
-
     fn route_lost(&mut self, dst: Addr, io: &mut RoutingIo) {
         if self.sourced.contains(&dst) && self.lost.insert(dst) {
             io.signals.push(RouteSignal::Lost { dst });
-        }
-    }
-
-    /// Seed 002 §III-B.1 (2): before flooding an RREQ the receiver's routing reads the ACK
-    /// sequence its TCP expects; every ACK this node originates carries it, so the latest one
-    /// toward a destination is that value.
-    fn note_ack(&mut self, pkt: &Packet) {
-        if let Some(h) = pkt.tcp().filter(|h| h.flags.has(TcpFlags::ACK)) {
-            let e = AckSeq {
-                sport: h.sport,
-                dport: h.dport,
-                ack: h.ack,
-            };
-            self.acks
-                .entry(pkt.ip.dst)
-                .and_modify(|old| {
-                    if old.ack < e.ack || (old.sport, old.dport) != (e.sport, e.dport) {
-                        *old = e;
-                    }
-                })
-                .or_insert(e);
         }
     }
 
@@ -422,7 +393,7 @@ impl Aodv {
                 life
             };
             rev.set(q.orig_seq, hops, from, expire);
-            self.route_up(q.orig, io);
+            self.route_up(now, q.orig, io);
         } else if rev.is_active(now) && rev.expire < life {
             rev.expire = life;
         }
@@ -436,7 +407,7 @@ impl Aodv {
             .map_or(from, |r| r.next);
         if q.dst == self.addr {
             // Seed 002 §III-B.1.b: a flooded RREQ tells the TCP sender the receiver's ACK.
-            self.ack_learned(q.orig, q.ack_seq, io);
+            hand_over(q.orig, q.ack_seq, io);
             self.reply_as_destination(q, back, io);
             return;
         }
@@ -550,7 +521,7 @@ impl Aodv {
         }
         if a.orig == self.addr {
             // Seed 002 §III-B.1 (6): a GRAT_RREP's ack_seq goes to the TCP sender here.
-            self.ack_learned(a.dst, a.ack_seq, io);
+            hand_over(a.dst, a.ack_seq, io);
         }
         // RFC §6.7: forward route to the RREP's destination when fresher or shorter.
         let hops = a.hop_count.saturating_add(1);
@@ -573,7 +544,7 @@ impl Aodv {
                 self.table.entry(a.dst).record_latency(per_hop);
             }
         }
-        self.route_up(a.dst, io);
+        self.route_up(now, a.dst, io);
         if a.orig == self.addr || hello || pkt.ip.ttl <= 1 {
             return;
         }
@@ -698,7 +669,7 @@ impl RoutingAgent for Aodv {
         if from.is_none() {
             self.sourced.insert(dst);
             if self.p.ack_piggyback {
-                self.note_ack(pkt);
+                self.acks.note(pkt);
             }
         }
         let bump = self.bump_on_expiry();

@@ -61,7 +61,12 @@ fn discovery_on_a_string_releases_held_packets_in_order() {
     assert_eq!((r.hops, r.next, r.state), (4, addr(1), RouteState::Valid));
     assert_eq!(net.delivered_ids(4), ids);
     assert_eq!(net.nodes[0].buffered(), 0);
-    assert_eq!(net.nodes[0].stats().discoveries, 1);
+    let s = net.nodes[0].stats();
+    assert_eq!((s.discoveries, s.discoveries_completed), (1, 1));
+    // Its latency: from the first RREQ to the RREP node 1 forwarded arriving here.
+    let first = net.sent_by(0, RREQ)[0].at;
+    let installed = net.sent_by(1, RREP)[0].at + net.hop_delay;
+    assert_eq!(SimTime(s.discovery_latency_ns), installed - first);
 }
 
 /// RFC §6.4: TTL_START, +TTL_INCREMENT up to TTL_THRESHOLD, then NET_DIAMETER; each ring waits

@@ -110,8 +110,8 @@ pub struct Dsdv {
     last_trigger: Option<SimTime>,
     /// Broadcasts waiting out their jitter: (due, order, packet).
     pending: super::pending::Pending,
-    /// Packets for destinations whose route is broken.
-    queued: BTreeMap<Addr, VecDeque<PktId>>,
+    /// Packets for destinations whose route is broken, and when the first of them came.
+    queued: BTreeMap<Addr, (SimTime, VecDeque<PktId>)>,
     sourced: BTreeSet<Addr>,
     lost: BTreeSet<Addr>,
     /// Full dumps and incremental updates sent.
@@ -318,7 +318,7 @@ impl Dsdv {
                 self.trigger(r.advertise_ok_at);
             }
             if finite {
-                self.route_up(a.dst, io);
+                self.route_up(now, a.dst, io);
             } else if self.sourced.contains(&a.dst) && self.lost.insert(a.dst) {
                 io.signals.push(RouteSignal::Lost { dst: a.dst });
             }
@@ -343,14 +343,16 @@ impl Dsdv {
                     last_advertised_metric: INFINITE_METRIC,
                 },
             );
-            self.route_up(from, io);
+            self.route_up(now, from, io);
         }
     }
 
     /// A route to `dst` is usable: queued packets go, the transport hears of it.
-    fn route_up(&mut self, dst: Addr, io: &mut RoutingIo) {
+    fn route_up(&mut self, now: SimTime, dst: Addr, io: &mut RoutingIo) {
         let next = self.table[&dst].next;
-        if let Some(q) = self.queued.remove(&dst) {
+        if let Some((since, q)) = self.queued.remove(&dst) {
+            // DSDV sends no request: its "discovery" is the wait of queued packets for a route.
+            self.stats.discovery_done(since, now);
             io.release
                 .extend(q.into_iter().map(|id| (id, self.hop(next))));
         }
@@ -363,7 +365,7 @@ impl Dsdv {
 impl RoutingAgent for Dsdv {
     fn route(
         &mut self,
-        _now: SimTime,
+        now: SimTime,
         id: PktId,
         pkt: &mut Packet,
         from: Option<Addr>,
@@ -378,7 +380,7 @@ impl RoutingAgent for Dsdv {
             // ns-2 `forwardPacket`: a known destination with a broken route queues the packet
             // (MAX_QUEUE_LENGTH, the oldest dropped); an unknown one drops it.
             Some(_) => {
-                let q = self.queued.entry(dst).or_default();
+                let (_, q) = self.queued.entry(dst).or_insert((now, VecDeque::new()));
                 q.push_back(id);
                 if q.len() > self.p.queue {
                     let old = q.pop_front().unwrap();

@@ -1,14 +1,14 @@
 //! DSDV packet-level trace tests (Perkins & Bhagwat 1994 rules as ns-2.35 applies them).
 
 use super::{Dsdv, DsdvParams};
-use crate::net::routing::{Port, RouteSignal};
+use crate::net::routing::{Port, RouteSignal, RoutingAgent};
 use crate::net::testnet::{addr, Net};
 use crate::packet::dsdv::INFINITE_METRIC;
 use crate::packet::{Advert, Packet, Transport};
 use crate::rng::{Rng, StreamId};
 use crate::time::SimTime;
 
-fn string(n: usize, p: DsdvParams) -> Net<Dsdv> {
+fn net(n: usize, links: &[(usize, usize)], p: DsdvParams) -> Net<Dsdv> {
     let nodes = (0..n)
         .map(|i| {
             Dsdv::new(
@@ -19,8 +19,12 @@ fn string(n: usize, p: DsdvParams) -> Net<Dsdv> {
             )
         })
         .collect();
+    Net::new(nodes, links)
+}
+
+fn string(n: usize, p: DsdvParams) -> Net<Dsdv> {
     let links: Vec<(usize, usize)> = (1..n).map(|i| (i - 1, i)).collect();
-    Net::new(nodes, &links)
+    net(n, &links, p)
 }
 
 fn adverts(p: &Packet) -> &[Advert] {
@@ -107,4 +111,38 @@ fn a_break_goes_out_at_once_as_an_odd_infinite_route() {
             assert_eq!(r.seq % 2, 1);
         }
     }
+}
+
+/// DSDV has no route request: a packet for a destination whose route broke waits in the
+/// per-destination queue (ns-2 MAX_QUEUE_LENGTH) until a route comes back; that wait is counted
+/// as the discovery's latency, and the packet then leaves.
+#[test]
+fn a_queued_packet_waits_for_the_next_route_and_its_wait_is_counted() {
+    let mut p = DsdvParams::ns2();
+    p.mac_breaks = true;
+    // 0 – 1 – 2, and 0 – 3 – 4 – 2 (a longer way round).
+    let mut n = net(5, &[(0, 1), (1, 2), (0, 3), (3, 4), (4, 2)], p);
+    n.run_until(secs(60));
+    assert_eq!(n.nodes[0].route_to(addr(2)).unwrap().next, addr(1));
+    n.fail_link(1, 2);
+    n.send_data(0, 2); // fails at 1: the break goes out, node 0's route becomes infinite
+    n.run_until(secs(61));
+    assert_eq!(
+        n.nodes[0].route_to(addr(2)).unwrap().metric,
+        INFINITE_METRIC
+    );
+    let queued_at = n.now;
+    let id = n.send_data(0, 2);
+    assert!(n.delivered.is_empty());
+    n.run_until(secs(120));
+    let (at, _, _) = n
+        .delivered
+        .iter()
+        .find(|d| d.2.ip.ident == id.0 as u16)
+        .expect("delivered");
+    let left = n.data_hops.iter().rev().find(|h| h.1 == 0).unwrap().0;
+    let s = n.nodes[0].stats();
+    assert_eq!(s.discoveries_completed, 1);
+    assert_eq!(SimTime(s.discovery_latency_ns), left - queued_at);
+    assert!(*at > left);
 }

@@ -15,13 +15,16 @@ mod tests;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
+use super::ack_seq::{hand_over, LatestAcks};
 use super::aodv::buffer::SendBuffer;
 use super::routing::{
     Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
     BROADCAST_ADDR,
 };
 use crate::ids::PktId;
-use crate::packet::{Addr, DsrHeader, DsrOption, DsrPacket, Ecn, Ipv4Header, Packet, Transport};
+use crate::packet::{
+    AckSeq, Addr, DsrHeader, DsrOption, DsrPacket, Ecn, Ipv4Header, Packet, Transport,
+};
 use crate::rng::Rng;
 use crate::time::SimTime;
 pub use cache::PathCache;
@@ -33,6 +36,8 @@ pub const DISCOVERY_HOP_LIMIT: u8 = 255;
 /// One route discovery in progress (RFC §8.2.1).
 #[derive(Clone, Copy, Debug)]
 struct Discovery {
+    /// When its first request went (its latency runs from here).
+    started: SimTime,
     /// Request cycles sent (a cycle: a non-propagating request, then a propagating one).
     cycles: u32,
     cycle_at: SimTime,
@@ -63,6 +68,8 @@ pub struct Dsr {
     /// The last Route Error addressed to this node (the broken link from → to, when it came),
     /// to go on its next Route Request.
     last_error: Option<(Addr, Addr, SimTime)>,
+    /// TCP-pgy S1: the latest cumulative ACK this node's TCP sent toward each destination.
+    acks: LatestAcks,
     stats: RoutingStats,
 }
 
@@ -88,6 +95,7 @@ impl Dsr {
             sourced: BTreeSet::new(),
             lost: BTreeSet::new(),
             last_error: None,
+            acks: LatestAcks::default(),
             stats: RoutingStats::default(),
         }
     }
@@ -177,7 +185,7 @@ impl Dsr {
                 DsrOption::RouteRequest { .. } => s.route_requests += 1,
                 DsrOption::RouteReply { .. } => s.route_replies += 1,
                 DsrOption::RouteError { .. } => s.route_errors += 1,
-                DsrOption::SourceRoute { .. } => {}
+                DsrOption::SourceRoute { .. } | DsrOption::AckSeq(_) => {}
             }
         }
         io.send.push((self.hop(next), pkt));
@@ -195,6 +203,8 @@ impl Dsr {
                 addrs: mids,
             });
         }
+        // TCP-pgy S1's option last (docs/models/dsr.md: tshark decodes what precedes it).
+        options.sort_by_key(|o| matches!(o, DsrOption::AckSeq(_)));
         let pkt = self.control(dst, DISCOVERY_HOP_LIMIT, options);
         self.emit(pkt, route[1], io);
     }
@@ -254,7 +264,11 @@ impl Dsr {
         for dst in self.buffer.destinations() {
             if self.cache.has(dst, now) {
                 io.reroute.extend(self.buffer.take(dst));
-                let discovering = self.discoveries.remove(&dst).is_some();
+                let discovery = self.discoveries.remove(&dst);
+                if let Some(d) = discovery {
+                    self.stats.discovery_done(d.started, now);
+                }
+                let discovering = discovery.is_some();
                 if self.sourced.contains(&dst) && (self.lost.remove(&dst) || discovering) {
                     io.signals.push(RouteSignal::Restored { dst });
                 }
@@ -289,6 +303,7 @@ impl Dsr {
         }
         if let std::collections::btree_map::Entry::Vacant(e) = self.discoveries.entry(dst) {
             e.insert(Discovery {
+                started: now,
                 cycles: 0,
                 cycle_at: now,
                 propagated: false,
@@ -366,8 +381,17 @@ impl Dsr {
             target,
             addrs: Vec::new(),
         });
+        self.push_ack(target, &mut options);
         let pkt = self.control(BROADCAST_ADDR, ttl, options);
         self.emit(pkt, BROADCAST_ADDR, io);
+    }
+
+    /// TCP-pgy S1 (seed 002 §III-B.1, for DSR-like protocols): a request or reply this node
+    /// originates toward `peer` carries its TCP's latest ACK toward it.
+    fn push_ack(&self, peer: Addr, options: &mut Vec<DsrOption>) {
+        if let Some(e) = self.acks.get(peer).filter(|_| self.p.ack_piggyback) {
+            options.push(DsrOption::AckSeq(e));
+        }
     }
 
     /// Whether (initiator, id) was heard already; records it (RFC §4.3, RequestTableIds per
@@ -405,16 +429,19 @@ impl Dsr {
         back.extend(addrs.iter().rev());
         back.push(init);
         if target == self.addr {
+            // Seed 002 §III-B.1: a request from the TCP receiver tells this sender its ACK.
+            hand_over(init, pkt.dsr().and_then(|d| d.ack_seq()), io);
             // RFC §8.2.2: the target answers every copy with the route it recorded, sent back
             // by that route reversed, and caches that reverse route.
             let mut route = addrs.to_vec();
             route.push(self.addr);
             self.cache.add(&back, now, true);
-            let opt = DsrOption::RouteReply {
+            let mut options = vec![DsrOption::RouteReply {
                 last_hop_external: false,
                 addrs: route,
-            };
-            self.send_routed(&back, vec![opt], io);
+            }];
+            self.push_ack(init, &mut options);
+            self.send_routed(&back, options, io);
             self.release_ready(now, io);
             return;
         }
@@ -440,6 +467,10 @@ impl Dsr {
                         addrs: full[1..].to_vec(),
                     };
                     self.send_routed(&back, vec![opt], io);
+                    let carried = pkt.dsr().and_then(|d| d.ack_seq());
+                    if let Some(e) = carried.filter(|_| self.p.ack_piggyback) {
+                        self.ack_to_target(&full, rest.len(), e, io);
+                    }
                     return;
                 }
             }
@@ -462,6 +493,22 @@ impl Dsr {
         self.pending.push(due, fwd);
     }
 
+    /// Seed 002 §III-B.1.a: when an intermediate node answers the TCP receiver's request from
+    /// its cache, the request stops there, so the ACK it carries goes on to the target (the TCP
+    /// sender) in "a new routing control packet" — here an unsolicited Route Reply from this node
+    /// to the target with the route back to the initiator and the ACK, the role AODV's
+    /// gratuitous RREP plays. `full` is initiator … this node … target; its last `tail` nodes
+    /// are this node's cached route to the target.
+    fn ack_to_target(&mut self, full: &[Addr], tail: usize, e: AckSeq, io: &mut RoutingIo) {
+        let to_target = &full[full.len() - tail..];
+        let back: Vec<Addr> = full[..full.len() - 1].iter().rev().copied().collect();
+        let opt = DsrOption::RouteReply {
+            last_hop_external: false,
+            addrs: back,
+        };
+        self.send_routed(to_target, vec![opt, DsrOption::AckSeq(e)], io);
+    }
+
     /// Forwards a source-routed control packet one hop (its IP TTL decremented here: control
     /// packets reach the agent before IP forwarding).
     fn forward_control(&mut self, pkt: &Packet, io: &mut RoutingIo) {
@@ -480,6 +527,10 @@ impl Dsr {
         path.push(pkt.ip.dst);
         path.extend_from_slice(addrs);
         if pkt.ip.dst == self.addr {
+            // Seed 002 §III-B.1: the TCP receiver's reply, or one an intermediate node sent on
+            // its behalf, tells this sender the receiver's ACK; the receiver ends the route.
+            let peer = *addrs.last().unwrap_or(&pkt.ip.src);
+            hand_over(peer, pkt.dsr().and_then(|d| d.ack_seq()), io);
             // RFC §8.2.5: the initiator caches the route and sends what waited for it.
             self.cache.add(&path, now, true);
             self.release_ready(now, io);
@@ -579,6 +630,9 @@ impl RoutingAgent for Dsr {
         // A packet of this node's own (new, or handed back by the MAC to be sent again).
         Self::unwrap(pkt);
         self.sourced.insert(dst);
+        if self.p.ack_piggyback {
+            self.acks.note(pkt);
+        }
         if let Some(route) = self.cache.find(dst, now) {
             Self::stamp(pkt, &route);
             return Decision::Forward(self.hop(route[1]));
@@ -611,7 +665,7 @@ impl RoutingAgent for Dsr {
                     unreachable,
                     ..
                 } => self.on_error(now, pkt, *err_src, *unreachable, io),
-                DsrOption::SourceRoute { .. } => {}
+                DsrOption::SourceRoute { .. } | DsrOption::AckSeq(_) => {}
             }
         }
     }

@@ -51,6 +51,9 @@ pub struct DsrParams {
     /// Longest route a request may record: ns-2 MAX_SR_LEN 16; RFC: what fits the option
     /// (Opt Data Len ≤ 255, so 62 addresses).
     pub max_route_len: usize,
+    /// TCP-pgy S1: route requests and replies this node originates carry its TCP's latest ACK
+    /// toward their other end (an option of type 31; docs/models/dsr.md). Off in both presets.
+    pub ack_piggyback: bool,
 }
 
 impl DsrParams {
@@ -75,6 +78,7 @@ impl DsrParams {
             snoop: true,
             error_hold: None,
             max_route_len: 62,
+            ack_piggyback: false,
         }
     }
 

@@ -2,7 +2,7 @@
 //! the generic test network.
 
 use super::{Dsr, DsrParams, DISCOVERY_HOP_LIMIT};
-use crate::net::routing::{DropReason, Port, RouteSignal};
+use crate::net::routing::{DropReason, Port, RouteSignal, RoutingAgent};
 use crate::net::testnet::{addr, Net};
 use crate::packet::{DsrOption, Packet};
 use crate::rng::{Rng, StreamId};
@@ -92,6 +92,17 @@ fn discovery_records_the_route_and_data_follows_it() {
     );
     // The destination removed the header before delivery (RFC §8.1.4).
     assert!(n.data[&id].dsr().is_none());
+    // The discovery's latency: from the first request to the route installed (the data left).
+    let s = n.nodes[0].stats();
+    assert_eq!((s.discoveries, s.discoveries_completed), (1, 1));
+    assert_eq!(
+        SimTime(s.discovery_latency_ns),
+        n.data_hops[0].0 - reqs[0].at
+    );
+    assert!(
+        s.discovery_latency_ns > ms(30).0,
+        "after the propagating request"
+    );
 }
 
 /// RFC §8.2.3: a node with a cached route to the target answers a request itself (here node 1,
@@ -237,4 +248,121 @@ fn an_unreachable_target_ends_the_discovery_after_the_retransmissions() {
         vec![(ms(7500), 0, id, DropReason::DiscoveryFailed)]
     );
     assert_eq!(n.nodes[0].stats.discoveries_failed, 1);
+}
+
+/// TCP-pgy S1 over DSR (seed 002 §III-B.1): the TCP receiver (node 4) originates an ACK toward
+/// the sender (node 0) and has no route, so its route request carries the ACK (option type 31,
+/// 10 bytes); the sender, discovering a route to 4 at the same time, gets the receiver's reply
+/// with it too. The sender's agent hands each to its TCP as `AckLearned`. With the option off
+/// neither request nor reply carries it and nothing is learned.
+#[test]
+fn ack_piggyback_rides_the_request_and_the_reply() {
+    use crate::packet::dsr::DSR_ACK_SEQ;
+    for on in [true, false] {
+        let mut p = DsrParams::rfc4728();
+        p.ack_piggyback = on;
+        // Only targets answer, so that node 0's request reaches node 4.
+        p.reply_from_cache = false;
+        let mut n = string(5, p);
+        n.send_tcp_ack(4, 0, (80, 5001), 7_000);
+        n.send_data(0, 4);
+        n.run_until(SimTime::from_secs(1));
+        let carried = |s: &&crate::net::testnet::Sent| option(&s.pkt, DSR_ACK_SEQ).is_some();
+        let reqs = n.sent_by(4, is(RREQ));
+        let reps = n.sent_by(4, is(RREP));
+        assert!(
+            !reqs.is_empty() && !reps.is_empty(),
+            "{} {}",
+            reqs.len(),
+            reps.len()
+        );
+        let learned: Vec<RouteSignal> = n
+            .signals
+            .iter()
+            .filter(|(_, node, s)| *node == 0 && matches!(s, RouteSignal::AckLearned { .. }))
+            .map(|x| x.2)
+            .collect();
+        if on {
+            assert!(reqs.iter().all(carried) && reps.iter().all(carried));
+            let e = crate::packet::AckSeq {
+                sport: 80,
+                dport: 5001,
+                ack: 7_000,
+            };
+            assert_eq!(
+                option(&reqs[0].pkt, DSR_ACK_SEQ),
+                Some(&DsrOption::AckSeq(e))
+            );
+            let plain = DsrOption::RouteRequest {
+                id: 0,
+                target: 0,
+                addrs: vec![],
+            };
+            assert_eq!(reqs[0].pkt.dsr().unwrap().hdr.len(), 4 + plain.len() + 10);
+            let want = RouteSignal::AckLearned {
+                peer: addr(4),
+                peer_port: 80,
+                port: 5001,
+                ack: 7_000,
+            };
+            // One from the flooded request, one from the reply to node 0's own request.
+            assert_eq!(learned, vec![want, want]);
+        } else {
+            assert!(!reqs.iter().any(carried) && !reps.iter().any(carried));
+            assert!(learned.is_empty());
+        }
+    }
+}
+
+/// Seed 002 §III-B.1.a over DSR: node 3 answers the TCP receiver's (node 5's) request from the
+/// route to node 0 it cached while forwarding node 0's discovery, so the request stops there; node 3 sends the ACK it carried on to the TCP sender
+/// (node 0) in an unsolicited Route Reply holding the route 0 → 1 → 2 → 3 → 5, and node 0's
+/// agent hands it to TCP. Without the option no such reply goes and nothing is learned.
+#[test]
+fn a_cache_reply_sends_the_ack_on_to_the_sender() {
+    for on in [true, false] {
+        let mut p = DsrParams::rfc4728();
+        p.ack_piggyback = on;
+        // 0 – 1 – 2 – 3 – 4, and 5, which comes into node 3's range once 3 knows a route to 0.
+        let mut n = net(6, &[(0, 1), (1, 2), (2, 3), (3, 4), (5, 3)], p);
+        n.fail_link(3, 5);
+        n.send_data(0, 4);
+        n.run_until(SimTime::from_secs(1));
+        n.restore_link(3, 5);
+        n.send_tcp_ack(5, 0, (80, 5001), 9_000);
+        n.run_until(SimTime::from_secs(2));
+        let to_0: Vec<_> = n
+            .sent_by(3, is(RREP))
+            .into_iter()
+            .filter(|s| (s.pkt.ip.src, s.pkt.ip.dst) == (addr(3), addr(0)))
+            .collect();
+        let learned: Vec<_> = n
+            .signals
+            .iter()
+            .filter(|(_, node, s)| *node == 0 && matches!(s, RouteSignal::AckLearned { .. }))
+            .collect();
+        if on {
+            assert_eq!(to_0.len(), 1);
+            assert!(matches!(option(&to_0[0].pkt, RREP),
+                Some(DsrOption::RouteReply { addrs: a, .. }) if *a == addrs(&[1, 2, 3, 5])));
+            assert_eq!(
+                learned[0].2,
+                RouteSignal::AckLearned {
+                    peer: addr(5),
+                    peer_port: 80,
+                    port: 5001,
+                    ack: 9_000
+                }
+            );
+            assert_eq!(learned.len(), 1);
+            // Node 0 now also has the route to the receiver.
+            assert_eq!(
+                n.nodes[0].cache().peek(addr(5), n.now),
+                Some(addrs(&[0, 1, 2, 3, 5]))
+            );
+        } else {
+            assert!(to_0.is_empty() && learned.is_empty());
+        }
+        assert_eq!(n.delivered.len(), 2, "the ACK reached node 0");
+    }
 }

@@ -1,0 +1,163 @@
+"""routing: NewReno, ELFN and TCP-pgy over AODV, DSR and DSDV (issue 16), on the 7-hop string and
+on 50 nodes moving by random waypoint at 1-20 m/s.
+
+Measures throughput, spurious retransmissions, routing overhead (control packets and bytes) and
+route-discovery latency with 95 % CIs over replications, and decides by stated rules: that on the
+static string every protocol delivers every byte, the overhead ordering of the protocols, that each
+protocol keeps data flowing under mobility, and ELFN's authors' finding over DSR (stand-by with
+probing recovers throughput lost to route failures) as a qualitative check.
+
+The networks, senders and every choice are in routing_scenario.py and docs/validation/routing.md.
+Every sender and protocol runs each network with the same seeds (the same movement), so senders
+over one protocol, and protocols under one sender, are compared seed by seed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from tcplab.experiments import routing_scenario as sc
+from tcplab.experiments.base import Finding, TableCell
+from tcplab.experiments.routing_findings import findings, gain_pct
+from tcplab.runner import Sweep
+from tcplab.stats import summarise
+from tcplab.store import Store
+
+NAME = "routing"
+TITLE = "TCP over AODV, DSR and DSDV: NewReno, ELFN and TCP-pgy on a string and under random-waypoint mobility"
+
+#: No paper prints these numbers; the findings carry the published claims.
+PUBLISHED: dict[Any, Any] = {}
+
+NETWORKS = ("string", "mobile")
+NETWORK_LABEL = {"string": "7-hop string", "mobile": "50 nodes, random waypoint 1-20 m/s"}
+#: Routing runs alone this long before the first flow starts (DSDV's tables need ~100 s to converge
+#: over 7 hops: each new route is advertised 2·wst0 = 12 s after it is learnt, hop by hop).
+WARMUP_S = 120
+#: Seconds of traffic after the warm-up.
+WINDOW_S = {("string", True): 200, ("string", False): 480, ("mobile", True): 100, ("mobile", False): 300}
+REPS = {("string", True): 2, ("string", False): 6, ("mobile", True): 2, ("mobile", False): 6}
+
+NOTES = (
+    f"Routing runs alone for {WARMUP_S} s before the first flow starts, so throughput measures TCP over converged "
+    "routing and not DSDV's start-up (its tables take about 100 s to converge over 7 hops).",
+    "DSR over the mobile network answers route requests only at the target (reply_from_cache = false): without "
+    "promiscuous overhearing, cached replies hand out stale routes and NewReno over DSR then delivers almost "
+    "nothing (docs/validation/routing.md).",
+    "TCP-pgy = S1 + S2 over AODV (gratuitous RREPs on for every sender) and DSR (the ACK as DSR option 31 on "
+    "route requests and replies); over DSDV it is S2 alone: DSDV has no route requests or replies to carry it.",
+    "Control packets and bytes count routing messages only; DSR's source routes on data packets are not in them.",
+)
+
+
+def _mode(quick: bool) -> str:
+    return "quick" if quick else "full"
+
+
+def prefix(quick: bool) -> str:
+    return f"{NAME}/{_mode(quick)}"
+
+
+def sweep_name(quick: bool, network: str, protocol: str) -> str:
+    return f"{prefix(quick)}/{network}/{protocol}"
+
+
+def scenario(network: str, protocol: str, quick: bool) -> dict[str, Any]:
+    duration = f"{WARMUP_S + WINDOW_S[(network, quick)]}s"
+    doc = sc.string(protocol, quick, duration) if network == "string" else sc.mobile(protocol, duration)
+    for i, f in enumerate(doc["flows"]):
+        f["start"] = f"{WARMUP_S + i}s"  # flows 1 s apart, as tcp_pgy_scenario does
+    if network == "mobile" and protocol == "dsr":
+        doc["wlans"][0]["routing"]["reply_from_cache"] = False
+    return doc
+
+
+def sweeps(quick: bool) -> list[Sweep]:
+    return [Sweep(name=sweep_name(quick, n, p), base=scenario(n, p, quick),
+                  cells=[sc.sender_cell(s, p) for s in sc.SENDERS], replications=REPS[(n, quick)], seed0=1)
+            for n in NETWORKS for p in sc.PROTOCOLS]
+
+
+# ---------------------------------------------------------------------------------------- analysis
+
+
+def run_metrics(summary: dict[str, Any]) -> dict[str, float]:
+    """One run's metrics: flows summed (throughput kb/s, spurious retransmissions, timeouts, ACKs
+    learned by S1), the routing agents' counters summed over nodes, and the mean route-discovery
+    latency (ms, NaN when no discovery completed)."""
+    flows, nodes = summary["flows"], summary.get("nodes", [])
+    done = sum(n["discoveries_completed"] for n in nodes)
+    return {
+        "kbps": sum(f["goodput_bps"] for f in flows) / 1e3,
+        "spurious": float(sum(f["spurious_retransmissions"] for f in flows)),
+        "timeouts": float(sum(f["timeouts"] for f in flows)),
+        "learned": float(sum(f["acks_learned"] for f in flows)),
+        "ctrl_packets": float(sum(n["control_packets"] for n in nodes)),
+        "ctrl_kbytes": sum(n["control_bytes"] for n in nodes) / 1e3,
+        "discoveries": float(done),
+        "discovery_ms": sum(n["discovery_latency_ns"] for n in nodes) / done / 1e6 if done else math.nan,
+        "bytes": float(sum(f["bytes_delivered"] for f in flows)),
+        "completed": float(all(f["completed"] for f in flows)),
+    }
+
+
+def runs(store: Store, sweep: str) -> dict[str, dict[int, dict[str, Any]]]:
+    """sender -> seed -> the run's metrics (with its status and error)."""
+    out: dict[str, dict[int, dict[str, Any]]] = {}
+    for r in store.runs(sweep).iter_rows(named=True):
+        ok = r["status"] == "ok"
+        m = run_metrics(json.loads(r["summary_json"])) if ok and r["summary_json"] else {}
+        out.setdefault(sc.sender_of(json.loads(r["cell"])), {})[int(r["seed"])] = (
+            m | {"ok": ok, "error": "" if ok else str(r["error"])})
+    return out
+
+
+#: Tables: (metric, title, unit).
+METRICS = (
+    ("kbps", "throughput (aggregate over the flows), kb/s", "kb/s"),
+    ("spurious", "spurious retransmissions per run", "per run"),
+    ("timeouts", "retransmission timeouts per run", "per run"),
+    ("learned", "ACKs the sender learned from routing (TCP-pgy S1) per run", "per run"),
+    ("ctrl_packets", "routing overhead: control packets sent per run (all nodes)", "packets"),
+    ("ctrl_kbytes", "routing overhead: control bytes sent per run (all nodes, IP bytes)", "kB"),
+    ("discovery_ms", "route-discovery latency: mean per run, first request to route installed", "ms"),
+    ("discoveries", "route discoveries completed per run (all nodes)", "per run"),
+)
+TE = "ELFN's throughput gain over NewReno, mobile network (paired per seed), %"
+
+
+def table_title(network: str, title: str) -> str:
+    return f"{NETWORK_LABEL[network]}: {title}"
+
+
+def all_runs(store: Store, quick: bool) -> dict[str, dict[str, dict[str, dict[int, dict[str, Any]]]]]:
+    """network -> protocol -> sender -> seed -> metrics."""
+    return {n: {p: runs(store, sweep_name(quick, n, p)) for p in sc.PROTOCOLS} for n in NETWORKS}
+
+
+def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
+    data = all_runs(store, quick)
+    cells: list[TableCell] = []
+    for n in NETWORKS:
+        for metric, title, unit in METRICS:
+            for p in sc.PROTOCOLS:
+                for s in sc.SENDERS:
+                    xs = [r[metric] for r in data[n][p].get(s, {}).values()
+                          if r["ok"] and math.isfinite(r[metric])]
+                    if xs:
+                        cells.append(TableCell.of(table_title(n, title), sc.PROTOCOL_LABEL[p], sc.LABEL[s],
+                                                  summarise(xs), unit))
+    for p in sc.PROTOCOLS:
+        g = gain_pct(data["mobile"][p], "elfn", "newreno")
+        if g:
+            cells.append(TableCell.of(TE, sc.PROTOCOL_LABEL[p], "ELFN vs NewReno", summarise(g), "%"))
+    return cells, findings(data, sc.STRING_BYTES[quick])
+
+
+def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
+    from tcplab.experiments.routing_figures import draw
+
+    return draw(all_runs(store, quick), outdir)

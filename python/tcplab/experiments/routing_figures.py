@@ -1,0 +1,43 @@
+"""The routing comparison's figures: per network, throughput and control bytes of every sender over
+every protocol (mean and 95 % CI over the replications)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from tcplab.experiments import routing_scenario as sc
+from tcplab.stats import summarise
+
+PANELS = (("kbps", "throughput (kb/s)"), ("ctrl_kbytes", "control bytes (kB)"))
+
+
+def _bars(ax: Any, per: dict[str, Any], metric: str) -> None:
+    width = 0.8 / len(sc.SENDERS)
+    for k, s in enumerate(sc.SENDERS):
+        stats = [summarise(r[metric] for r in per[p].get(s, {}).values() if r["ok"] and math.isfinite(r[metric]))
+                 for p in sc.PROTOCOLS]
+        xs = [i + (k - len(sc.SENDERS) / 2 + 0.5) * width for i in range(len(sc.PROTOCOLS))]
+        ax.bar(xs, [x.mean if x.n else 0.0 for x in stats], width,
+               yerr=[x.ci95 if x.n > 1 else 0.0 for x in stats], label=sc.LABEL[s], capsize=2)
+    ax.set_xticks(range(len(sc.PROTOCOLS)), [sc.PROTOCOL_LABEL[p] for p in sc.PROTOCOLS])
+    ax.grid(True, alpha=0.3, axis="y")
+
+
+def draw(data: dict[str, Any], outdir: Path) -> list[Path]:
+    from matplotlib.figure import Figure
+
+    from tcplab.experiments.routing import NETWORK_LABEL
+    from tcplab.plots import save
+
+    paths = []
+    for net, per in data.items():
+        fig = Figure(figsize=(7.0, 3.4), dpi=110, layout="constrained")
+        for ax, (metric, label) in zip(fig.subplots(1, len(PANELS)), PANELS):
+            _bars(ax, per, metric)
+            ax.set_ylabel(label)
+        fig.axes[0].legend(frameon=False, fontsize=8)
+        fig.suptitle(f"{NETWORK_LABEL[net]}: mean ± 95 % CI", fontsize=9)
+        paths.append(save(fig, outdir / f"{net}.png"))
+    return paths

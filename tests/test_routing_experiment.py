@@ -1,0 +1,116 @@
+"""The routing experiment (issue 16): interface, networks and senders, the per-run metrics (the new
+route-discovery latency counter among them), and the finding checks (each holds on constructed
+numbers and fails on a counter-example)."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import pytest
+from conftest import holds_then_fails
+
+import tcplab
+from tcplab.experiments import all_experiments
+from tcplab.experiments import routing as exp
+from tcplab.experiments import routing_findings as rf
+from tcplab.experiments import routing_scenario as sc
+from tcplab.stats import HOLDS
+
+
+def test_registered_with_the_interface() -> None:
+    assert all_experiments()["routing"] is exp
+    for quick in (True, False):
+        sweeps = exp.sweeps(quick)
+        assert len({s.name for s in sweeps}) == len(sweeps) == 6
+        assert all(len(s.cells) == 3 for s in sweeps)
+
+
+def test_networks_and_senders() -> None:
+    s = exp.scenario("string", "dsdv", quick=True)
+    assert len(s["nodes"]) == 8 and s["wlans"][0]["routing"]["protocol"] == "dsdv"
+    (f,) = s["flows"]
+    assert (f["app"], f["size"], f["start"]) == ("bulk_download", "300000B", f"{exp.WARMUP_S}s")
+    m = exp.scenario("mobile", "dsr", quick=False)
+    movers = [st for st in m["wlans"][0]["stations"] if "mobility" in st]
+    assert len(m["nodes"]) == 50 and len(movers) == 44
+    assert (movers[0]["mobility"]["min_speed"], movers[0]["mobility"]["max_speed"]) == ("1m/s", "20m/s")
+    assert m["wlans"][0]["routing"] == {"protocol": "dsr", "preset": "ns2", "reply_from_cache": False}
+    # S1 rides only where the protocol carries it; the cell names its sender back.
+    for p in ("aodv", "dsr"):
+        assert sc.sender_cell("pgy", p)["wlans.manet.routing.ack_piggyback"] is True
+    assert sc.sender_cell("pgy", "dsdv") == {"tcp.extensions": ["dup_count"]}
+    for p in sc.PROTOCOLS:
+        assert [sc.sender_of(sc.sender_cell(s, p)) for s in sc.SENDERS] == list(sc.SENDERS)
+
+
+def test_a_short_string_run_gives_every_metric() -> None:
+    doc = exp.scenario("string", "dsr", quick=True)
+    doc["duration"] = "160s"
+    m = exp.run_metrics(tcplab.run(doc, seed=1, overrides=sc.sender_cell("newreno", "dsr")).summary)
+    assert m["completed"] == 1.0 and m["bytes"] == 300_000
+    assert m["ctrl_packets"] > 0 and m["ctrl_kbytes"] > 0
+    # The route-discovery latency counter: at least one discovery, each longer than one hop.
+    assert m["discoveries"] >= 1 and 1.0 < m["discovery_ms"] < 10_000
+
+
+SEEDS = range(1, 6)
+
+
+def _run(kbps: float, pkts: float, kb: float, s: int, ok: bool = True) -> dict:
+    j = 1 + 0.01 * (s - 3)
+    return {"ok": ok, "error": "", "kbps": kbps * j, "ctrl_packets": pkts * j, "ctrl_kbytes": kb * j,
+            "bytes": 1000.0, "completed": 1.0}
+
+
+def _data() -> dict:
+    # Protocol -> (kbps NewReno, kbps ELFN, control packets, control kB); overhead DSR < DSDV < AODV.
+    shape = {"aodv": (100, 110, 600, 30), "dsr": (80, 120, 150, 8), "dsdv": (60, 60, 450, 22)}
+    return {net: {p: {s: {seed: _run(nr if s != "elfn" else el, pk, kb, seed) for seed in SEEDS}
+                      for s in sc.SENDERS}
+                  for p, (nr, el, pk, kb) in shape.items()}
+            for net in ("string", "mobile")}
+
+
+def _verdict(fragment: str, data: dict) -> str:
+    (f,) = [f for f in rf.findings(data, 1000) if fragment in f.text]
+    return f.verdict
+
+
+def _set(data: dict, net: str, proto: str, sender: str, metric: str, k: float) -> None:
+    for r in data[net][proto][sender].values():
+        r[metric] *= k
+
+
+COUNTER = {
+    "deliver every byte": lambda d: d["string"]["dsdv"]["elfn"][2].update(bytes=999.0),
+    "Routing overhead": lambda d: _set(d, "mobile", "dsdv", "newreno", "ctrl_packets", 2.0),
+    "keeps data flowing": lambda d: _set(d, "mobile", "dsdv", "newreno", "kbps", 0.0),
+    "ELFN over DSR": lambda d: _set(d, "mobile", "dsr", "elfn", "kbps", 0.5),
+    "No application byte": lambda d: d["mobile"]["aodv"]["pgy"][1].update(ok=False, error="conservation"),
+}
+
+
+def test_every_finding_holds_on_constructed_numbers() -> None:
+    verdicts = {f.text: f.verdict for f in rf.findings(_data(), 1000)}
+    assert len(verdicts) == len(COUNTER) and set(verdicts.values()) == {HOLDS}, verdicts
+
+
+@pytest.mark.parametrize("fragment", sorted(COUNTER))
+def test_each_finding_fails_on_a_counter_example(fragment: str) -> None:
+    holds_then_fails(lambda d: _verdict(fragment, d), (_data(),), COUNTER[fragment])
+
+
+def test_no_runs_is_not_a_pass() -> None:
+    empty = copy.deepcopy(_data())
+    for per in empty.values():
+        for senders in per.values():
+            for seeds in senders.values():
+                seeds.clear()
+    assert all(f.verdict != HOLDS for f in rf.findings(empty, 1000))
+
+
+def test_a_run_without_discoveries_has_no_latency() -> None:
+    summary = {"flows": [], "nodes": [{"control_packets": 3, "control_bytes": 90, "discoveries_completed": 0,
+                                      "discovery_latency_ns": 0}]}
+    assert math.isnan(exp.run_metrics(summary)["discovery_ms"])
