@@ -1502,4 +1502,60 @@ mod tests {
         // Detected as counting starts: no slot counted, all 5 left.
         assert_eq!(access_after_a_freeze(us(50 - cca)), resumed(5));
     }
+
+    #[test]
+    fn a_drop_at_the_retry_limit_is_counted_by_its_cause() {
+        // Seven RTS without a CTS (10.3.4.4): one drop at the retry limit, seven failures.
+        let mut m = Mac::with_rts();
+        m.enqueue(us(0), PEER, 1);
+        fail_all(&mut m, SimTime::from_millis(100));
+        let st = &m.dcf.stats;
+        assert_eq!((st.tx_failures, st.drops_retry, st.drops_outage), (7, 1, 0));
+        // The same during an outage: the drop is the outage's.
+        let mut m = Mac::with_rts();
+        m.input(us(0), Input::Down(true));
+        m.enqueue(us(0), PEER, 1);
+        fail_all(&mut m, SimTime::from_millis(100));
+        let causes: Vec<_> = drops(&m).into_iter().map(|(_, c)| c).collect();
+        assert_eq!(causes, [DropCause::Outage]);
+        let st = &m.dcf.stats;
+        assert_eq!((st.tx_failures, st.drops_retry, st.drops_outage), (7, 0, 1));
+    }
+
+    #[test]
+    fn a_timer_input_before_the_response_timeout_does_not_end_the_wait() {
+        // The channel does not cancel a timer whose deadline moved later (wifi::rearm), so the
+        // MAC sees Timer inputs before its deadlines; the wait for the ACK fails only at the
+        // response timeout (10.3.2.11).
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        let end = m.now;
+        m.input(end + us(1), Input::Timer);
+        assert_eq!(m.dcf.stats.tx_failures, 0);
+        let ack_end = end + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        assert_eq!((m.dcf.stats.acked, m.dcf.stats.tx_failures), (1, 0));
+    }
+
+    #[test]
+    fn a_nav_reset_keeps_a_count_that_ends_at_the_reset() {
+        // An RTS whose NAV ends DIFS before the reset instant (2·SIFS + CTS + aRxPHYStartDelay +
+        // 2·slot = 500 µs after it): the count after that NAV ends exactly at the reset, so the
+        // reset (10.3.2.5) has nothing to restart and access is granted then, not DIFS later.
+        let mut m = Mac::new(MacParams {
+            nav_reset: true,
+            ..MacParams::default()
+        });
+        let rts_end = us(1000);
+        let phy = PhyParams::hr_dsss(false);
+        let window = us(20) + phy.duration(14, 2_000_000) + us(192) + us(40);
+        m.receive(
+            rts_end,
+            frame(FrameKind::Rts, PEER, OTHER, window - phy.difs),
+        );
+        m.enqueue(rts_end + us(1), PEER, 1);
+        assert_eq!(m.next_tx().0, rts_end + window);
+    }
 }
