@@ -1558,4 +1558,18 @@ mod tests {
         m.enqueue(rts_end + us(1), PEER, 1);
         assert_eq!(m.next_tx().0, rts_end + window);
     }
+
+    #[test]
+    fn a_data_frame_for_us_is_acknowledged_sifs_after_its_end() {
+        // 10.3.2.9: the ACK goes out SIFS after the end of the DATA frame, to its sender.
+        let mut m = Mac::new(MacParams::default());
+        m.receive(us(2000), frame(FrameKind::Data, PEER, ME, us(258)));
+        m.run_until(us(3000));
+        let s = m.sent();
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            (s[0].0, s[0].1.kind, s[0].1.dst),
+            (us(2000) + m.phy.sifs, FrameKind::Ack, PEER)
+        );
+    }
 }
