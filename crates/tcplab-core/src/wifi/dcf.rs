@@ -1572,4 +1572,21 @@ mod tests {
             (us(2000) + m.phy.sifs, FrameKind::Ack, PEER)
         );
     }
+
+    #[test]
+    fn a_first_attempt_success_is_not_a_retried_msdu_and_a_cts_reserves_the_rest() {
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        assert_eq!((m.dcf.stats.acked, m.dcf.stats.retried_msdus), (1, 0));
+        // 9.3.1.3: the CTS's Duration is the RTS's minus SIFS and the CTS's own air time.
+        let mut m = Mac::new(MacParams::default());
+        m.receive(us(1000), frame(FrameKind::Rts, OTHER, ME, us(2000)));
+        m.run_until(us(1100));
+        let cts_d = m.phy.duration(14, 2_000_000);
+        assert_eq!(m.sent()[0].1.nav, us(2000) - m.phy.sifs - cts_d);
+    }
 }
