@@ -1456,12 +1456,7 @@ mod tests {
         // After a success the post-backoff (0 slots here) runs out with nothing to send; a
         // packet that then arrives while another station's frame occupies the medium waits for
         // it to end and DIFS (10.3.4.3), instead of using the spent count.
-        let mut m = Mac::new(MacParams::default());
-        m.enqueue(us(0), PEER, 1);
-        m.next_tx();
-        m.end_tx();
-        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
-        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        let (mut m, ack_end) = one_frame_acked();
         let (busy, idle) = (ack_end + us(1000), ack_end + us(2000));
         m.run_until(busy);
         m.input(busy, Input::MediumBusy { arrival: busy });
@@ -1575,12 +1570,7 @@ mod tests {
 
     #[test]
     fn a_first_attempt_success_is_not_a_retried_msdu_and_a_cts_reserves_the_rest() {
-        let mut m = Mac::new(MacParams::default());
-        m.enqueue(us(0), PEER, 1);
-        m.next_tx();
-        m.end_tx();
-        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
-        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        let (m, _) = one_frame_acked();
         assert_eq!((m.dcf.stats.acked, m.dcf.stats.retried_msdus), (1, 0));
         // 9.3.1.3: the CTS's Duration is the RTS's minus SIFS and the CTS's own air time.
         let mut m = Mac::new(MacParams::default());
@@ -1588,5 +1578,16 @@ mod tests {
         m.run_until(us(1100));
         let cts_d = m.phy.duration(14, 2_000_000);
         assert_eq!(m.sent()[0].1.nav, us(2000) - m.phy.sifs - cts_d);
+    }
+
+    /// One frame sent at once and acknowledged SIFS after it; returns the MAC and the ACK's end.
+    fn one_frame_acked() -> (Mac, SimTime) {
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        (m, ack_end)
     }
 }
