@@ -1566,6 +1566,7 @@ mod tests {
             (s[0].0, s[0].1.kind, s[0].1.dst),
             (us(2000) + m.phy.sifs, FrameKind::Ack, PEER)
         );
+        assert_eq!(m.dcf.stats.data_frames_received, 1);
     }
 
     #[test]
