@@ -1591,4 +1591,17 @@ mod tests {
         m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
         (m, ack_end)
     }
+
+    #[test]
+    fn only_a_retry_with_the_cached_sequence_number_is_a_duplicate() {
+        // 10.3.2.14: a duplicate has the Retry bit set and the cached (source, sequence number);
+        // a frame without Retry is new even with the same number (the 12-bit space wraps).
+        let mut m = Mac::new(MacParams::default());
+        let f = frame(FrameKind::Data, PEER, ME, us(258));
+        m.receive(us(2000), f);
+        m.run_until(us(3000));
+        m.end_tx();
+        m.receive(us(6000), f);
+        assert_eq!((m.dcf.stats.delivered, m.dcf.stats.duplicates), (2, 0));
+    }
 }
