@@ -1496,12 +1496,7 @@ mod tests {
         // After a success the post-backoff (0 slots here) runs out with nothing to send; a
         // packet that then arrives while another station's frame occupies the medium waits for
         // it to end and DIFS (10.3.4.3), instead of using the spent count.
-        let mut m = Mac::new(MacParams::default());
-        m.enqueue(us(0), PEER, 1);
-        m.next_tx();
-        m.end_tx();
-        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
-        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        let (mut m, ack_end) = one_frame_acked();
         let (busy, idle) = (ack_end + us(1000), ack_end + us(2000));
         m.run_until(busy);
         m.input(busy, Input::MediumBusy { arrival: busy });
@@ -1541,5 +1536,112 @@ mod tests {
         assert_eq!(access_after_a_freeze(us(50 + 40 - cca)), resumed(4));
         // Detected as counting starts: no slot counted, all 5 left.
         assert_eq!(access_after_a_freeze(us(50 - cca)), resumed(5));
+    }
+
+    #[test]
+    fn a_drop_at_the_retry_limit_is_counted_by_its_cause() {
+        // Seven RTS without a CTS (10.3.4.4): one drop at the retry limit, seven failures.
+        let mut m = Mac::with_rts();
+        m.enqueue(us(0), PEER, 1);
+        fail_all(&mut m, SimTime::from_millis(100));
+        let st = &m.dcf.stats;
+        assert_eq!((st.tx_failures, st.drops_retry, st.drops_outage), (7, 1, 0));
+        // The same during an outage: the drop is the outage's.
+        let mut m = Mac::with_rts();
+        m.input(us(0), Input::Down(true));
+        m.enqueue(us(0), PEER, 1);
+        fail_all(&mut m, SimTime::from_millis(100));
+        let causes: Vec<_> = drops(&m).into_iter().map(|(_, c)| c).collect();
+        assert_eq!(causes, [DropCause::Outage]);
+        let st = &m.dcf.stats;
+        assert_eq!((st.tx_failures, st.drops_retry, st.drops_outage), (7, 0, 1));
+    }
+
+    #[test]
+    fn a_timer_input_before_the_response_timeout_does_not_end_the_wait() {
+        // The channel does not cancel a timer whose deadline moved later (wifi::rearm), so the
+        // MAC sees Timer inputs before its deadlines; the wait for the ACK fails only at the
+        // response timeout (10.3.2.11).
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        let end = m.now;
+        m.input(end + us(1), Input::Timer);
+        assert_eq!(m.dcf.stats.tx_failures, 0);
+        let ack_end = end + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        assert_eq!((m.dcf.stats.acked, m.dcf.stats.tx_failures), (1, 0));
+    }
+
+    #[test]
+    fn a_nav_reset_keeps_a_count_that_ends_at_the_reset() {
+        // An RTS whose NAV ends DIFS before the reset instant (2·SIFS + CTS + aRxPHYStartDelay +
+        // 2·slot = 500 µs after it): the count after that NAV ends exactly at the reset, so the
+        // reset (10.3.2.5) has nothing to restart and access is granted then, not DIFS later.
+        let mut m = Mac::new(MacParams {
+            nav_reset: true,
+            ..MacParams::default()
+        });
+        let rts_end = us(1000);
+        let phy = PhyParams::hr_dsss(false);
+        let window = us(20) + phy.duration(14, 2_000_000) + us(192) + us(40);
+        m.receive(
+            rts_end,
+            frame(FrameKind::Rts, PEER, OTHER, window - phy.difs),
+        );
+        m.enqueue(rts_end + us(1), PEER, 1);
+        assert_eq!(m.next_tx().0, rts_end + window);
+    }
+
+    #[test]
+    fn a_data_frame_for_us_is_acknowledged_sifs_after_its_end() {
+        // 10.3.2.9: the ACK goes out SIFS after the end of the DATA frame, to its sender.
+        let mut m = Mac::new(MacParams::default());
+        m.receive(us(2000), frame(FrameKind::Data, PEER, ME, us(258)));
+        m.run_until(us(3000));
+        let s = m.sent();
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            (s[0].0, s[0].1.kind, s[0].1.dst),
+            (us(2000) + m.phy.sifs, FrameKind::Ack, PEER)
+        );
+        assert_eq!(m.dcf.stats.data_frames_received, 1);
+    }
+
+    #[test]
+    fn a_first_attempt_success_is_not_a_retried_msdu_and_a_cts_reserves_the_rest() {
+        let (m, _) = one_frame_acked();
+        assert_eq!((m.dcf.stats.acked, m.dcf.stats.retried_msdus), (1, 0));
+        // 9.3.1.3: the CTS's Duration is the RTS's minus SIFS and the CTS's own air time.
+        let mut m = Mac::new(MacParams::default());
+        m.receive(us(1000), frame(FrameKind::Rts, OTHER, ME, us(2000)));
+        m.run_until(us(1100));
+        let cts_d = m.phy.duration(14, 2_000_000);
+        assert_eq!(m.sent()[0].1.nav, us(2000) - m.phy.sifs - cts_d);
+    }
+
+    /// One frame sent at once and acknowledged SIFS after it; returns the MAC and the ACK's end.
+    fn one_frame_acked() -> (Mac, SimTime) {
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        let ack_end = m.now + m.phy.sifs + m.phy.ack_duration(11_000_000);
+        m.receive(ack_end, frame(FrameKind::Ack, PEER, ME, SimTime::ZERO));
+        (m, ack_end)
+    }
+
+    #[test]
+    fn only_a_retry_with_the_cached_sequence_number_is_a_duplicate() {
+        // 10.3.2.14: a duplicate has the Retry bit set and the cached (source, sequence number);
+        // a frame without Retry is new even with the same number (the 12-bit space wraps).
+        let mut m = Mac::new(MacParams::default());
+        let f = frame(FrameKind::Data, PEER, ME, us(258));
+        m.receive(us(2000), f);
+        m.run_until(us(3000));
+        m.end_tx();
+        m.receive(us(6000), f);
+        assert_eq!((m.dcf.stats.delivered, m.dcf.stats.duplicates), (2, 0));
     }
 }

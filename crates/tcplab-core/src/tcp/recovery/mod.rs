@@ -36,6 +36,19 @@ impl Seq {
     }
 }
 
+#[cfg(test)]
+impl Seq {
+    /// [snd_una, snd_max) with a 1000-byte MSS and DupThresh 3: the schemes' unit tests.
+    pub(crate) fn test(snd_una: u64, snd_max: u64) -> Seq {
+        Seq {
+            snd_una,
+            snd_max,
+            mss: 1000,
+            dupthresh: 3,
+        }
+    }
+}
+
 /// The first retransmission of an episode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FirstRetransmit {
