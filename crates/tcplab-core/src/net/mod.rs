@@ -7,6 +7,7 @@ pub mod dsdv;
 pub mod dsr;
 pub mod pending;
 pub mod routing;
+pub mod send_buffer;
 pub mod static_routes;
 #[cfg(test)]
 pub mod testnet;

@@ -6,7 +6,6 @@
 //! sources send data with TTL [`ORIGIN_TTL`], so the hops a packet has made are
 //! `ORIGIN_TTL − ttl` (ns-2's `num_forwards`).
 
-pub mod buffer;
 pub mod discovery;
 pub mod params;
 pub mod table;
@@ -23,11 +22,11 @@ use super::routing::{
     Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
     BROADCAST_ADDR,
 };
+use super::send_buffer::SendBuffer;
 use crate::ids::PktId;
 use crate::packet::{Addr, AodvMsg, Ecn, Ipv4Header, Packet, Rerr, Rrep, Rreq, Transport};
 use crate::rng::Rng;
 use crate::time::SimTime;
-use buffer::SendBuffer;
 use discovery::Discovery;
 pub use params::{AodvParams, Hello, LocalRepair, RreqTimeout, SeqnoRule};
 use table::{seq_newer, RouteState, RouteTable};
@@ -297,17 +296,7 @@ impl Aodv {
 
     /// Queues a packet until a route to `dst` exists.
     fn hold(&mut self, now: SimTime, id: PktId, dst: Addr, io: &mut RoutingIo) {
-        self.expire_buffer(now, io);
-        if let Some(old) = self.buffer.push(id, dst, now) {
-            io.drop.push((old, DropReason::BufferFull));
-        }
-    }
-
-    fn expire_buffer(&mut self, now: SimTime, io: &mut RoutingIo) {
-        let mut out = Vec::new();
-        self.buffer.expire(now, &mut out);
-        io.drop
-            .extend(out.into_iter().map(|id| (id, DropReason::BufferTimeout)));
+        self.buffer.hold(id, dst, now, &mut io.drop);
     }
 
     /// A route to `dst` became valid: end its discovery, release its buffered packets, and
@@ -773,7 +762,7 @@ impl RoutingAgent for Aodv {
         for (_, _, pkt) in self.pending.drain(..due).collect::<Vec<_>>() {
             self.emit(pkt, BROADCAST_ADDR, io);
         }
-        self.expire_buffer(now, io);
+        self.buffer.expire(now, &mut io.drop);
         // ns-2 LocalRepairTimer: a route still not repaired goes down.
         let (fired, waiting): (Vec<_>, Vec<_>) = self.repairs.iter().partition(|r| r.0 <= now);
         self.repairs = waiting;

@@ -16,11 +16,11 @@ mod tests;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use super::ack_seq::{hand_over, LatestAcks};
-use super::aodv::buffer::SendBuffer;
 use super::routing::{
     Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
     BROADCAST_ADDR,
 };
+use super::send_buffer::SendBuffer;
 use crate::ids::PktId;
 use crate::packet::{
     AckSeq, Addr, DsrHeader, DsrOption, DsrPacket, Ecn, Ipv4Header, Packet, Transport,
@@ -297,10 +297,7 @@ impl Dsr {
     // ------------------------------------------------------------------ discovery
 
     fn hold(&mut self, now: SimTime, id: PktId, dst: Addr, io: &mut RoutingIo) {
-        self.expire_buffer(now, io);
-        if let Some(old) = self.buffer.push(id, dst, now) {
-            io.drop.push((old, DropReason::BufferFull));
-        }
+        self.buffer.hold(id, dst, now, &mut io.drop);
         if let std::collections::btree_map::Entry::Vacant(e) = self.discoveries.entry(dst) {
             e.insert(Discovery {
                 started: now,
@@ -311,13 +308,6 @@ impl Dsr {
             self.stats.discoveries += 1;
             self.request_cycle(now, dst, io);
         }
-    }
-
-    fn expire_buffer(&mut self, now: SimTime, io: &mut RoutingIo) {
-        let mut out = Vec::new();
-        self.buffer.expire(now, &mut out);
-        io.drop
-            .extend(out.into_iter().map(|id| (id, DropReason::BufferTimeout)));
     }
 
     /// RFC §8.2.1: a new request cycle for `dst` — a non-propagating request first when
@@ -723,7 +713,7 @@ impl RoutingAgent for Dsr {
         for pkt in self.pending.take_due(now) {
             self.emit(pkt, BROADCAST_ADDR, io);
         }
-        self.expire_buffer(now, io);
+        self.buffer.expire(now, &mut io.drop);
         let due: Vec<(Addr, bool)> = self
             .discoveries
             .iter()

@@ -1,8 +1,10 @@
-//! The send buffer: packets waiting for a route (RFC 3561 §6.3 "buffer", ns-2 `aodv_rqueue`).
-//! Bounded in size (the oldest goes when full, as ns-2) and in waiting time.
+//! The send buffer of the on-demand agents (AODV, DSR): packets waiting for a route (RFC 3561
+//! §6.3 "buffer", ns-2 `aodv_rqueue`; RFC 4728 §4.2 Send Buffer). Bounded in size (the oldest
+//! goes when full, as ns-2) and in waiting time.
 
 use std::collections::VecDeque;
 
+use super::routing::DropReason;
 use crate::ids::PktId;
 use crate::packet::Addr;
 use crate::time::SimTime;
@@ -40,14 +42,30 @@ impl SendBuffer {
         }
     }
 
-    /// Removes the packets that waited `timeout` or longer (ns-2 `DROP_RTR_QTIMEOUT`).
-    pub fn expire(&mut self, now: SimTime, out: &mut Vec<PktId>) {
+    /// Removes the packets that waited `timeout` or longer (ns-2 `DROP_RTR_QTIMEOUT`) into
+    /// `drops`.
+    pub fn expire(&mut self, now: SimTime, drops: &mut Vec<(PktId, DropReason)>) {
         while let Some(&(id, _, t)) = self.q.front() {
             if t + self.timeout > now {
                 break;
             }
             self.q.pop_front();
-            out.push(id);
+            drops.push((id, DropReason::BufferTimeout));
+        }
+    }
+
+    /// Queues `id` for a route to `dst` after dropping what waited too long; every packet
+    /// dropped on the way goes to `drops` with its reason.
+    pub fn hold(
+        &mut self,
+        id: PktId,
+        dst: Addr,
+        now: SimTime,
+        drops: &mut Vec<(PktId, DropReason)>,
+    ) {
+        self.expire(now, drops);
+        if let Some(old) = self.push(id, dst, now) {
+            drops.push((old, DropReason::BufferFull));
         }
     }
 
@@ -107,7 +125,7 @@ mod tests {
         b.expire(SimTime::from_secs(30), &mut out);
         assert!(out.is_empty());
         b.expire(SimTime::from_secs(31), &mut out);
-        assert_eq!(out, vec![PktId(2)]);
+        assert_eq!(out, vec![(PktId(2), DropReason::BufferTimeout)]);
         assert_eq!(b.next_expiry(), Some(SimTime::from_secs(32)));
         assert_eq!(b.take(9), vec![PktId(3)]);
         assert!(b.is_empty());
