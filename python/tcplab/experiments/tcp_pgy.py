@@ -150,14 +150,15 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     rand = {f"{p.flows} flows, {p.speed:g} m/s": runs(store, p.name(pre)) for p in random_points(quick)}
     cells: list[TableCell] = []
 
+    def losses(table: str, row: str, r: dict) -> list[TableCell]:
+        nr = r.get("newreno", {}).values()
+        return [_cell(table, row, "DATA lost", (x["data_lost"] for x in nr), "segments"),
+                _cell(table, row, "ACK lost", (x["acks_lost"] for x in nr), "segments")]
+
     for h, r in strings.items():
-        nr = r.get("newreno", {}).values()
-        cells += [_cell(T1A, f"{h} hops", "DATA lost", (x["data_lost"] for x in nr), "segments"),
-                  _cell(T1A, f"{h} hops", "ACK lost", (x["acks_lost"] for x in nr), "segments")]
+        cells += losses(T1A, f"{h} hops", r)
     for n, r in {1: strings.get(7, {}), **multi}.items():
-        nr = r.get("newreno", {}).values()
-        cells += [_cell(T1B, f"{n} flows", "DATA lost", (x["data_lost"] for x in nr), "segments"),
-                  _cell(T1B, f"{n} flows", "ACK lost", (x["acks_lost"] for x in nr), "segments")]
+        cells += losses(T1B, f"{n} flows", r)
     for h, r in strings.items():
         row = f"{h} hops"
         cells += _per_variant(T6, row, r, "kbps", "kb/s")
