@@ -166,30 +166,20 @@ pub fn aodv_params(r: &RoutingSpec) -> AodvParams {
         Some(PresetName::Ns2) => AodvParams::ns2(),
         _ => AodvParams::rfc3561(),
     };
-    if let Some(d) = r.active_route_timeout {
-        p.active_route_timeout = d.0;
-    }
-    if let Some(d) = r.my_route_timeout {
-        p.my_route_timeout = d.0;
-    }
-    if let Some(n) = r.rreq_retries {
-        p.rreq_retries = n;
-    }
-    if let Some(n) = r.ttl_start {
-        p.ttl_start = n;
-    }
-    if let Some(n) = r.ttl_increment {
-        p.ttl_increment = n;
-    }
-    if let Some(n) = r.ttl_threshold {
-        p.ttl_threshold = n;
-    }
-    if let Some(n) = r.net_diameter {
-        p.net_diameter = n;
-    }
-    if let Some(d) = r.node_traversal_time {
-        p.node_traversal_time = d.0;
-    }
+    set(
+        &mut p.active_route_timeout,
+        r.active_route_timeout.map(|d| d.0),
+    );
+    set(&mut p.my_route_timeout, r.my_route_timeout.map(|d| d.0));
+    set(&mut p.rreq_retries, r.rreq_retries);
+    set(&mut p.ttl_start, r.ttl_start);
+    set(&mut p.ttl_increment, r.ttl_increment);
+    set(&mut p.ttl_threshold, r.ttl_threshold);
+    set(&mut p.net_diameter, r.net_diameter);
+    set(
+        &mut p.node_traversal_time,
+        r.node_traversal_time.map(|d| d.0),
+    );
     if let Some(on) = r.local_repair {
         p.local_repair = if on {
             LocalRepair::Ns2
@@ -197,36 +187,20 @@ pub fn aodv_params(r: &RoutingSpec) -> AodvParams {
             LocalRepair::Off
         };
     }
-    if let Some(on) = r.gratuitous_rrep {
-        p.gratuitous_rrep = on;
-    }
-    if let Some(on) = r.dest_only {
-        p.dest_only = on;
-    }
-    if let Some(on) = r.ack_piggyback {
-        p.ack_piggyback = on;
-    }
+    set(&mut p.gratuitous_rrep, r.gratuitous_rrep);
+    set(&mut p.dest_only, r.dest_only);
+    set(&mut p.ack_piggyback, r.ack_piggyback);
     if let Some(iv) = r.hello_interval {
         p.hello = Some(Hello {
             interval: iv.0,
             allowed_loss: r.allowed_hello_loss.unwrap_or(2),
         });
     }
-    if let Some(on) = r.purge_queue_on_break {
-        p.purge_queue_on_break = on;
-    }
-    if let Some(on) = r.purge_queue_on_rerr {
-        p.purge_queue_on_rerr = on;
-    }
-    if let Some(d) = r.jitter {
-        p.jitter_max = d.0;
-    }
-    if let Some(n) = r.buffer {
-        p.buffer_capacity = n as usize;
-    }
-    if let Some(d) = r.buffer_timeout {
-        p.buffer_timeout = d.0;
-    }
+    set(&mut p.purge_queue_on_break, r.purge_queue_on_break);
+    set(&mut p.purge_queue_on_rerr, r.purge_queue_on_rerr);
+    set(&mut p.jitter_max, r.jitter.map(|d| d.0));
+    set(&mut p.buffer_capacity, r.buffer.map(|n| n as usize));
+    set(&mut p.buffer_timeout, r.buffer_timeout.map(|d| d.0));
     p
 }
 
@@ -268,36 +242,20 @@ pub fn dsr_params(r: &RoutingSpec) -> DsrParams {
         Some(PresetName::Ns2) => DsrParams::ns2(),
         _ => DsrParams::rfc4728(),
     };
-    if let Some(d) = r.jitter {
-        p.jitter_max = d.0;
-    }
-    if let Some(n) = r.buffer {
-        p.buffer_capacity = n as usize;
-    }
-    if let Some(d) = r.buffer_timeout {
-        p.buffer_timeout = d.0;
-    }
-    if let Some(on) = r.salvage {
-        p.salvage = on;
-    }
-    if let Some(on) = r.reply_from_cache {
-        p.reply_from_cache = on;
-    }
-    if let Some(on) = r.ack_piggyback {
-        p.ack_piggyback = on;
-    }
+    set(&mut p.jitter_max, r.jitter.map(|d| d.0));
+    set(&mut p.buffer_capacity, r.buffer.map(|n| n as usize));
+    set(&mut p.buffer_timeout, r.buffer_timeout.map(|d| d.0));
+    set(&mut p.salvage, r.salvage);
+    set(&mut p.reply_from_cache, r.reply_from_cache);
+    set(&mut p.ack_piggyback, r.ack_piggyback);
     p
 }
 
 /// DSDV's constants for a routing table (ns-2 preset, then overrides).
 pub fn dsdv_params(r: &RoutingSpec) -> DsdvParams {
     let mut p = DsdvParams::ns2();
-    if let Some(d) = r.update_interval {
-        p.periodic = d.0;
-    }
-    if let Some(on) = r.link_layer_breaks {
-        p.mac_breaks = on;
-    }
+    set(&mut p.periodic, r.update_interval.map(|d| d.0));
+    set(&mut p.mac_breaks, r.link_layer_breaks);
     p
 }
 
@@ -452,5 +410,12 @@ pub fn validate_routing(s: &Scenario, errs: &mut Vec<FieldError>) {
                 "must be at least 1",
             ));
         }
+    }
+}
+
+/// A routing table's field, when given, overrides the preset's constant.
+fn set<T>(constant: &mut T, field: Option<T>) {
+    if let Some(v) = field {
+        *constant = v;
     }
 }
