@@ -5,6 +5,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::app::{AppKind, TcpFlow};
+use crate::ids::FlowId;
 use crate::scenario::{self, FieldError, Format, Scenario};
 use crate::tcp::Socket;
 use crate::time::SimTime;
@@ -84,6 +85,14 @@ pub struct FlowSummary {
     pub tlp_recoveries: u64,
     /// Reductions undone because every retransmission of the episode was DSACKed (RFC 3708).
     pub undos: u64,
+    /// Seconds the flow's shortest path had each length, as an observer of every radio link
+    /// measures it (not what routing found): (hops, seconds) from the flow's start to its end,
+    /// and the seconds its endpoints were partitioned. Ad hoc flows only (Holland & Vaidya's
+    /// expected throughput weighs a static string's throughput by these times).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub path_hops_s: Vec<(u32, f64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partitioned_s: Option<f64>,
     /// Why a flow that should have finished did not (None when it completed, or when it is an
     /// unlimited transfer that ran until the end).
     pub reason: Option<String>,
@@ -413,6 +422,7 @@ pub fn summarize(w: &World) -> RunOutput {
             0.0
         };
         let orig = st.segments_sent.saturating_sub(st.retransmissions);
+        let paths = w.path_times(FlowId(fi as u32), f.completed_at.unwrap_or(end));
         flows.push(FlowSummary {
             name: f.name.clone(),
             variant: snd.config().name(),
@@ -451,6 +461,8 @@ pub fn summarize(w: &World) -> RunOutput {
             tail_loss_probes: st.tail_loss_probes,
             tlp_recoveries: st.tlp_recoveries,
             undos: st.undos,
+            partitioned_s: paths.as_ref().map(|p| p.partitioned_s),
+            path_hops_s: paths.map(|p| p.hops).unwrap_or_default(),
             reason: unfinished_reason(f, snd, rcv, end),
             adaptive_losses: snd
                 .adaptive_history()

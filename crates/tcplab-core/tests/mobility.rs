@@ -67,3 +67,105 @@ fn a_setdest_file_replays_with_ns2_semantics() {
     near(at(c, 15.0), (500.0, 150.0));
     near(at(c, 25.0), (500.0, 50.0));
 }
+
+/// a, b, c on a line 200 m apart (ns-2's 250 m range): c walks away from b at 10 s (30 m/s),
+/// out of b's reach at 11.67 s, and from 15 s walks back west at 40 m/s, into b's reach at 17.5 s
+/// and a's at 22.5 s. The flow from a to c runs from 1 s to 30 s.
+const WALK: &str = "\
+$node_(0) set X_ 0.0\n$node_(0) set Y_ 0.0\n\
+$node_(1) set X_ 200.0\n$node_(1) set Y_ 0.0\n\
+$node_(2) set X_ 400.0\n$node_(2) set Y_ 0.0\n\
+$ns_ at 10.0 \"$node_(2) setdest 700.0 0.0 30.0\"\n\
+$ns_ at 15.0 \"$node_(2) setdest 100.0 0.0 40.0\"\n";
+
+#[test]
+fn a_flows_shortest_path_length_is_logged_as_the_stations_move() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let file = dir.join("walk_away_and_back.ns");
+    std::fs::write(&file, WALK).unwrap();
+    let text = format!(
+        r#"
+name = "walk"
+duration = "30s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[nodes]]
+name = "c"
+[[wlans]]
+name = "manet"
+mode = "adhoc"
+phy = "ns2_dsss"
+rate = "2Mbps"
+propagation = {{ model = "two_ray_ground" }}
+routing = {{ protocol = "aodv", preset = "ns2" }}
+mobility_file = "{}"
+[[wlans.stations]]
+node = "a"
+position = ["0m", "0m"]
+[[wlans.stations]]
+node = "b"
+position = ["0m", "0m"]
+[[wlans.stations]]
+node = "c"
+position = ["0m", "0m"]
+[[flows]]
+name = "f"
+app = "bulk"
+server = "a"
+client = "c"
+start = "1s"
+"#,
+        file.display()
+    );
+    let out = tcplab_core::api::run(&text, Format::Toml, Some(1), &[], None).unwrap();
+    let f = &out.summary.flows[0];
+    // Each change is seen at the first position refresh after it (every 100 ms), so each of the
+    // two or three boundaries in a sum moves it by less than 0.1 s.
+    let expect = |got: f64, want: f64, what: &str| {
+        assert!(
+            (got - want).abs() < 0.2,
+            "{what}: {got} s, want {want} s ({f:?})"
+        )
+    };
+    let hops: std::collections::HashMap<u32, f64> = f.path_hops_s.iter().copied().collect();
+    assert_eq!(
+        f.path_hops_s.iter().map(|e| e.0).collect::<Vec<_>>(),
+        [1, 2]
+    );
+    expect(hops[&2], (11.0 + 2.0 / 3.0 - 1.0) + (22.5 - 17.5), "2 hops");
+    expect(
+        f.partitioned_s.unwrap(),
+        17.5 - (11.0 + 2.0 / 3.0),
+        "partitioned",
+    );
+    expect(hops[&1], 30.0 - 22.5, "1 hop");
+    let total: f64 = hops.values().sum::<f64>() + f.partitioned_s.unwrap();
+    assert!(
+        (total - 29.0).abs() < 1e-9,
+        "the flow's whole life is accounted: {total}"
+    );
+}
+
+#[test]
+fn flows_off_an_ad_hoc_wlan_have_no_path_log() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/wired_bottleneck.toml"
+    ))
+    .unwrap();
+    let out = tcplab_core::api::run(
+        &text,
+        Format::Toml,
+        Some(1),
+        &[("duration".into(), "2s".into())],
+        None,
+    )
+    .unwrap();
+    let f = &out.summary.flows[0];
+    assert!(
+        f.path_hops_s.is_empty() && f.partitioned_s.is_none(),
+        "{f:?}"
+    );
+}

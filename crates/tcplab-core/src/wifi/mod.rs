@@ -28,6 +28,7 @@
 pub mod channel;
 pub mod dcf;
 pub mod error_rate;
+mod hops;
 pub mod phy;
 pub mod queue;
 pub mod reception;

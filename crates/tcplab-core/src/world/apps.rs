@@ -34,6 +34,7 @@ impl World {
         self.flows.push(flow);
         self.series.push(series);
         self.active_flows += 1;
+        self.track_path(id);
         id
     }
 

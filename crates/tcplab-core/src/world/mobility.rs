@@ -50,10 +50,14 @@ impl World {
                 next = next.min(c.max(now + SimTime(1)));
             }
         }
-        if !moves.is_empty() {
+        let moved = !moves.is_empty();
+        if moved {
             self.wifi.move_stations(&moves);
         }
         self.moves = moves;
+        if moved {
+            self.update_paths();
+        }
         if next <= self.stop_at {
             self.queue.schedule(next, Event::Mobility);
         }

@@ -17,6 +17,7 @@ mod hash;
 mod ip;
 mod links;
 mod mobility;
+mod paths;
 mod wireless;
 
 use std::collections::HashMap;
@@ -38,6 +39,7 @@ pub use agents::{AgentSlot, FeedbackSender};
 pub use error::SimError;
 pub use hash::FxHasher;
 pub use links::{Iface, IfaceStats, Link, LinkDir};
+pub use paths::PathTimes;
 pub use wireless::WifiRed;
 
 pub struct World {
@@ -93,6 +95,8 @@ pub struct World {
     mobile: Vec<(u32, crate::mobility::Mobility)>,
     position_update: Option<SimTime>,
     moves: Vec<(u32, (f64, f64))>,
+    /// Each flow's shortest-path length over time (ad hoc flows only), by flow.
+    paths: Vec<paths::PathLog>,
     /// Each station's port at its node, by station.
     sta_port: Vec<Port>,
     /// The station of each node in each WLAN: `wlan_sta[wlan][node]`.
@@ -148,6 +152,7 @@ impl World {
             mobile: Vec::new(),
             position_update: None,
             moves: Vec::new(),
+            paths: Vec::new(),
             sta_port: Vec::new(),
             wlan_sta: Vec::new(),
             wifi_pcap: Vec::new(),
