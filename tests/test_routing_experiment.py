@@ -20,10 +20,12 @@ from tcplab.stats import HOLDS
 
 def test_registered_with_the_interface() -> None:
     assert all_experiments()["routing"] is exp
+    refs = len(sc.PROTOCOLS) * len(sc.REF_HOPS)
     for quick in (True, False):
         sweeps = exp.sweeps(quick)
-        assert len({s.name for s in sweeps}) == len(sweeps) == 6
-        assert all(len(s.cells) == 3 for s in sweeps)
+        assert len({s.name for s in sweeps}) == len(sweeps) == 6 + 3 + refs
+        # The comparison's three senders; the ELFN check's two; NewReno alone on the references.
+        assert [len(s.cells) for s in sweeps] == [3] * 6 + [2] * 3 + [1] * refs
 
 
 def test_networks_and_senders() -> None:
@@ -72,8 +74,21 @@ def _data() -> dict:
             for net in ("string", "mobile")}
 
 
-def _verdict(fragment: str, data: dict) -> str:
-    (f,) = [f for f in rf.findings(data, 1000) if fragment in f.text]
+def _elfn() -> dict:
+    # T_7 = 180, T_8 = 175 kb/s; each seed's path: 200 s at 7 hops, 100 s at 8, none partitioned
+    # (expected 178.3 kb/s); NewReno 60, ELFN 120 kb/s: ELFN recovers about half of what is lost.
+    def run(kbps: float, s: int) -> dict:
+        return {"ok": True, "error": "", "kbps": kbps * (1 + 0.01 * (s - 3)), "path_s": {7: 200.0, 8: 100.0},
+                "partitioned_s": 0.0}
+
+    ref = {7: {1: {"ok": True, "kbps": 180.0}}, 8: {1: {"ok": True, "kbps": 175.0}}}
+    return {p: rf.ElfnRuns(runs={"newreno": {s: run(60, s) for s in SEEDS}, "elfn": {s: run(120, s) for s in SEEDS}},
+                           ref=copy.deepcopy(ref))
+            for p in sc.PROTOCOLS}
+
+
+def _verdict(fragment: str, data: dict, elfn: dict | None = None) -> str:
+    (f,) = [f for f in rf.findings(data, 1000, _elfn() if elfn is None else elfn) if fragment in f.text]
     return f.verdict
 
 
@@ -86,19 +101,43 @@ COUNTER = {
     "deliver every byte": lambda d: d["string"]["dsdv"]["elfn"][2].update(bytes=999.0),
     "Routing overhead": lambda d: _set(d, "mobile", "dsdv", "newreno", "ctrl_packets", 2.0),
     "keeps data flowing": lambda d: _set(d, "mobile", "dsdv", "newreno", "kbps", 0.0),
-    "ELFN over DSR": lambda d: _set(d, "mobile", "dsr", "elfn", "kbps", 0.5),
     "No application byte": lambda d: d["mobile"]["aodv"]["pgy"][1].update(ok=False, error="conservation"),
+}
+#: Counter-examples on the ELFN check's runs: ELFN below NewReno; a reference string's run failed.
+ELFN_COUNTER = {
+    "ELFN over DSR": lambda e: [r.update(kbps=r["kbps"] * 0.4) for r in e["dsr"].runs["elfn"].values()],
+    "No application byte": lambda e: e["dsdv"].ref[8][1].update(ok=False, error="conservation"),
 }
 
 
 def test_every_finding_holds_on_constructed_numbers() -> None:
-    verdicts = {f.text: f.verdict for f in rf.findings(_data(), 1000)}
-    assert len(verdicts) == len(COUNTER) and set(verdicts.values()) == {HOLDS}, verdicts
+    verdicts = {f.text: f.verdict for f in rf.findings(_data(), 1000, _elfn())}
+    assert len(verdicts) == len(COUNTER) + 1 and set(verdicts.values()) == {HOLDS}, verdicts
 
 
 @pytest.mark.parametrize("fragment", sorted(COUNTER))
 def test_each_finding_fails_on_a_counter_example(fragment: str) -> None:
     holds_then_fails(lambda d: _verdict(fragment, d), (_data(),), COUNTER[fragment])
+
+
+@pytest.mark.parametrize("fragment", sorted(ELFN_COUNTER))
+def test_each_finding_fails_on_a_counter_example_in_the_elfn_runs(fragment: str) -> None:
+    holds_then_fails(lambda e: _verdict(fragment, _data(), e), (_elfn(),), ELFN_COUNTER[fragment])
+
+
+def test_expected_throughput_and_the_share_recovered() -> None:
+    e = _elfn()["dsr"]
+    r = e.runs["newreno"][3]
+    r["path_s"], r["partitioned_s"] = {7: 150.0, 8: 90.0}, 60.0
+    # Holland & Vaidya: Σ t_i·T_i over the flow's life, nothing while partitioned.
+    want = (150 * 180 + 90 * 175) / 300
+    assert rf.expected_kbps(e)[3] == pytest.approx(want)
+    assert rf.share_recovered(e)[3] == pytest.approx((120 - 60) / (want - 60))
+    # A path length no reference string measured leaves the seed out, and is named.
+    r["path_s"][9] = 1.0
+    assert 3 not in rf.expected_kbps(e) and rf.uncovered(e) == {9}
+    (f,) = [f for f in rf.findings(_data(), 1000, {"dsr": e}) if "ELFN" in f.text]
+    assert "without a reference string" in f.detail and "[9]" in f.detail
 
 
 def test_no_runs_is_not_a_pass() -> None:
@@ -107,7 +146,16 @@ def test_no_runs_is_not_a_pass() -> None:
         for senders in per.values():
             for seeds in senders.values():
                 seeds.clear()
-    assert all(f.verdict != HOLDS for f in rf.findings(empty, 1000))
+    assert all(f.verdict != HOLDS for f in rf.findings(empty, 1000, {}))
+
+
+def test_the_single_flow_logs_its_path_over_its_whole_life() -> None:
+    doc = exp.scenario("single", "dsr", quick=True)
+    doc["duration"] = f"{exp.WARMUP_S + 20}s"
+    m = exp.run_metrics(tcplab.run(doc, seed=1, overrides=sc.sender_cell("newreno", "dsr")).summary)
+    # The endpoints are 1500 m apart: at least 6 hops of 250 m; the flow lives 20 s.
+    assert m["path_s"] and min(m["path_s"]) >= 6
+    assert sum(m["path_s"].values()) + m["partitioned_s"] == pytest.approx(20.0)
 
 
 def test_a_run_without_discoveries_has_no_latency() -> None:

@@ -86,11 +86,11 @@ pub struct FlowSummary {
     /// Reductions undone because every retransmission of the episode was DSACKed (RFC 3708).
     pub undos: u64,
     /// Seconds the flow's shortest path had each length, as an observer of every radio link
-    /// measures it (not what routing found): (hops, seconds) from the flow's start to its end,
-    /// and the seconds its endpoints were partitioned. Ad hoc flows only (Holland & Vaidya's
-    /// expected throughput weighs a static string's throughput by these times).
+    /// measures it (not what routing found), from the flow's start to its end, and the seconds
+    /// its endpoints were partitioned. Ad hoc flows only (Holland & Vaidya's expected throughput
+    /// weighs a static string's throughput by these times).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub path_hops_s: Vec<(u32, f64)>,
+    pub path_lengths: Vec<PathLength>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partitioned_s: Option<f64>,
     /// Why a flow that should have finished did not (None when it completed, or when it is an
@@ -99,6 +99,13 @@ pub struct FlowSummary {
     /// Adaptive TCP's loss events (seed 004, Figs 4–7): α, W_LA, K and ssthresh at each loss.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub adaptive_losses: Vec<AdaptiveLoss>,
+}
+
+/// The time a flow's shortest path had one length.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct PathLength {
+    pub hops: u32,
+    pub seconds: f64,
 }
 
 /// One loss event of an Adaptive TCP sender (windows in segments).
@@ -462,7 +469,14 @@ pub fn summarize(w: &World) -> RunOutput {
             tlp_recoveries: st.tlp_recoveries,
             undos: st.undos,
             partitioned_s: paths.as_ref().map(|p| p.partitioned_s),
-            path_hops_s: paths.map(|p| p.hops).unwrap_or_default(),
+            path_lengths: paths
+                .map(|p| {
+                    p.hops
+                        .into_iter()
+                        .map(|(hops, seconds)| PathLength { hops, seconds })
+                        .collect()
+                })
+                .unwrap_or_default(),
             reason: unfinished_reason(f, snd, rcv, end),
             adaptive_losses: snd
                 .adaptive_history()

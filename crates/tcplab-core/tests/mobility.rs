@@ -129,9 +129,10 @@ start = "1s"
             "{what}: {got} s, want {want} s ({f:?})"
         )
     };
-    let hops: std::collections::HashMap<u32, f64> = f.path_hops_s.iter().copied().collect();
+    let hops: std::collections::HashMap<u32, f64> =
+        f.path_lengths.iter().map(|p| (p.hops, p.seconds)).collect();
     assert_eq!(
-        f.path_hops_s.iter().map(|e| e.0).collect::<Vec<_>>(),
+        f.path_lengths.iter().map(|p| p.hops).collect::<Vec<_>>(),
         [1, 2]
     );
     expect(hops[&2], (11.0 + 2.0 / 3.0 - 1.0) + (22.5 - 17.5), "2 hops");
@@ -165,7 +166,7 @@ fn flows_off_an_ad_hoc_wlan_have_no_path_log() {
     .unwrap();
     let f = &out.summary.flows[0];
     assert!(
-        f.path_hops_s.is_empty() && f.partitioned_s.is_none(),
+        f.path_lengths.is_empty() && f.partitioned_s.is_none(),
         "{f:?}"
     );
 }

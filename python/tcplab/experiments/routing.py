@@ -21,7 +21,7 @@ from typing import Any
 
 from tcplab.experiments import routing_scenario as sc
 from tcplab.experiments.base import Finding, TableCell
-from tcplab.experiments.routing_findings import findings, gain_pct
+from tcplab.experiments.routing_findings import ElfnRuns, expected_kbps, findings, gain_pct, share_recovered
 from tcplab.runner import Sweep
 from tcplab.stats import summarise
 from tcplab.store import Store
@@ -33,13 +33,16 @@ TITLE = "TCP over AODV, DSR and DSDV: NewReno, ELFN and TCP-pgy on a string and 
 PUBLISHED: dict[Any, Any] = {}
 
 NETWORKS = ("string", "mobile")
-NETWORK_LABEL = {"string": "7-hop string", "mobile": "50 nodes, random waypoint 1-20 m/s"}
+NETWORK_LABEL = {"string": "7-hop string", "mobile": "50 nodes, random waypoint 1-20 m/s",
+                 "single": "one flow across 50 nodes, random waypoint 1-20 m/s"}
 #: Routing runs alone this long before the first flow starts (DSDV's tables need ~100 s to converge
 #: over 7 hops: each new route is advertised 2·wst0 = 12 s after it is learnt, hop by hop).
 WARMUP_S = 120
 #: Seconds of traffic after the warm-up.
-WINDOW_S = {("string", True): 200, ("string", False): 480, ("mobile", True): 100, ("mobile", False): 300}
-REPS = {("string", True): 2, ("string", False): 6, ("mobile", True): 2, ("mobile", False): 6}
+WINDOW_S = {("string", True): 200, ("string", False): 480, ("mobile", True): 100, ("mobile", False): 300,
+            ("single", True): 100, ("single", False): 300, ("ref", True): 100, ("ref", False): 300}
+REPS = {("string", True): 2, ("string", False): 6, ("mobile", True): 2, ("mobile", False): 6,
+        ("single", True): 2, ("single", False): 10, ("ref", True): 1, ("ref", False): 2}
 
 NOTES = (
     f"Routing runs alone for {WARMUP_S} s before the first flow starts, so throughput measures TCP over converged "
@@ -65,20 +68,37 @@ def sweep_name(quick: bool, network: str, protocol: str) -> str:
     return f"{prefix(quick)}/{network}/{protocol}"
 
 
-def scenario(network: str, protocol: str, quick: bool) -> dict[str, Any]:
+def ref_sweep_name(quick: bool, protocol: str, hops: int) -> str:
+    return f"{prefix(quick)}/ref/{protocol}/{hops}hops"
+
+
+def scenario(network: str, protocol: str, quick: bool, hops: int = 0) -> dict[str, Any]:
+    """``network`` is "string", "mobile", "single" (the ELFN check's one flow) or "ref" (a static
+    string of ``hops`` hops)."""
     duration = f"{WARMUP_S + WINDOW_S[(network, quick)]}s"
-    doc = sc.string(protocol, quick, duration) if network == "string" else sc.mobile(protocol, duration)
+    doc = {"string": lambda: sc.string(protocol, quick, duration),
+           "mobile": lambda: sc.mobile(protocol, duration),
+           "single": lambda: sc.mobile(protocol, duration, flows=1),
+           "ref": lambda: sc.reference(protocol, hops, duration)}[network]()
     for i, f in enumerate(doc["flows"]):
         f["start"] = f"{WARMUP_S + i}s"  # flows 1 s apart, as tcp_pgy_scenario does
-    if network == "mobile" and protocol == "dsr":
+    if network in ("mobile", "single") and protocol == "dsr":
         doc["wlans"][0]["routing"]["reply_from_cache"] = False
     return doc
 
 
 def sweeps(quick: bool) -> list[Sweep]:
-    return [Sweep(name=sweep_name(quick, n, p), base=scenario(n, p, quick),
+    main = [Sweep(name=sweep_name(quick, n, p), base=scenario(n, p, quick),
                   cells=[sc.sender_cell(s, p) for s in sc.SENDERS], replications=REPS[(n, quick)], seed0=1)
             for n in NETWORKS for p in sc.PROTOCOLS]
+    single = [Sweep(name=sweep_name(quick, "single", p), base=scenario("single", p, quick),
+                    cells=[sc.sender_cell(s, p) for s in sc.ELFN_SENDERS], replications=REPS[("single", quick)],
+                    seed0=1)
+              for p in sc.PROTOCOLS]
+    ref = [Sweep(name=ref_sweep_name(quick, p, h), base=scenario("ref", p, quick, h),
+                 cells=[sc.sender_cell("newreno", p)], replications=REPS[("ref", quick)], seed0=1)
+           for p in sc.PROTOCOLS for h in sc.REF_HOPS]
+    return main + single + ref
 
 
 # ---------------------------------------------------------------------------------------- analysis
@@ -101,7 +121,18 @@ def run_metrics(summary: dict[str, Any]) -> dict[str, float]:
         "discovery_ms": sum(n["discovery_latency_ns"] for n in nodes) / done / 1e6 if done else math.nan,
         "bytes": float(sum(f["bytes_delivered"] for f in flows)),
         "completed": float(all(f["completed"] for f in flows)),
+        # The time the flows' shortest paths had each length (ad hoc flows), summed over flows.
+        "path_s": _path_seconds(flows),
+        "partitioned_s": sum(f.get("partitioned_s") or 0.0 for f in flows),
     }
+
+
+def _path_seconds(flows: list[dict[str, Any]]) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for f in flows:
+        for p in f.get("path_lengths", []):
+            out[p["hops"]] = out.get(p["hops"], 0.0) + p["seconds"]
+    return out
 
 
 def runs(store: Store, sweep: str) -> dict[str, dict[int, dict[str, Any]]]:
@@ -138,8 +169,49 @@ def all_runs(store: Store, quick: bool) -> dict[str, dict[str, dict[str, dict[in
     return {n: {p: runs(store, sweep_name(quick, n, p)) for p in sc.PROTOCOLS} for n in NETWORKS}
 
 
+def elfn_runs(store: Store, quick: bool) -> dict[str, ElfnRuns]:
+    """protocol -> the ELFN check's runs: the single flow's (sender -> seed -> metrics) and the
+    reference strings' (hops -> seed -> metrics)."""
+    return {p: ElfnRuns(runs=runs(store, sweep_name(quick, "single", p)),
+                        ref={h: runs(store, ref_sweep_name(quick, p, h)).get("newreno", {}) for h in sc.REF_HOPS})
+            for p in sc.PROTOCOLS}
+
+
+def _elfn_cells(elfn: dict[str, ElfnRuns]) -> list[TableCell]:
+    cells: list[TableCell] = []
+    ref_title = "ELFN check: T_i, a static i-hop string's NewReno throughput (Holland & Vaidya's reference), kb/s"
+    tp = table_title("single", "throughput against Holland & Vaidya's expected throughput, kb/s")
+    pct = table_title("single", "throughput as a share of the expected throughput, %")
+    share = table_title("single", "share of the throughput lost to route failures that ELFN recovers, %")
+    part = table_title("single", "time the endpoints were partitioned, % of the flow's life")
+    for p, e in elfn.items():
+        label = sc.PROTOCOL_LABEL[p]
+        for h in sc.REF_HOPS:
+            xs = [r["kbps"] for r in e.ref[h].values() if r["ok"]]
+            if xs:
+                cells.append(TableCell.of(ref_title, label, f"{h} hops", summarise(xs), "kb/s"))
+        expected = expected_kbps(e)
+        if expected:
+            cells.append(TableCell.of(tp, label, "expected", summarise(expected.values()), "kb/s"))
+            cells.append(TableCell.of(part, label, "partitioned", summarise(
+                100 * r["partitioned_s"] / (r["partitioned_s"] + sum(r["path_s"].values()))
+                for r in e.runs.get("newreno", {}).values() if r["ok"] and r["path_s"]), "%"))
+        for s in sc.ELFN_SENDERS:
+            got = {seed: r["kbps"] for seed, r in e.runs.get(s, {}).items() if r["ok"]}
+            if got:
+                cells.append(TableCell.of(tp, label, sc.LABEL[s], summarise(got.values()), "kb/s"))
+            ratio = [100 * got[seed] / x for seed, x in expected.items() if seed in got and x > 0]
+            if ratio:
+                cells.append(TableCell.of(pct, label, sc.LABEL[s], summarise(ratio), "%"))
+        rec = share_recovered(e)
+        if rec:
+            cells.append(TableCell.of(share, label, "ELFN", summarise(100 * x for x in rec.values()), "%"))
+    return cells
+
+
 def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     data = all_runs(store, quick)
+    elfn = elfn_runs(store, quick)
     cells: list[TableCell] = []
     for n in NETWORKS:
         for metric, title, unit in METRICS:
@@ -154,10 +226,11 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
         g = gain_pct(data["mobile"][p], "elfn", "newreno")
         if g:
             cells.append(TableCell.of(TE, sc.PROTOCOL_LABEL[p], "ELFN vs NewReno", summarise(g), "%"))
-    return cells, findings(data, sc.STRING_BYTES[quick])
+    cells += _elfn_cells(elfn)
+    return cells, findings(data, sc.STRING_BYTES[quick], elfn)
 
 
 def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
     from tcplab.experiments.routing_figures import draw
 
-    return draw(all_runs(store, quick), outdir)
+    return draw(all_runs(store, quick), outdir, elfn_runs(store, quick))

@@ -1,5 +1,7 @@
 """The routing comparison's figures: per network, throughput and control bytes of every sender over
-every protocol (mean and 95 % CI over the replications)."""
+every protocol (mean and 95 % CI over the replications); and the ELFN check, each movement's
+NewReno and ELFN throughput against its expected throughput (Holland & Vaidya's Fig. style: one
+point per mobility pattern)."""
 
 from __future__ import annotations
 
@@ -25,7 +27,33 @@ def _bars(ax: Any, per: dict[str, Any], metric: str) -> None:
     ax.grid(True, alpha=0.3, axis="y")
 
 
-def draw(data: dict[str, Any], outdir: Path) -> list[Path]:
+def _elfn(elfn: dict[str, Any], outdir: Path) -> Path:
+    from matplotlib.figure import Figure
+
+    from tcplab.experiments.routing_findings import expected_kbps
+    from tcplab.plots import save
+
+    fig = Figure(figsize=(7.0, 3.0), dpi=110, layout="constrained")
+    for ax, p in zip(fig.subplots(1, len(sc.PROTOCOLS), sharey=True), sc.PROTOCOLS):
+        exp = expected_kbps(elfn[p])
+        seeds = sorted(exp, key=exp.get)
+        ax.plot(range(len(seeds)), [exp[s] for s in seeds], "k-_", lw=1, label="expected")
+        for s_, marker in zip(sc.ELFN_SENDERS, "ox"):
+            runs = elfn[p].runs.get(s_, {})
+            ax.plot(range(len(seeds)), [runs[s]["kbps"] if s in runs and runs[s]["ok"] else math.nan for s in seeds],
+                    marker, ms=4, ls="none", label=sc.LABEL[s_])
+        ax.set_title(sc.PROTOCOL_LABEL[p], fontsize=9)
+        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.grid(True, alpha=0.3)
+    fig.supxlabel("movements (one per seed), by expected throughput", fontsize=8)
+    fig.axes[0].set_ylabel("throughput (kb/s)")
+    fig.axes[0].legend(frameon=False, fontsize=7)
+    fig.suptitle("One flow across 50 moving nodes: throughput against Holland & Vaidya's expected throughput",
+                 fontsize=9)
+    return save(fig, outdir / "elfn.png")
+
+
+def draw(data: dict[str, Any], outdir: Path, elfn: dict[str, Any] | None = None) -> list[Path]:
     from matplotlib.figure import Figure
 
     from tcplab.experiments.routing import NETWORK_LABEL
@@ -40,4 +68,6 @@ def draw(data: dict[str, Any], outdir: Path) -> list[Path]:
         fig.axes[0].legend(frameon=False, fontsize=8)
         fig.suptitle(f"{NETWORK_LABEL[net]}: mean ± 95 % CI", fontsize=9)
         paths.append(save(fig, outdir / f"{net}.png"))
+    if elfn:
+        paths.append(_elfn(elfn, outdir))
     return paths

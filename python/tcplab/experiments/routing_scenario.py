@@ -16,6 +16,9 @@ docs/validation/routing.md:
 * Senders: NewReno; ELFN with Holland & Vaidya's 2 s probe interval; TCP-pgy = S1 (the ACK carried
   by route requests and replies: AODV's ``ack_seq``, DSR's option 31) + S2 (``dup_count``).  DSDV
   sends no route requests or replies for S1 to ride on, so TCP-pgy over DSDV is S2 alone.
+* ELFN check (Holland & Vaidya, MobiCom 1999): one flow across the same 50-node network (its
+  endpoints at the middle of the west and east edges, 48 movers), and static strings of
+  ``REF_HOPS`` hops for the T_i of their expected throughput.
 """
 
 from __future__ import annotations
@@ -42,6 +45,12 @@ HOPS = 7
 STRING_BYTES = {True: 300_000, False: 1_000_000}
 MOBILE_FLOWS = 3
 MIN_SPEED, MAX_SPEED = 1.0, 20.0
+#: Senders of the ELFN check.
+ELFN_SENDERS = ("newreno", "elfn")
+#: Path lengths of the reference strings (Holland & Vaidya's T_i). The single flow's endpoints are
+#: 1500 m apart and a hop reaches 250 m, so its shortest path has at least 6 hops; 14 is the
+#: longest a path across 1500 m x 300 m took in any run so far (docs/validation/routing.md).
+REF_HOPS = range(6, 15)
 
 
 def sender_cell(sender: str, protocol: str) -> dict[str, Any]:
@@ -76,11 +85,19 @@ def string(protocol: str, quick: bool, duration: str) -> dict[str, Any]:
     return doc
 
 
-def mobile(protocol: str, duration: str) -> dict[str, Any]:
-    """50 nodes in 1500 m x 300 m, 3 bulk flows across, the movers at 1-20 m/s."""
-    doc = _with_routing(pgy.random(MOBILE_FLOWS, MAX_SPEED, duration), protocol)
-    doc["name"] = f"routing_mobile_{protocol}"
+def mobile(protocol: str, duration: str, flows: int = MOBILE_FLOWS) -> dict[str, Any]:
+    """50 nodes in 1500 m x 300 m, ``flows`` bulk flows across, the movers at 1-20 m/s."""
+    doc = _with_routing(pgy.random(flows, MAX_SPEED, duration), protocol)
+    doc["name"] = f"routing_mobile_{protocol}" if flows == MOBILE_FLOWS else f"routing_mobile{flows}_{protocol}"
     for st in doc["wlans"][0]["stations"]:
         if "mobility" in st:
             st["mobility"]["min_speed"] = f"{MIN_SPEED:g}m/s"
+    return doc
+
+
+def reference(protocol: str, hops: int, duration: str) -> dict[str, Any]:
+    """A static string of ``hops`` hops with one bulk flow end to end: T_hops of the expected
+    throughput."""
+    doc = _with_routing(pgy.string(hops, duration=duration), protocol)
+    doc["name"] = f"routing_ref{hops}_{protocol}"
     return doc
