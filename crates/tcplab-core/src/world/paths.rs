@@ -46,11 +46,11 @@ impl World {
         self.paths.push(log);
     }
 
-    /// Logs each unfinished flow's path length after the stations moved, where it changed
-    /// (a finished flow's log is read only up to its end). About 2 % of a 50-node mobile run.
+    /// Logs each uncompleted flow's path length after the stations moved, where it changed
+    /// (a completed flow's log is read only up to its completion). About 2 % of a 50-node mobile run.
     pub(super) fn update_paths(&mut self) {
         for i in 0..self.paths.len() {
-            if self.paths[i].pairs.is_empty() || self.flows[i].finished {
+            if self.paths[i].pairs.is_empty() || self.flows[i].completed_at.is_some() {
                 continue;
             }
             let hops = self.shortest(&self.paths[i].pairs);
