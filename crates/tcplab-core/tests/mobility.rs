@@ -149,24 +149,25 @@ start = "1s"
     );
 }
 
+/// Wired flows, and flows between two stations of an infrastructure BSS (the AP and a station:
+/// one radio hop, but no ad hoc path), have no path log.
 #[test]
 fn flows_off_an_ad_hoc_wlan_have_no_path_log() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/wired_bottleneck.toml"
-    ))
-    .unwrap();
-    let out = tcplab_core::api::run(
-        &text,
-        Format::Toml,
-        Some(1),
-        &[("duration".into(), "2s".into())],
-        None,
-    )
-    .unwrap();
-    let f = &out.summary.flows[0];
-    assert!(
-        f.path_lengths.is_empty() && f.partitioned_s.is_none(),
-        "{f:?}"
-    );
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/");
+    for (file, over) in [
+        ("wired_bottleneck.toml", None),
+        ("wlan_download.toml", None),
+        ("wlan_download.toml", Some(("flows.download.server", "ap"))),
+    ] {
+        let text = std::fs::read_to_string(format!("{root}{file}")).unwrap();
+        let mut ov = vec![("duration".to_string(), "2s".to_string())];
+        ov.extend(over.map(|(k, v)| (k.to_string(), v.to_string())));
+        let out = tcplab_core::api::run(&text, Format::Toml, Some(1), &ov, None).unwrap();
+        let f = &out.summary.flows[0];
+        assert!(f.bytes_delivered > 0, "{file} {over:?}: the flow ran");
+        assert!(
+            f.path_lengths.is_empty() && f.partitioned_s.is_none(),
+            "{file} {over:?}: {f:?}"
+        );
+    }
 }

@@ -15,15 +15,14 @@ impl Wifi {
             == Mode::AdHoc
     }
 
-    /// Hops of the shortest path from station `from` to station `to` in their ad hoc WLAN now,
-    /// over links on which frames are both sensed and decodable (the links `adjacency` gives
-    /// routing); None when the two are partitioned, in different WLANs, or not in ad hoc mode.
-    pub fn hops_now(&self, from: u32, to: u32) -> Option<u32> {
-        if self.stations[to as usize].wlan != self.stations[from as usize].wlan
-            || !self.in_adhoc(from)
-        {
-            return None;
-        }
+    /// Hops of the shortest path from station `from` to station `to` of the same ad hoc WLAN
+    /// now, over links on which frames are both sensed and decodable (the links `adjacency` gives
+    /// routing); None when the two are partitioned.
+    pub(crate) fn hops_now(&self, from: u32, to: u32) -> Option<u32> {
+        debug_assert!(
+            self.stations[to as usize].wlan == self.stations[from as usize].wlan
+                && self.in_adhoc(from)
+        );
         if from == to {
             return Some(0);
         }
