@@ -84,12 +84,24 @@ pub struct FlowSummary {
     pub tlp_recoveries: u64,
     /// Reductions undone because every retransmission of the episode was DSACKed (RFC 3708).
     pub undos: u64,
+    /// Each end of slow start by CUBIC's HyStart (the kernel's TcpExtTCPHystart* counters).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hystart_exits: Vec<HyStartExit>,
     /// Why a flow that should have finished did not (None when it completed, or when it is an
     /// unlimited transfer that ran until the end).
     pub reason: Option<String>,
     /// Adaptive TCP's loss events (seed 004, Figs 4–7): α, W_LA, K and ssthresh at each loss.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub adaptive_losses: Vec<AdaptiveLoss>,
+}
+
+/// One end of slow start by HyStart.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HyStartExit {
+    pub t_s: f64,
+    /// "ack_train" or "delay" (the test that fired).
+    pub test: &'static str,
+    pub cwnd_segments: f64,
 }
 
 /// One loss event of an Adaptive TCP sender (windows in segments).
@@ -451,6 +463,15 @@ pub fn summarize(w: &World) -> RunOutput {
             tail_loss_probes: st.tail_loss_probes,
             tlp_recoveries: st.tlp_recoveries,
             undos: st.undos,
+            hystart_exits: snd
+                .hystart_exits()
+                .iter()
+                .map(|&(t, e, cwnd)| HyStartExit {
+                    t_s: t.as_secs_f64(),
+                    test: e.name(),
+                    cwnd_segments: cwnd as f64 / snd.mss() as f64,
+                })
+                .collect(),
             reason: unfinished_reason(f, snd, rcv, end),
             adaptive_losses: snd
                 .adaptive_history()

@@ -131,6 +131,17 @@ mod tests {
         serde_json::from_value(serde_json::to_value(v).expect("json")).expect("table")
     }
 
+    /// Each (table, field, word): exactly one error, at the field, whose message has the word.
+    fn assert_each_named(cases: &[(&str, &str, &str)]) {
+        for &(toml, field, word) in cases {
+            let mut errs = vec![];
+            validate_tcp(&table(toml), "tcp", &mut errs);
+            assert_eq!(errs.len(), 1, "{toml}: {errs:?}");
+            assert_eq!(errs[0].loc, field, "{toml}");
+            assert!(errs[0].msg.contains(word), "{toml}: {}", errs[0].msg);
+        }
+    }
+
     #[test]
     fn a_flow_table_overrides_field_by_field_and_variant_replaces_recovery() {
         let g = table("variant = \"sack\"\nmss = 1000\ncc = \"cubic\"");
@@ -198,18 +209,12 @@ mod tests {
 
     #[test]
     fn bad_linux_options_are_named() {
-        for (toml, field, word) in [
+        assert_each_named(&[
             ("profile = \"bsd\"", "tcp.profile", "linux"),
             ("rto_rule = \"solaris\"", "tcp.rto_rule", "rfc6298"),
             ("prr = true\nvariant = \"newreno\"", "tcp.prr", "sack"),
             ("prr = 3", "tcp.prr", "true or false"),
-        ] {
-            let mut errs = vec![];
-            validate_tcp(&table(toml), "tcp", &mut errs);
-            assert_eq!(errs.len(), 1, "{toml}: {errs:?}");
-            assert_eq!(errs[0].loc, field, "{toml}");
-            assert!(errs[0].msg.contains(word), "{toml}: {}", errs[0].msg);
-        }
+        ]);
     }
 
     #[test]
@@ -230,7 +235,7 @@ mod tests {
 
     #[test]
     fn bad_dsack_undo_and_autotuning_options_are_named() {
-        for (toml, field, word) in [
+        assert_each_named(&[
             ("dsack = true", "tcp.dsack", "sack = true"),
             (
                 "undo = true\nvariant = \"sack\"",
@@ -244,13 +249,29 @@ mod tests {
                 "tcp.rcv_buf_max",
                 "2·rcv_buf",
             ),
-        ] {
-            let mut errs = vec![];
-            validate_tcp(&table(toml), "tcp", &mut errs);
-            assert_eq!(errs.len(), 1, "{toml}: {errs:?}");
-            assert_eq!(errs[0].loc, field, "{toml}");
-            assert!(errs[0].msg.contains(word), "{toml}: {}", errs[0].msg);
-        }
+        ]);
+    }
+
+    #[test]
+    fn bad_hystart_parameters_are_named_with_the_allowed_values() {
+        assert_each_named(&[
+            (
+                "hystart_detect = \"train\"",
+                "tcp.hystart_detect",
+                "ack_train",
+            ),
+            ("hystart_low_window = -1", "tcp.hystart_low_window", "0 to"),
+            ("hystart_ack_delta = \"2\"", "tcp.hystart_ack_delta", "ms"),
+        ]);
+        let c = tcp_config(&table("profile = \"linux\""), "tcp").expect("valid");
+        assert_eq!(
+            (c.hystart_detect, c.hystart_low_window, c.hystart_ack_delta),
+            (
+                crate::tcp::HyStartDetect::Both,
+                16,
+                crate::time::SimTime::from_millis(2)
+            )
+        );
     }
 
     #[test]

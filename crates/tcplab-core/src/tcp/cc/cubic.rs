@@ -2,7 +2,7 @@
 //! event, W_cubic(t) = C·(t − K)³ + W_max, with a Reno-friendly floor W_est and fast convergence.
 //! Windows are in segments inside this file, as the RFC writes them; `Window` holds bytes.
 
-use super::hystart::HyStart;
+use super::hystart::{Exit, HyStart};
 use super::{Ack, Congestion, CongestionControl, Flight, Window};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::rtt::RttEstimator;
@@ -28,7 +28,7 @@ pub struct Cubic {
     w_est: f64,
     /// RFC 9438 §4.8: the first avoidance stage after a timeout uses K = 0 and W_max = cwnd_epoch.
     after_timeout: bool,
-    /// Linux's HyStart delay test in slow start (`hystart`).
+    /// Linux's HyStart in slow start (`hystart`).
     hystart: Option<HyStart>,
 }
 
@@ -42,7 +42,7 @@ impl Cubic {
             epoch: None,
             w_est: 0.0,
             after_timeout: false,
-            hystart: cfg.hystart.then(HyStart::default),
+            hystart: cfg.hystart.then(|| HyStart::new(cfg)),
         }
     }
 
@@ -54,6 +54,11 @@ impl Cubic {
 
     pub fn w_max(&self) -> f64 {
         self.w_max
+    }
+
+    /// The HyStart test that ended the current slow start, if any.
+    pub fn hystart_exit(&self) -> Option<Exit> {
+        self.hystart.as_ref().and_then(HyStart::found)
     }
 
     /// RFC 9438 eq. (2): K = ∛((W_max − cwnd_epoch)/C), the time to climb back to W_max.
@@ -78,7 +83,8 @@ impl CongestionControl for Cubic {
 
     fn on_ack(&mut self, w: &mut Window, ack: &Ack, rtt: &RttEstimator) {
         if w.in_slow_start() {
-            if self.hystart.as_mut().is_some_and(|h| h.on_ack(w, ack)) {
+            let srtt = rtt.srtt();
+            if let Some(_exit) = self.hystart.as_mut().and_then(|h| h.on_ack(w, ack, srtt)) {
                 // HyStart: the queue is building; avoidance from here (Linux: ssthresh = cwnd).
                 w.ssthresh = w.cwnd as u64;
                 return;
@@ -125,6 +131,12 @@ impl CongestionControl for Cubic {
         self.cwnd_prior = cwnd;
         self.epoch = None;
         self.after_timeout = ev == Congestion::Timeout;
+        if ev == Congestion::Timeout {
+            // Linux resets HyStart when a timeout starts slow start again.
+            if let Some(h) = self.hystart.as_mut() {
+                h.reset();
+            }
+        }
         // §4.6: ssthresh = cwnd·β_cubic, at least two segments.
         ((cwnd * BETA).max(2.0) * w.mss as f64) as u64
     }
@@ -146,6 +158,7 @@ mod tests {
                 now: now + SimTime::from_millis(rtt_ms * i / segs),
                 acked: MSS,
                 rtt: None,
+                ca_rtt: None,
                 snd_una: 0,
                 snd_max: 0,
             };

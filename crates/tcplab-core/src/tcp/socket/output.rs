@@ -142,6 +142,9 @@ impl Socket {
             flags.set(TcpFlags::PSH);
         }
         let retx = seq < self.snd_max;
+        if let Some(t) = self.sent_times.as_mut().filter(|_| payload > 0) {
+            t.on_sent(seq, seq + len, retx, now);
+        }
         if let Some(r) = self.rec.rack_mut() {
             // RFC 8985 §6.1: RACK records each transmission's time.
             r.on_sent(seq, len, now);
