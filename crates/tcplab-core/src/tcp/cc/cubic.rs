@@ -204,6 +204,40 @@ mod tests {
         assert!(cc.w_est < w.cwnd / MSS as f64 / 1.5);
     }
 
+    /// Linux's CUBIC takes nothing of its own back when a reduction is undone (its undo_cwnd is
+    /// Reno's, max(cwnd, prior cwnd)): W_max stays where the spurious loss put it and the epoch
+    /// restarts on the next ACK. From the restored window that gives K = 0 and W_max = cwnd:
+    /// convex growth from the restored window, not the old curve towards the old plateau.
+    #[test]
+    fn an_undone_reduction_restarts_the_epoch_at_the_restored_window() {
+        let mut cc = Cubic::new(&TcpConfig::default());
+        let est = rtt_after_sample(100);
+        let f = Flight {
+            now: SimTime::ZERO,
+            flight_size: 0,
+            snd_wnd: u64::MAX,
+        };
+        // A real loss at 120 segments, then 10 RTTs of avoidance: the epoch aims at W_max = 120.
+        let mut w = Window::new(WindowUnit::Bytes, MSS, 120 * MSS, u64::MAX);
+        w.ssthresh = cc.ssthresh(&w, Congestion::FastRetransmit, &f, &est);
+        w.set(w.ssthresh);
+        let mut now = SimTime::ZERO;
+        for _ in 0..10 {
+            one_rtt(&mut cc, &mut w, &est, now, 100);
+            now += SimTime::from_millis(100);
+        }
+        let (_, k_before) = cc.epoch.expect("epoch");
+        assert!(k_before > 1.0 && cc.w_max() == 120.0, "{k_before}");
+        // A spurious loss at the current window, undone at once (the socket restores cwnd).
+        let restored = w.cwnd;
+        w.ssthresh = cc.ssthresh(&w, Congestion::FastRetransmit, &f, &est);
+        w.cwnd = restored;
+        one_rtt(&mut cc, &mut w, &est, now, 100);
+        let (t0, k) = cc.epoch.expect("epoch");
+        assert_eq!((t0, k), (now, 0.0));
+        assert_eq!(cc.w_max(), restored / MSS as f64);
+    }
+
     #[test]
     fn fast_convergence_lowers_the_plateau() {
         let cfg = TcpConfig::default();

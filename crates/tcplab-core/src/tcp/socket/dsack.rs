@@ -42,10 +42,22 @@ impl Socket {
         if !self.cfg.undo && !self.cfg.frto {
             return;
         }
+        if self.in_recovery() && self.undo.is_some() {
+            // A timeout inside fast recovery: Linux keeps the recovery's undo state (its
+            // tcp_enter_loss saves prior cwnd/ssthresh only outside a recovery in progress).
+            return;
+        }
+        let cwnd = self.win.window();
+        // Linux saves tcp_current_ssthresh(): outside a cwnd reduction ssthresh "may be raised
+        // half-way to cwnd", max(ssthresh, ¾·cwnd) (include/net/tcp.h).
+        let ssthresh = match self.in_recovery() {
+            true => self.win.ssthresh,
+            false => self.win.ssthresh.max(cwnd / 2 + cwnd / 4),
+        };
         self.undo = Some(Undo {
             marker: self.snd_una,
-            cwnd: self.win.window(),
-            ssthresh: self.win.ssthresh,
+            cwnd,
+            ssthresh,
             retrans: self.tlp_end.is_some_and(|(_, retx)| retx) as u64,
         });
     }
@@ -76,6 +88,8 @@ impl Socket {
 
     /// The episode was spurious: the pre-episode cwnd and ssthresh come back (never lower than
     /// now), recovery ends, and nothing is taken as lost any more (go-back-N stops at snd_max).
+    /// The controller's own state is not restored, as in Linux, whose CUBIC undoes with Reno's
+    /// rule (max(cwnd, prior cwnd)): its next epoch starts at the restored window.
     pub(super) fn undo_reduction(&mut self) {
         let Some(u) = self.undo.take() else { return };
         self.win.ssthresh = self.win.ssthresh.max(u.ssthresh);
