@@ -133,6 +133,8 @@ def kernel_tcp(tcp: dict[str, Any], cubic: dict[str, int] | None = None) -> Kern
         )
     if k.congestion_control == "cubic":
         _hystart(tcp, cubic or {}, miss)
+    if ts and not tcp.get("timestamp_undo"):
+        miss("tcp.timestamp_undo = false: Linux undoes a reduction when the timestamp echo shows the original arrived (RFC 3522)")
     if not tcp.get("undo"):
         miss("tcp.undo = false: Linux always undoes a reduction that DSACKs or timestamps show spurious")
     for ext in _ext(tcp):

@@ -94,6 +94,10 @@ fn over_profile(t: &TcpTable) -> Map<String, Value> {
     if t.0.get("cc").is_some_and(|v| v != "cubic") && !t.0.contains_key("hystart") {
         m.insert("hystart".into(), Value::Bool(false));
     }
+    // Timestamp undo reads the echo: a table that turns timestamps off drops it.
+    if t.0.get("timestamps") == Some(&Value::Bool(false)) && !t.0.contains_key("timestamp_undo") {
+        m.insert("timestamp_undo".into(), Value::Bool(false));
+    }
     m.extend(t.0.clone());
     m
 }
@@ -272,6 +276,19 @@ mod tests {
                 crate::time::SimTime::from_millis(2)
             )
         );
+    }
+
+    #[test]
+    fn timestamp_undo_needs_timestamps() {
+        assert_each_named(&[(
+            "timestamp_undo = true",
+            "tcp.timestamp_undo",
+            "timestamps = true",
+        )]);
+        let c =
+            tcp_config(&table("profile = \"linux\"\ntimestamps = false"), "tcp").expect("valid");
+        assert!(!c.timestamp_undo && c.check().is_empty());
+        assert!(TcpConfig::linux().timestamp_undo);
     }
 
     #[test]

@@ -373,6 +373,10 @@ pub struct TcpConfig {
     /// (delayed, not lost, segments) from a real one; a spurious one is undone. SACK-enhanced
     /// (§3) when SACK is in use, basic otherwise.
     pub frto: bool,
+    /// RFC 3522 Eifel detection: an ACK of a retransmitted segment whose timestamp echo is older
+    /// than the retransmission acknowledges the original, so the reduction was spurious and is
+    /// undone (Linux's timestamp undo). Needs `timestamps`.
+    pub timestamp_undo: bool,
     /// rfc6298 | linux: the RTO formula and when the timer restarts.
     pub rto_rule: RtoRule,
     /// RFC 9438 §4.7 fast convergence (cc = "cubic").
@@ -494,6 +498,7 @@ impl Default for TcpConfig {
             dsack: false,
             undo: false,
             frto: false,
+            timestamp_undo: false,
             rto_rule: RtoRule::Rfc6298,
             cubic_fast_convergence: true,
             hystart: false,
@@ -557,6 +562,8 @@ impl TcpConfig {
             undo: true,
             // tcp_frto = 2: F-RTO, SACK-enhanced on SACK connections.
             frto: true,
+            // Linux also undoes when timestamps show the original was acknowledged (Eifel).
+            timestamp_undo: true,
             // tcp_moderate_rcvbuf = 1 (tcp_rmem maximum 6 MiB).
             rcv_buf_autotune: true,
             // tcp_timestamps = 1; tcp_window_scaling = 1.
@@ -699,6 +706,13 @@ impl TcpConfig {
             errs.push((
                 "undo",
                 "the undo learns of spurious retransmissions from DSACKs (RFC 3708): it needs dsack = true".into(),
+            ));
+        }
+        if self.timestamp_undo && !self.timestamps {
+            errs.push((
+                "timestamp_undo",
+                "Eifel detection (RFC 3522) reads the timestamp echo: it needs timestamps = true"
+                    .into(),
             ));
         }
         for (name, v) in [

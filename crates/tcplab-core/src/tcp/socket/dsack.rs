@@ -1,6 +1,6 @@
-//! DSACK (RFC 2883) at the receiver, and at the sender the undo of a reduction that DSACKs show
-//! was spurious (RFC 3708 detection; the restore of the pre-episode cwnd and ssthresh as Linux
-//! does it, in the style of Eifel's response, RFC 4015). F-RTO's spurious timeouts
+//! DSACK (RFC 2883) at the receiver, and at the sender the undo of a reduction that DSACKs
+//! (RFC 3708) or timestamps (RFC 3522, Eifel) show was spurious: the restore of the pre-episode
+//! cwnd and ssthresh as Linux does it, in the style of Eifel's response (RFC 4015). F-RTO's spurious timeouts
 //! (`socket/frto.rs`) end in the same undo.
 
 use super::*;
@@ -15,6 +15,9 @@ pub(super) struct Undo {
     /// Retransmissions of the episode no DSACK has yet shown to be duplicates (Linux's
     /// undo_retrans).
     retrans: u64,
+    /// The TSval and first byte of the episode's first retransmission (Linux's retrans_stamp),
+    /// for Eifel detection.
+    retrans_ts: Option<(u32, u64)>,
 }
 
 /// RFC 2883 §4: the first SACK block is a D-SACK when it lies below the cumulative ACK or inside
@@ -39,7 +42,7 @@ impl Socket {
     /// its own, so it counts as one of the episode's retransmissions (otherwise that DSACK would
     /// undo a real loss's reduction).
     pub(super) fn undo_start(&mut self) {
-        if !self.cfg.undo && !self.cfg.frto {
+        if !self.cfg.undo && !self.cfg.frto && !self.cfg.timestamp_undo {
             return;
         }
         if self.in_recovery() && self.undo.is_some() {
@@ -59,13 +62,35 @@ impl Socket {
             cwnd,
             ssthresh,
             retrans: self.tlp_end.is_some_and(|(_, retx)| retx) as u64,
+            retrans_ts: None,
         });
     }
 
     /// Counts a retransmission of the episode.
-    pub(super) fn undo_on_retransmit(&mut self) {
+    pub(super) fn undo_on_retransmit(&mut self, now: SimTime, seq: u64) {
         if let Some(u) = self.undo.as_mut() {
             u.retrans += 1;
+            u.retrans_ts.get_or_insert((Self::ts_now(now), seq));
+        }
+    }
+
+    /// RFC 3522 §3.2 (Eifel detection), before the ACK is processed: during a recovery or RTO
+    /// recovery, an ACK that acknowledges the first retransmitted data and echoes a timestamp
+    /// older than that retransmission's acknowledges the original: the reduction was spurious.
+    pub(super) fn undo_on_timestamp(&mut self, h: &TcpHeader) {
+        if !self.cfg.timestamp_undo || !self.ts_on {
+            return;
+        }
+        if !self.in_recovery() && self.loss_recover.is_none() {
+            return;
+        }
+        let Some((rts, rseq)) = self.undo.and_then(|u| u.retrans_ts) else {
+            return;
+        };
+        let older =
+            h.ts.is_some_and(|(_, ecr)| ecr != 0 && (ecr.wrapping_sub(rts) as i32) < 0);
+        if older && h.ack > rseq {
+            self.undo_reduction();
         }
     }
 
@@ -102,6 +127,8 @@ impl Socket {
         }
         self.rack_at = None;
         self.loss_recover = None;
+        // F-RTO has nothing left to decide.
+        self.frto = None;
         self.snd_nxt = self.snd_max;
         self.stats.undos += 1;
     }

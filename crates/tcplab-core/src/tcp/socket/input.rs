@@ -299,6 +299,7 @@ impl Socket {
         ack: u64,
         out: &mut Vec<Segment>,
     ) {
+        self.undo_on_timestamp(h);
         let acked = ack - self.snd_una;
         let rtt = self.take_rtt_sample(now, h);
         let ca_rtt = self.sent_times.as_mut().and_then(|t| t.on_ack(ack, now));

@@ -170,7 +170,7 @@ impl Socket {
         // divides one by the other); a bare FIN resent is not a data retransmission.
         if retx && payload > 0 {
             self.stats.retransmissions += 1;
-            self.undo_on_retransmit();
+            self.undo_on_retransmit(now, seq);
             match cause {
                 Some(Cause::Timeout) | None => self.stats.timeout_retransmissions += 1,
                 Some(Cause::Fast) => self.stats.fast_retransmissions += 1,

@@ -27,3 +27,48 @@ fn an_undo_in_avoidance_restores_three_quarters_of_cwnd_as_ssthresh() {
     assert_eq!(s.ssthresh(), 7_500);
     assert_eq!(s.cwnd(), cwnd.max(10 * M));
 }
+
+/// The client's ACK of everything below `ack`, echoing `ecr` (RFC 7323).
+fn c_ack_ts(ack: u64, ecr: u32) -> Segment {
+    seg(
+        TcpHeader {
+            ack,
+            ts: Some((1, ecr)),
+            ..C_TEMPL
+        },
+        0,
+    )
+}
+
+/// Ten segments at T0 (TSval 151), no ACK until the RTO at T0 + 300 ms retransmits segment 0
+/// (TSval 451). The ACK that then arrives echoes 151: it acknowledges the original, so the
+/// timeout was spurious (RFC 3522) and with `timestamp_undo` its reduction is undone at once; an
+/// echo of 451 (the retransmission got through) changes nothing, nor does the switch off.
+#[test]
+fn eifel_undoes_a_timeout_whose_ack_echoes_the_original() {
+    let trace = |timestamp_undo: bool, ecr: u32| {
+        let (mut s, out) = sending(TcpConfig {
+            timestamps: true,
+            timestamp_undo,
+            initial_window: InitialWindow::Segments(10),
+            ..cfg()
+        });
+        assert_eq!(out.len(), 10);
+        assert_eq!(out[0].hdr.ts.map(|t| t.0), Some(151));
+        let (t, rto) = fire(&mut s);
+        assert_eq!((t, segs(&rto)), (T0 + ms(300), vec![(S, M as u32)]));
+        assert_eq!(rto[0].hdr.ts.map(|t| t.0), Some(451));
+        let next = send(&mut s, T0 + ms(310), &c_ack_ts(S + M, ecr));
+        (s.cwnd(), s.stats.undos, segs(&next))
+    };
+    // Undone: cwnd back to 10 segments, and new data (not segment 1 again) goes out.
+    let (cwnd, undos, next) = trace(true, 151);
+    assert_eq!((cwnd, undos), (11 * M, 1));
+    assert_eq!(next.first(), Some(&(S + 10 * M, M as u32)));
+    // The retransmission's own echo, or the switch off: go-back-N from segment 1.
+    for (on, ecr) in [(true, 451), (false, 151)] {
+        let (cwnd, undos, next) = trace(on, ecr);
+        assert_eq!((cwnd, undos), (2 * M, 0), "{on} {ecr}");
+        assert_eq!(next.first(), Some(&(S + M, M as u32)), "{on} {ecr}");
+    }
+}
