@@ -72,3 +72,34 @@ fn eifel_undoes_a_timeout_whose_ack_echoes_the_original() {
         assert_eq!(next.first(), Some(&(S + M, M as u32)), "{on} {ecr}");
     }
 }
+
+/// A timeout inside a fast recovery keeps the recovery's saved cwnd and ssthresh (Linux saves
+/// them again only outside a recovery in progress): segment 0 is reordered, fast-retransmitted,
+/// then retransmitted again by the RTO; when both retransmissions are DSACKed the pre-recovery
+/// window (10 segments, ssthresh max(6, ¾·10) = 7.5) comes back, not the recovery's.
+#[test]
+fn a_timeout_inside_recovery_keeps_the_recoverys_undo_state() {
+    let (mut s, out) = sending(TcpConfig {
+        dsack: true,
+        undo: true,
+        initial_ssthresh: Some(6 * M),
+        ..sack_cfg()
+    });
+    assert_eq!(out.len(), 10);
+    for k in 2..5 {
+        send(&mut s, T0 + ms(100), &c_sack(S, &[(S + M, S + k * M)]));
+    }
+    assert!(s.in_recovery() && s.stats.retransmissions == 1);
+    while s.stats.timeouts == 0 {
+        fire(&mut s);
+    }
+    assert_eq!(s.stats.retransmissions, 2);
+    let t = s.poll_timeout().expect("armed") - ms(1);
+    send(&mut s, t, &c_ack(S + 10 * M));
+    send(&mut s, t, &c_sack(S + 10 * M, &[(S, S + M)]));
+    assert_eq!(s.stats.undos, 0, "one retransmission is not yet DSACKed");
+    send(&mut s, t, &c_sack(S + 10 * M, &[(S, S + M)]));
+    assert_eq!(s.stats.undos, 1);
+    assert_eq!(s.ssthresh(), 7_500);
+    assert!(s.cwnd() >= 10 * M, "{}", s.cwnd());
+}
