@@ -3,6 +3,8 @@ settings taken from [tcp], outage windows and recovery times."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import tcplab
@@ -86,3 +88,37 @@ def test_the_linux_profile_becomes_linux_as_it_ships() -> None:
     assert k.rcvbuf == 65536 and "net.ipv4.tcp_moderate_rcvbuf" not in k.sysctls
     assert k.sysctls["net.ipv4.tcp_early_retrans"] == "0"
     assert any(line.startswith("tcp.undo") for line in k.unmatched)
+
+
+def test_hystart_settings_are_checked_against_the_kernels_module_parameters(tmp_path: Path) -> None:
+    from tcplab.validate.kernel_tcp import cubic_params
+
+    linux = {"tcp.profile": "linux", "tcp.variant": "rack"}
+    tcp = tcplab.resolve("examples/wired_bottleneck.toml", overrides=linux)["flows"][0]["tcp"]
+    stock = {"hystart": 1, "hystart_detect": 3, "hystart_low_window": 16, "hystart_ack_delta_us": 2000}
+    assert not any("hystart" in line for line in kernel_tcp(tcp, stock).unmatched)
+    k = kernel_tcp({**tcp, "hystart_detect": "delay", "hystart_low_window": 8}, stock)
+    lines = [line for line in k.unmatched if "hystart" in line]
+    assert len(lines) == 2
+    assert lines[0].startswith("tcp.hystart_detect = delay") and "hystart_detect = 3" in lines[0]
+    assert lines[1].startswith("tcp.hystart_low_window = 8") and "= 16" in lines[1]
+    # The parameters are read from sysfs; a missing module gives none (nothing compared).
+    (tmp_path / "hystart_low_window").write_text("16\n")
+    assert cubic_params(tmp_path) == {"hystart_low_window": 16}
+
+
+def test_where_the_kernels_slow_start_ended() -> None:
+    from tcplab.validate.compare import _linux_slow_start_exit
+
+    inf = 0x7FFFFFFF
+    rows = [
+        {"t_ns": 1_000_000_000 + k * 2_000_000, "snd_cwnd": 10 + 2 * k, "snd_ssthresh": inf if k < 5 else 18}
+        for k in range(8)
+    ]
+    train = {"TCPHystartTrainDetect": 1, "TCPHystartTrainCwnd": 18}
+    assert _linux_slow_start_exit(rows, 1_000_000_000, train) == (0.01, 18.0, "ack_train")
+    delay = {"TCPHystartDelayDetect": 1, "TCPHystartDelayCwnd": 18}
+    assert _linux_slow_start_exit(rows, 1_000_000_000, delay) == (0.01, 18.0, "delay")
+    # No HyStart counter moved: a loss set ssthresh (cwnd then).
+    assert _linux_slow_start_exit(rows, 1_000_000_000, {}) == (0.01, 20.0, "loss")
+    assert _linux_slow_start_exit(rows[:5], 1_000_000_000, train) is None

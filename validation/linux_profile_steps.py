@@ -17,14 +17,15 @@ CASES = {
     "lossy": ("examples/wired_bottleneck.toml", LOSSY),
     "lossy20": ("examples/wired_bottleneck.toml", LOSSY + ["flows.download.size=20MB"]),
 }
-OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart"]
+OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart", "timestamp_undo"]
 STEPS = {
     "none": OFF,
     "+tlp": OFF[1:],
     "+dsack,undo": OFF[3:],
     "+frto": OFF[4:],
     "+autotune": OFF[5:],
-    "+hystart": [],
+    "+hystart": OFF[6:],
+    "+ts_undo": [],
 }
 base = ["tcp.profile=linux", "tcp.variant=rack"]
 for case, (path, sets) in CASES.items():
@@ -36,4 +37,7 @@ for case, (path, sets) in CASES.items():
         s = compare.simulated(sim, resolved)
         rto = " ".join(f"{t:.2f}" for t in s.rto_times_s)
         rec = " / ".join("-" if x is None else f"{x:.3f}" for x in s.recovery_s)
-        print(f"{case:10s} {step:12s} {s.completion_s:8.3f} s  retx {s.retransmissions:4d}  RTOs {s.rtos:3d}  rec {rec}  RTO times {rto}", flush=True)
+        ss = compare._exit(s.slow_start_exit)
+        undos = sim.summary["flows"][0]["undos"]
+        print(f"{case:10s} {step:12s} {s.completion_s:8.3f} s  retx {s.retransmissions:4d}  RTOs {s.rtos:3d}  "
+              f"undos {undos:3d}  rec {rec}  slow start {ss}  RTO times {rto}", flush=True)

@@ -93,6 +93,9 @@ pub struct FlowSummary {
     pub path_lengths: Vec<PathLength>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partitioned_s: Option<f64>,
+    /// Each end of slow start by CUBIC's HyStart (the kernel's TcpExtTCPHystart* counters).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hystart_exits: Vec<HyStartExit>,
     /// Why a flow that should have finished did not (None when it completed, or when it is an
     /// unlimited transfer that ran until the end).
     pub reason: Option<String>,
@@ -106,6 +109,15 @@ pub struct FlowSummary {
 pub struct PathLength {
     pub hops: u32,
     pub seconds: f64,
+}
+
+/// One end of slow start by HyStart.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HyStartExit {
+    pub t_s: f64,
+    /// "ack_train" or "delay" (the test that fired).
+    pub test: &'static str,
+    pub cwnd_segments: f64,
 }
 
 /// One loss event of an Adaptive TCP sender (windows in segments).
@@ -477,6 +489,15 @@ pub fn summarize(w: &World) -> RunOutput {
                         .collect()
                 })
                 .unwrap_or_default(),
+            hystart_exits: snd
+                .hystart_exits()
+                .iter()
+                .map(|&(t, e, cwnd)| HyStartExit {
+                    t_s: t.as_secs_f64(),
+                    test: e.name(),
+                    cwnd_segments: cwnd as f64 / snd.mss() as f64,
+                })
+                .collect(),
             reason: unfinished_reason(f, snd, rcv, end),
             adaptive_losses: snd
                 .adaptive_history()

@@ -65,22 +65,24 @@ fn wired_examples_run_on_the_linux_profile_deterministically() {
 #[test]
 fn tail_loss_probes_and_undos_are_reported() {
     let linux = [("tcp.profile", "linux"), ("tcp.variant", "rack")];
-    let flow = |text: &str, extra: Option<(&str, &str)>| {
+    let flow = |text: &str, extra: &[(&str, &str)]| {
         let mut ov = linux.to_vec();
-        ov.extend(extra);
+        ov.extend_from_slice(extra);
         run(text, 1, &ov).summary.flows[0].clone()
     };
     let (lossy, outage) = (EXAMPLES[1].1, EXAMPLES[2].1);
-    let probes = flow(outage, None);
+    let probes = flow(outage, &[]);
     eprintln!(
         "wired_outage: {} probes, {} recovered by a probe",
         probes.tail_loss_probes, probes.tlp_recoveries
     );
     assert!(probes.tail_loss_probes > 0 && probes.tlp_recoveries <= probes.tail_loss_probes);
-    let no_tlp = flow(outage, Some(("tcp.tlp", "false")));
+    let no_tlp = flow(outage, &[("tcp.tlp", "false")]);
     assert_eq!((no_tlp.tail_loss_probes, no_tlp.tlp_recoveries), (0, 0));
-    let undone = flow(lossy, None);
+    let undone = flow(lossy, &[]);
     eprintln!("wired_lossy: {} undos", undone.undos);
     assert!(undone.undos > 0);
-    assert_eq!(flow(lossy, Some(("tcp.undo", "false"))).undos, 0);
+    // Both detections off (DSACK and timestamps): no undo.
+    let off = [("tcp.undo", "false"), ("tcp.timestamp_undo", "false")];
+    assert_eq!(flow(lossy, &off).undos, 0);
 }

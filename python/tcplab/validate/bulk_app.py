@@ -7,7 +7,7 @@ server answers with ``size`` bytes and closes.  Standard library only, and run a
 The server samples the sending socket's ``TCP_INFO`` (tcp(7)) every ``--interval`` seconds:
 cwnd, ssthresh, RTO, congestion state, backoff and retransmission counters; it also reads the
 namespace's ``TcpExtTCPTimeouts`` counter (/proc/net/netstat) before and after, the exact RTO
-count.  The client records its in-order progress.  Both write JSON; times are CLOCK_MONOTONIC
+count, and CUBIC's HyStart counters (which test ended slow start, at what cwnd).  The client records its in-order progress.  Both write JSON; times are CLOCK_MONOTONIC
 in nanoseconds, the emulators' clock.
 """
 
@@ -78,6 +78,7 @@ def server(args: argparse.Namespace) -> None:
     ls.listen(1)
     print("listening", flush=True)
     timeouts_before = netstat("TCPTimeouts")
+    hystart_before = {k: netstat(k) for k in HYSTART}
     conn, _ = ls.accept()
     got = 0
     while got < args.request:
@@ -109,6 +110,7 @@ def server(args: argparse.Namespace) -> None:
         "fields": ["t_ns", *FIELDS],
         "samples": samples,
         "timeouts": netstat("TCPTimeouts") - timeouts_before,
+        "hystart": {k: netstat(k) - v for k, v in hystart_before.items()},
         "final": tcp_info(conn),
     }
     conn.close()
@@ -116,6 +118,9 @@ def server(args: argparse.Namespace) -> None:
         json.dump(result, f)
 
 
+# tcp_cubic's exits from slow start: how many by the ACK-train and the delay test, and the
+# cwnd summed over them (the namespace holds this one connection).
+HYSTART = ["TCPHystartTrainDetect", "TCPHystartTrainCwnd", "TCPHystartDelayDetect", "TCPHystartDelayCwnd"]
 FIELDS = ["snd_cwnd", "snd_ssthresh", "rto_us", "ca_state", "backoff", "total_retrans", "unacked", "rtt_us"]
 
 

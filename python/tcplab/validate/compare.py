@@ -12,6 +12,9 @@ How an RTO is seen:
   (RFC 5681 (4)), checked against the summary's ``timeouts``; a timeout at ``rto_max`` does not
   double and is missing from the times (the count stays exact).
 Recovery after an outage: from the outage's end to the first byte delivered in order after it.
+Where the first slow start ended: on Linux the first ``TCP_INFO`` sample with an ssthresh, and
+which HyStart test fired from the namespace's ``TcpExtTCPHystart*`` counters; in the simulator
+the summary's ``hystart_exits`` (none shown when a loss ended it).
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ class Side:
     recovery_s: list[float | None]
     cwnd: tuple[list[float], list[float]]  # (t_s, segments)
     notes: list[str] = field(default_factory=list)
+    # (t_s, cwnd in segments, "ack_train" | "delay" | "loss") where the first slow start ended.
+    slow_start_exit: tuple[float, float, str] | None = None
 
 
 def outages(resolved: dict[str, Any], until_s: float) -> list[tuple[float, float]]:
@@ -98,6 +103,9 @@ def simulated(result: Result, resolved: dict[str, Any]) -> Side:
     )
     if len(rto_times) != side.rtos:
         side.notes.append(f"simulated: {side.rtos} RTOs, {len(rto_times)} of them timed (at rto_max the RTO no longer doubles)")
+    exits = flow.get("hystart_exits") or []
+    if exits:
+        side.slow_start_exit = (exits[0]["t_s"], exits[0]["cwnd_segments"], exits[0]["test"])
     return side
 
 
@@ -131,11 +139,32 @@ def real(run: RealRun, resolved: dict[str, Any]) -> Side:
         recovery_s=recovery_times(progress, outages(resolved, end)),
         cwnd=([(r["t_ns"] - t0) / 1e9 for r in rows], [float(r["snd_cwnd"]) for r in rows]),
     )
+    side.slow_start_exit = _linux_slow_start_exit(rows, t0, s.get("hystart") or {})
     if not run.finished:
         side.notes.append("Linux: the download did not finish within the time limit")
     if len(rto_times) != side.rtos:
         side.notes.append(f"Linux: {side.rtos} RTOs counted by the kernel, {len(rto_times)} seen in TCP_INFO samples")
     return side
+
+
+# ssthresh before the first congestion event (TCP_INFSTHRESH = 0x7fffffff).
+_INFINITE_SSTHRESH = 0x7FFFFFFF
+
+
+def _linux_slow_start_exit(rows: list[dict[str, int]], t0: int, hystart: dict[str, int]) -> tuple[float, float, str] | None:
+    """The first sample with an ssthresh: HyStart's exit if its counters moved, else a loss."""
+    first = next((r for r in rows if r["snd_ssthresh"] < _INFINITE_SSTHRESH), None)
+    if first is None:
+        return None
+    if hystart.get("TCPHystartTrainDetect"):
+        return ((first["t_ns"] - t0) / 1e9, float(hystart["TCPHystartTrainCwnd"]), "ack_train")
+    if hystart.get("TCPHystartDelayDetect"):
+        return ((first["t_ns"] - t0) / 1e9, float(hystart["TCPHystartDelayCwnd"]), "delay")
+    return ((first["t_ns"] - t0) / 1e9, float(first["snd_cwnd"]), "loss")
+
+
+def _exit(e: tuple[float, float, str] | None) -> str:
+    return "—" if e is None else f"{e[1]:.0f} seg. at {e[0]:.3f} s ({e[2]})"
 
 
 def _fmt(x: float | None, digits: int = 3) -> str:
@@ -167,6 +196,8 @@ def rows(sim: Side, lin: Side) -> list[tuple[str, str, str, str]]:
             "",
         ),
     ]
+    if sim.slow_start_exit or lin.slow_start_exit:
+        out.append(("slow start ended", _exit(sim.slow_start_exit), _exit(lin.slow_start_exit), ""))
     for i, (a, b) in enumerate(zip(sim.recovery_s, lin.recovery_s)):
         out.append((f"recovery after outage {i + 1} (s)", _fmt(a), _fmt(b), _diff(a, b)))
     return out

@@ -9,6 +9,7 @@ differently and cannot be told otherwise is listed, never silently dropped.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .units import seconds, size_bytes
@@ -17,6 +18,21 @@ from .units import seconds, size_bytes
 _CC = {"reno": "reno", "cubic": "cubic"}
 # TCP_RTO_MAX in the kernel (include/net/tcp.h): 120 s, not configurable.
 LINUX_RTO_MAX_S = 120.0
+# tcp_cubic's HyStart module parameters: global to the kernel (not per namespace), so the real
+# run keeps the machine's values and a scenario that differs is listed as not matched.
+CUBIC_PARAMS = Path("/sys/module/tcp_cubic/parameters")
+_DETECT = {"ack_train": 1, "delay": 2, "both": 3}
+
+
+def cubic_params(root: Path = CUBIC_PARAMS) -> dict[str, int]:
+    """The running kernel's tcp_cubic module parameters (empty when the module is not there)."""
+    out = {}
+    for name in ("hystart", "hystart_detect", "hystart_low_window", "hystart_ack_delta_us"):
+        try:
+            out[name] = int((root / name).read_text().strip())
+        except (OSError, ValueError):
+            pass
+    return out
 
 
 @dataclass
@@ -29,7 +45,9 @@ class KernelTcp:
     unmatched: list[str] = field(default_factory=list)
 
 
-def kernel_tcp(tcp: dict[str, Any]) -> KernelTcp:
+def kernel_tcp(tcp: dict[str, Any], cubic: dict[str, int] | None = None) -> KernelTcp:
+    """``cubic``: the kernel's tcp_cubic module parameters (:func:`cubic_params`), to compare
+    HyStart's settings against."""
     k = KernelTcp()
     miss = k.unmatched.append
     ts, sack = bool(tcp.get("timestamps")), bool(tcp.get("sack"))
@@ -113,13 +131,34 @@ def kernel_tcp(tcp: dict[str, Any]) -> KernelTcp:
             f"tcp.ca_mode = {tcp.get('ca_mode')!r}, abc_limit = {tcp.get('abc_limit')}: Linux grows cwnd by "
             "the segments each ACK covers, in segments (no byte counting limit)"
         )
-    if k.congestion_control == "cubic" and not tcp.get("hystart"):
-        miss("tcp.hystart = false: Linux's CUBIC runs HyStart (module parameter hystart = 1, for every namespace)")
+    if k.congestion_control == "cubic":
+        _hystart(tcp, cubic or {}, miss)
+    if ts and not tcp.get("timestamp_undo"):
+        miss("tcp.timestamp_undo = false: Linux undoes a reduction when the timestamp echo shows the original arrived (RFC 3522)")
     if not tcp.get("undo"):
         miss("tcp.undo = false: Linux always undoes a reduction that DSACKs or timestamps show spurious")
     for ext in _ext(tcp):
         miss(f"tcp.extensions: {ext!r} has no Linux counterpart")
     return k
+
+
+def _hystart(tcp: dict[str, Any], cubic: dict[str, int], miss: Any) -> None:
+    """HyStart's switches against tcp_cubic's module parameters (global: only listed)."""
+    if not tcp.get("hystart"):
+        miss("tcp.hystart = false: Linux's CUBIC runs HyStart (module parameter hystart = 1, for every namespace)")
+        return
+    want = {
+        "hystart_detect": _DETECT.get(str(tcp.get("hystart_detect", "both")), 3),
+        "hystart_low_window": int(tcp.get("hystart_low_window", 16)),
+        "hystart_ack_delta_us": round(seconds(tcp.get("hystart_ack_delta", "2ms")) * 1e6),
+    }
+    for name, value in want.items():
+        have = cubic.get(name)
+        if have is not None and have != value:
+            miss(
+                f"tcp.{name.removesuffix('_us')} = {tcp.get(name.removesuffix('_us'))}: "
+                f"this kernel's tcp_cubic has {name} = {have} (a module parameter, the same for every namespace)"
+            )
 
 
 def _ext(tcp: dict[str, Any]) -> set[str]:

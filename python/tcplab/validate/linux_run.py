@@ -16,7 +16,7 @@ from typing import Any
 
 from . import ValidateError
 from .emulator import Emulator
-from .kernel_tcp import KernelTcp, kernel_tcp
+from .kernel_tcp import KernelTcp, cubic_params, kernel_tcp
 from .netns import Namespaces, check_permitted, ip, remove_stale
 from .topology import Topology
 from .units import seconds, size_bytes
@@ -140,7 +140,7 @@ def run_linux(
     flow = supported(resolved)
     remove_stale()
     topo = Topology.of(resolved)
-    kt = kernel_tcp(flow["tcp"])
+    kt = kernel_tcp(flow["tcp"], cubic_params())
     out_dir.mkdir(parents=True, exist_ok=True)
     size, request = size_bytes(flow["size"]), size_bytes(flow.get("request", "100B"))
     limit = min(timeout_s, seconds(resolved.get("duration", "1h")))

@@ -94,6 +94,10 @@ fn over_profile(t: &TcpTable) -> Map<String, Value> {
     if t.0.get("cc").is_some_and(|v| v != "cubic") && !t.0.contains_key("hystart") {
         m.insert("hystart".into(), Value::Bool(false));
     }
+    // Timestamp undo reads the echo: a table that turns timestamps off drops it.
+    if t.0.get("timestamps") == Some(&Value::Bool(false)) && !t.0.contains_key("timestamp_undo") {
+        m.insert("timestamp_undo".into(), Value::Bool(false));
+    }
     m.extend(t.0.clone());
     m
 }
@@ -129,6 +133,17 @@ mod tests {
     fn table(toml: &str) -> TcpTable {
         let v: toml::Value = toml::from_str(toml).expect("toml");
         serde_json::from_value(serde_json::to_value(v).expect("json")).expect("table")
+    }
+
+    /// Each (table, field, word): exactly one error, at the field, whose message has the word.
+    fn assert_each_named(cases: &[(&str, &str, &str)]) {
+        for &(toml, field, word) in cases {
+            let mut errs = vec![];
+            validate_tcp(&table(toml), "tcp", &mut errs);
+            assert_eq!(errs.len(), 1, "{toml}: {errs:?}");
+            assert_eq!(errs[0].loc, field, "{toml}");
+            assert!(errs[0].msg.contains(word), "{toml}: {}", errs[0].msg);
+        }
     }
 
     #[test]
@@ -198,18 +213,12 @@ mod tests {
 
     #[test]
     fn bad_linux_options_are_named() {
-        for (toml, field, word) in [
+        assert_each_named(&[
             ("profile = \"bsd\"", "tcp.profile", "linux"),
             ("rto_rule = \"solaris\"", "tcp.rto_rule", "rfc6298"),
             ("prr = true\nvariant = \"newreno\"", "tcp.prr", "sack"),
             ("prr = 3", "tcp.prr", "true or false"),
-        ] {
-            let mut errs = vec![];
-            validate_tcp(&table(toml), "tcp", &mut errs);
-            assert_eq!(errs.len(), 1, "{toml}: {errs:?}");
-            assert_eq!(errs[0].loc, field, "{toml}");
-            assert!(errs[0].msg.contains(word), "{toml}: {}", errs[0].msg);
-        }
+        ]);
     }
 
     #[test]
@@ -230,7 +239,7 @@ mod tests {
 
     #[test]
     fn bad_dsack_undo_and_autotuning_options_are_named() {
-        for (toml, field, word) in [
+        assert_each_named(&[
             ("dsack = true", "tcp.dsack", "sack = true"),
             (
                 "undo = true\nvariant = \"sack\"",
@@ -244,13 +253,42 @@ mod tests {
                 "tcp.rcv_buf_max",
                 "2·rcv_buf",
             ),
-        ] {
-            let mut errs = vec![];
-            validate_tcp(&table(toml), "tcp", &mut errs);
-            assert_eq!(errs.len(), 1, "{toml}: {errs:?}");
-            assert_eq!(errs[0].loc, field, "{toml}");
-            assert!(errs[0].msg.contains(word), "{toml}: {}", errs[0].msg);
-        }
+        ]);
+    }
+
+    #[test]
+    fn bad_hystart_parameters_are_named_with_the_allowed_values() {
+        assert_each_named(&[
+            (
+                "hystart_detect = \"train\"",
+                "tcp.hystart_detect",
+                "ack_train",
+            ),
+            ("hystart_low_window = -1", "tcp.hystart_low_window", "0 to"),
+            ("hystart_ack_delta = \"2\"", "tcp.hystart_ack_delta", "ms"),
+        ]);
+        let c = tcp_config(&table("profile = \"linux\""), "tcp").expect("valid");
+        assert_eq!(
+            (c.hystart_detect, c.hystart_low_window, c.hystart_ack_delta),
+            (
+                crate::tcp::HyStartDetect::Both,
+                16,
+                crate::time::SimTime::from_millis(2)
+            )
+        );
+    }
+
+    #[test]
+    fn timestamp_undo_needs_timestamps() {
+        assert_each_named(&[(
+            "timestamp_undo = true",
+            "tcp.timestamp_undo",
+            "timestamps = true",
+        )]);
+        let c =
+            tcp_config(&table("profile = \"linux\"\ntimestamps = false"), "tcp").expect("valid");
+        assert!(!c.timestamp_undo && c.check().is_empty());
+        assert!(TcpConfig::linux().timestamp_undo);
     }
 
     #[test]

@@ -229,6 +229,30 @@ pub enum RtoRule {
     Linux,
 }
 
+/// Which of HyStart's tests may end CUBIC's slow start (Linux's module parameter
+/// `hystart_detect`: 1 = ACK train, 2 = delay, 3 = both).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HyStartDetect {
+    /// Both tests (Linux's default, 3).
+    #[default]
+    Both,
+    /// Only the ACK-train test: the ACKs of a round keep coming closely spaced for longer than
+    /// half the minimum RTT.
+    AckTrain,
+    /// Only the delay test: a round's RTT samples rise above the minimum RTT.
+    Delay,
+}
+
+impl HyStartDetect {
+    pub fn ack_train(self) -> bool {
+        self != HyStartDetect::Delay
+    }
+    pub fn delay(self) -> bool {
+        self != HyStartDetect::AckTrain
+    }
+}
+
 /// cwnd on leaving NewReno fast recovery with a full ACK (RFC 6582 §3.2 step 3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -349,13 +373,26 @@ pub struct TcpConfig {
     /// (delayed, not lost, segments) from a real one; a spurious one is undone. SACK-enhanced
     /// (§3) when SACK is in use, basic otherwise.
     pub frto: bool,
+    /// RFC 3522 Eifel detection: an ACK of a retransmitted segment whose timestamp echo is older
+    /// than the retransmission acknowledges the original, so the reduction was spurious and is
+    /// undone (Linux's timestamp undo). Needs `timestamps`.
+    pub timestamp_undo: bool,
     /// rfc6298 | linux: the RTO formula and when the timer restarts.
     pub rto_rule: RtoRule,
     /// RFC 9438 §4.7 fast convergence (cc = "cubic").
     pub cubic_fast_convergence: bool,
-    /// HyStart's delay test in CUBIC's slow start, as Linux runs it (cc = "cubic"; RFC 9406 §4.2's
-    /// thresholds): slow start ends when a round trip's RTTs rise above the smallest one.
+    /// HyStart in CUBIC's slow start, as Linux runs it (cc = "cubic"): slow start ends when a
+    /// round trip's ACKs keep arriving in a train for longer than half the minimum RTT, or its
+    /// RTTs rise above the smallest one (docs/models/tcp.md).
     pub hystart: bool,
+    /// both | ack_train | delay: which of HyStart's tests run (Linux's `hystart_detect`).
+    pub hystart_detect: HyStartDetect,
+    /// Segments below which HyStart does not run (Linux's `hystart_low_window`, 16).
+    pub hystart_low_window: u32,
+    /// The largest gap between two ACKs of one train (Linux's `hystart_ack_delta_us`, 2 ms).
+    #[serde(with = "dur")]
+    #[schemars(with = "Duration")]
+    pub hystart_ack_delta: SimTime,
     /// mascolo | tustin | linux: Westwood+'s bandwidth filter (cc = "westwood").
     pub westwood_filter: WestwoodFilter,
     /// srtt | sample: Adaptive TCP's "estimated RTT" (cc = "adaptive").
@@ -461,9 +498,13 @@ impl Default for TcpConfig {
             dsack: false,
             undo: false,
             frto: false,
+            timestamp_undo: false,
             rto_rule: RtoRule::Rfc6298,
             cubic_fast_convergence: true,
             hystart: false,
+            hystart_detect: HyStartDetect::Both,
+            hystart_low_window: 16,
+            hystart_ack_delta: SimTime::from_millis(2),
             westwood_filter: WestwoodFilter::Mascolo,
             adaptive_rtt: AdaptiveRtt::Srtt,
             adaptive_loss_window: AdaptiveLossWindow::Linear,
@@ -521,6 +562,8 @@ impl TcpConfig {
             undo: true,
             // tcp_frto = 2: F-RTO, SACK-enhanced on SACK connections.
             frto: true,
+            // Linux also undoes when timestamps show the original was acknowledged (Eifel).
+            timestamp_undo: true,
             // tcp_moderate_rcvbuf = 1 (tcp_rmem maximum 6 MiB).
             rcv_buf_autotune: true,
             // tcp_timestamps = 1; tcp_window_scaling = 1.
@@ -663,6 +706,13 @@ impl TcpConfig {
             errs.push((
                 "undo",
                 "the undo learns of spurious retransmissions from DSACKs (RFC 3708): it needs dsack = true".into(),
+            ));
+        }
+        if self.timestamp_undo && !self.timestamps {
+            errs.push((
+                "timestamp_undo",
+                "Eifel detection (RFC 3522) reads the timestamp echo: it needs timestamps = true"
+                    .into(),
             ));
         }
         for (name, v) in [

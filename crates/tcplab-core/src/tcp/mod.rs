@@ -31,7 +31,7 @@ pub mod socket;
 mod tests;
 
 pub use config::{
-    CaMode, CcKind, ExtensionKind, FullAckCwnd, InitialWindow, PartialAckTimer, RecoverBoundary,
-    RtoSsthresh, TcpConfig, Variant, WindowUnit,
+    CaMode, CcKind, ExtensionKind, FullAckCwnd, HyStartDetect, InitialWindow, PartialAckTimer,
+    RecoverBoundary, RtoSsthresh, TcpConfig, Variant, WindowUnit,
 };
 pub use socket::{Segment, Socket, State, TcpStats};

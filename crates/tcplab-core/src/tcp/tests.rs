@@ -2540,4 +2540,6 @@ fn reno_timeout_inside_fast_recovery_ends_the_episode() {
 
 // The Linux profile's mechanisms, each against its switch.
 mod adhoc;
+mod hystart;
 mod linux;
+mod undo;

@@ -340,6 +340,7 @@ mod tests {
                 now: SimTime::from_secs_f64(t - 0.01),
                 acked: MSS,
                 rtt: Some(SimTime::from_millis(r)),
+                ca_rtt: None,
                 snd_una: 0,
                 snd_max: 0,
             };
@@ -427,6 +428,7 @@ mod tests {
                 now: SimTime::from_secs(10),
                 acked: MSS,
                 rtt: Some(SimTime::from_millis(r)),
+                ca_rtt: None,
                 snd_una: 0,
                 snd_max: 0,
             };

@@ -2,7 +2,7 @@
 //! event, W_cubic(t) = C·(t − K)³ + W_max, with a Reno-friendly floor W_est and fast convergence.
 //! Windows are in segments inside this file, as the RFC writes them; `Window` holds bytes.
 
-use super::hystart::HyStart;
+use super::hystart::{Exit, HyStart};
 use super::{Ack, Congestion, CongestionControl, Flight, Window};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::rtt::RttEstimator;
@@ -28,7 +28,7 @@ pub struct Cubic {
     w_est: f64,
     /// RFC 9438 §4.8: the first avoidance stage after a timeout uses K = 0 and W_max = cwnd_epoch.
     after_timeout: bool,
-    /// Linux's HyStart delay test in slow start (`hystart`).
+    /// Linux's HyStart in slow start (`hystart`).
     hystart: Option<HyStart>,
 }
 
@@ -42,7 +42,7 @@ impl Cubic {
             epoch: None,
             w_est: 0.0,
             after_timeout: false,
-            hystart: cfg.hystart.then(HyStart::default),
+            hystart: cfg.hystart.then(|| HyStart::new(cfg)),
         }
     }
 
@@ -54,6 +54,11 @@ impl Cubic {
 
     pub fn w_max(&self) -> f64 {
         self.w_max
+    }
+
+    /// The HyStart test that ended the current slow start, if any.
+    pub fn hystart_exit(&self) -> Option<Exit> {
+        self.hystart.as_ref().and_then(HyStart::found)
     }
 
     /// RFC 9438 eq. (2): K = ∛((W_max − cwnd_epoch)/C), the time to climb back to W_max.
@@ -78,7 +83,8 @@ impl CongestionControl for Cubic {
 
     fn on_ack(&mut self, w: &mut Window, ack: &Ack, rtt: &RttEstimator) {
         if w.in_slow_start() {
-            if self.hystart.as_mut().is_some_and(|h| h.on_ack(w, ack)) {
+            let srtt = rtt.srtt();
+            if let Some(_exit) = self.hystart.as_mut().and_then(|h| h.on_ack(w, ack, srtt)) {
                 // HyStart: the queue is building; avoidance from here (Linux: ssthresh = cwnd).
                 w.ssthresh = w.cwnd as u64;
                 return;
@@ -125,6 +131,12 @@ impl CongestionControl for Cubic {
         self.cwnd_prior = cwnd;
         self.epoch = None;
         self.after_timeout = ev == Congestion::Timeout;
+        if ev == Congestion::Timeout {
+            // Linux resets HyStart when a timeout starts slow start again.
+            if let Some(h) = self.hystart.as_mut() {
+                h.reset();
+            }
+        }
         // §4.6: ssthresh = cwnd·β_cubic, at least two segments.
         ((cwnd * BETA).max(2.0) * w.mss as f64) as u64
     }
@@ -146,6 +158,7 @@ mod tests {
                 now: now + SimTime::from_millis(rtt_ms * i / segs),
                 acked: MSS,
                 rtt: None,
+                ca_rtt: None,
                 snd_una: 0,
                 snd_max: 0,
             };
@@ -189,6 +202,40 @@ mod tests {
         }
         assert!((cc.epoch.expect("epoch").1 - k).abs() < 1e-9);
         assert!(cc.w_est < w.cwnd / MSS as f64 / 1.5);
+    }
+
+    /// Linux's CUBIC takes nothing of its own back when a reduction is undone (its undo_cwnd is
+    /// Reno's, max(cwnd, prior cwnd)): W_max stays where the spurious loss put it and the epoch
+    /// restarts on the next ACK. From the restored window that gives K = 0 and W_max = cwnd:
+    /// convex growth from the restored window, not the old curve towards the old plateau.
+    #[test]
+    fn an_undone_reduction_restarts_the_epoch_at_the_restored_window() {
+        let mut cc = Cubic::new(&TcpConfig::default());
+        let est = rtt_after_sample(100);
+        let f = Flight {
+            now: SimTime::ZERO,
+            flight_size: 0,
+            snd_wnd: u64::MAX,
+        };
+        // A real loss at 120 segments, then 10 RTTs of avoidance: the epoch aims at W_max = 120.
+        let mut w = Window::new(WindowUnit::Bytes, MSS, 120 * MSS, u64::MAX);
+        w.ssthresh = cc.ssthresh(&w, Congestion::FastRetransmit, &f, &est);
+        w.set(w.ssthresh);
+        let mut now = SimTime::ZERO;
+        for _ in 0..10 {
+            one_rtt(&mut cc, &mut w, &est, now, 100);
+            now += SimTime::from_millis(100);
+        }
+        let (_, k_before) = cc.epoch.expect("epoch");
+        assert!(k_before > 1.0 && cc.w_max() == 120.0, "{k_before}");
+        // A spurious loss at the current window, undone at once (the socket restores cwnd).
+        let restored = w.cwnd;
+        w.ssthresh = cc.ssthresh(&w, Congestion::FastRetransmit, &f, &est);
+        w.cwnd = restored;
+        one_rtt(&mut cc, &mut w, &est, now, 100);
+        let (t0, k) = cc.epoch.expect("epoch");
+        assert_eq!((t0, k), (now, 0.0));
+        assert_eq!(cc.w_max(), restored / MSS as f64);
     }
 
     #[test]

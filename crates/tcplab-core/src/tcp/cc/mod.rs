@@ -14,6 +14,7 @@ mod westwood;
 
 pub use adaptive::{Adaptive, LossEvent};
 pub use cubic::Cubic;
+pub use hystart::Exit as HyStartExit;
 pub use reno::Reno;
 pub use westwood::Westwood;
 
@@ -84,6 +85,9 @@ pub struct Ack {
     pub acked: u64,
     /// The RTT sample this ACK produced, if any (RFC 6298 §3 / RFC 7323 §4).
     pub rtt: Option<SimTime>,
+    /// The time since the most recently sent segment this ACK newly acknowledges was sent, if
+    /// it was never retransmitted (Linux's per-ACK `ca_rtt`, kept only for HyStart).
+    pub ca_rtt: Option<SimTime>,
     /// snd_una after this ACK and HighData + 1: where round trips begin and end (HyStart).
     pub snd_una: u64,
     pub snd_max: u64,

@@ -183,6 +183,7 @@ mod tests {
                 now,
                 acked: MSS,
                 rtt: Some(SimTime::from_millis(100)),
+                ca_rtt: None,
                 snd_una: 0,
                 snd_max: 0,
             };

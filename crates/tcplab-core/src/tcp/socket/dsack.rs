@@ -1,6 +1,6 @@
-//! DSACK (RFC 2883) at the receiver, and at the sender the undo of a reduction that DSACKs show
-//! was spurious (RFC 3708 detection; the restore of the pre-episode cwnd and ssthresh as Linux
-//! does it, in the style of Eifel's response, RFC 4015). F-RTO's spurious timeouts
+//! DSACK (RFC 2883) at the receiver, and at the sender the undo of a reduction that DSACKs
+//! (RFC 3708) or timestamps (RFC 3522, Eifel) show was spurious: the restore of the pre-episode
+//! cwnd and ssthresh as Linux does it, in the style of Eifel's response (RFC 4015). F-RTO's spurious timeouts
 //! (`socket/frto.rs`) end in the same undo.
 
 use super::*;
@@ -15,6 +15,9 @@ pub(super) struct Undo {
     /// Retransmissions of the episode no DSACK has yet shown to be duplicates (Linux's
     /// undo_retrans).
     retrans: u64,
+    /// The TSval and first byte of the episode's first retransmission (Linux's retrans_stamp),
+    /// for Eifel detection.
+    retrans_ts: Option<(u32, u64)>,
 }
 
 /// RFC 2883 §4: the first SACK block is a D-SACK when it lies below the cumulative ACK or inside
@@ -39,21 +42,55 @@ impl Socket {
     /// its own, so it counts as one of the episode's retransmissions (otherwise that DSACK would
     /// undo a real loss's reduction).
     pub(super) fn undo_start(&mut self) {
-        if !self.cfg.undo && !self.cfg.frto {
+        if !self.cfg.undo && !self.cfg.frto && !self.cfg.timestamp_undo {
             return;
         }
+        if self.in_recovery() && self.undo.is_some() {
+            // A timeout inside fast recovery: Linux keeps the recovery's undo state (its
+            // tcp_enter_loss saves prior cwnd/ssthresh only outside a recovery in progress).
+            return;
+        }
+        let cwnd = self.win.window();
+        // Linux saves tcp_current_ssthresh(): outside a cwnd reduction ssthresh "may be raised
+        // half-way to cwnd", max(ssthresh, ¾·cwnd) (include/net/tcp.h).
+        let ssthresh = match self.in_recovery() {
+            true => self.win.ssthresh,
+            false => self.win.ssthresh.max(cwnd / 2 + cwnd / 4),
+        };
         self.undo = Some(Undo {
             marker: self.snd_una,
-            cwnd: self.win.window(),
-            ssthresh: self.win.ssthresh,
+            cwnd,
+            ssthresh,
             retrans: self.tlp_end.is_some_and(|(_, retx)| retx) as u64,
+            retrans_ts: None,
         });
     }
 
     /// Counts a retransmission of the episode.
-    pub(super) fn undo_on_retransmit(&mut self) {
+    pub(super) fn undo_on_retransmit(&mut self, now: SimTime, seq: u64) {
         if let Some(u) = self.undo.as_mut() {
             u.retrans += 1;
+            u.retrans_ts.get_or_insert((Self::ts_now(now), seq));
+        }
+    }
+
+    /// RFC 3522 §3.2 (Eifel detection), before the ACK is processed: during a recovery or RTO
+    /// recovery, an ACK that acknowledges the first retransmitted data and echoes a timestamp
+    /// older than that retransmission's acknowledges the original: the reduction was spurious.
+    pub(super) fn undo_on_timestamp(&mut self, h: &TcpHeader) {
+        if !self.cfg.timestamp_undo || !self.ts_on {
+            return;
+        }
+        if !self.in_recovery() && self.loss_recover.is_none() {
+            return;
+        }
+        let Some((rts, rseq)) = self.undo.and_then(|u| u.retrans_ts) else {
+            return;
+        };
+        let older =
+            h.ts.is_some_and(|(_, ecr)| ecr != 0 && (ecr.wrapping_sub(rts) as i32) < 0);
+        if older && h.ack > rseq {
+            self.undo_reduction();
         }
     }
 
@@ -76,6 +113,8 @@ impl Socket {
 
     /// The episode was spurious: the pre-episode cwnd and ssthresh come back (never lower than
     /// now), recovery ends, and nothing is taken as lost any more (go-back-N stops at snd_max).
+    /// The controller's own state is not restored, as in Linux, whose CUBIC undoes with Reno's
+    /// rule (max(cwnd, prior cwnd)): its next epoch starts at the restored window.
     pub(super) fn undo_reduction(&mut self) {
         let Some(u) = self.undo.take() else { return };
         self.win.ssthresh = self.win.ssthresh.max(u.ssthresh);
@@ -88,6 +127,8 @@ impl Socket {
         }
         self.rack_at = None;
         self.loss_recover = None;
+        // F-RTO has nothing left to decide.
+        self.frto = None;
         self.snd_nxt = self.snd_max;
         self.stats.undos += 1;
     }

@@ -299,8 +299,10 @@ impl Socket {
         ack: u64,
         out: &mut Vec<Segment>,
     ) {
+        self.undo_on_timestamp(h);
         let acked = ack - self.snd_una;
         let rtt = self.take_rtt_sample(now, h);
+        let ca_rtt = self.sent_times.as_mut().and_then(|t| t.on_ack(ack, now));
         self.consecutive_timeouts = 0;
         self.unanswered_timeouts = 0;
         self.snd_una = ack;
@@ -317,6 +319,7 @@ impl Socket {
             now,
             acked,
             rtt,
+            ca_rtt,
             snd_una: ack,
             snd_max: self.snd_max,
         };
@@ -337,7 +340,11 @@ impl Socket {
                 AckOutcome::Exit => self.cc.get_mut().on_recovery_exit(&mut self.win),
             }
         } else {
+            let found = self.hystart_found();
             self.cc.get_mut().on_ack(&mut self.win, &a, &self.rtt);
+            if let (None, Some(e)) = (found, self.hystart_found()) {
+                self.hystart_log.push((now, e, self.win.window()));
+            }
         }
         self.dupacks = 0;
         // RFC 6298 (5.2)/(5.3); Linux restarts the timer on every ACK that advances snd_una.

@@ -6,6 +6,7 @@
 //! the file.
 
 mod autotune;
+mod ca_rtt;
 mod dsack;
 mod extension;
 mod frto;
@@ -17,7 +18,7 @@ mod tlp;
 
 use std::fmt;
 
-use super::cc::{Ack, AnyCc, Congestion, Flight, Window};
+use super::cc::{Ack, AnyCc, Congestion, Flight, HyStartExit, Window};
 use super::config::{RtoRule, RtoSsthresh, TcpConfig};
 use super::ext::{AnyExtension, Notice, Response, SenderEvent};
 use super::reassembly::Reassembly;
@@ -147,6 +148,10 @@ pub struct Socket {
     /// Fast retransmits an extension's evidence started before DupThresh duplicates arrived
     /// (TCP-pgy S2): when, and how many duplicates had arrived.
     early_fast_log: Vec<(SimTime, u32)>,
+    /// Send times of new data for HyStart's per-ACK RTT (`socket/ca_rtt.rs`), when it runs.
+    sent_times: Option<ca_rtt::SentTimes>,
+    /// Each end of slow start by HyStart: when, which test, cwnd (bytes) then.
+    hystart_log: Vec<(SimTime, HyStartExit, u64)>,
     /// When data was last sent (RFC 5681 §4.1 restart after idle).
     last_data_sent: Option<SimTime>,
     rtt: RttEstimator,
@@ -281,6 +286,9 @@ impl Socket {
             learned_ack: None,
             learned_log: Vec::new(),
             early_fast_log: Vec::new(),
+            hystart_log: Vec::new(),
+            sent_times: (cfg.hystart && cfg.cc == super::config::CcKind::Cubic)
+                .then(ca_rtt::SentTimes::default),
             last_data_sent: None,
             rtt,
             rtt_timing: None,
@@ -380,6 +388,18 @@ impl Socket {
     /// before the socket itself had seen DupThresh duplicates.
     pub fn early_fast_retransmits(&self) -> &[(SimTime, u32)] {
         &self.early_fast_log
+    }
+
+    /// (time, test, cwnd in bytes) of each end of slow start by CUBIC's HyStart.
+    pub fn hystart_exits(&self) -> &[(SimTime, HyStartExit, u64)] {
+        &self.hystart_log
+    }
+
+    fn hystart_found(&self) -> Option<HyStartExit> {
+        match &self.cc {
+            AnyCc::Cubic(c) => c.hystart_exit(),
+            _ => None,
+        }
     }
 
     pub fn adaptive_history(&self) -> &[super::cc::LossEvent] {

@@ -142,6 +142,9 @@ impl Socket {
             flags.set(TcpFlags::PSH);
         }
         let retx = seq < self.snd_max;
+        if let Some(t) = self.sent_times.as_mut().filter(|_| payload > 0) {
+            t.on_sent(seq, seq + len, retx, now);
+        }
         if let Some(r) = self.rec.rack_mut() {
             // RFC 8985 §6.1: RACK records each transmission's time.
             r.on_sent(seq, len, now);
@@ -167,7 +170,7 @@ impl Socket {
         // divides one by the other); a bare FIN resent is not a data retransmission.
         if retx && payload > 0 {
             self.stats.retransmissions += 1;
-            self.undo_on_retransmit();
+            self.undo_on_retransmit(now, seq);
             match cause {
                 Some(Cause::Timeout) | None => self.stats.timeout_retransmissions += 1,
                 Some(Cause::Fast) => self.stats.fast_retransmissions += 1,

@@ -1,0 +1,105 @@
+//! What an undo restores (docs/models/tcp.md, "Undo"): Linux's prior ssthresh is
+//! tcp_current_ssthresh(), max(ssthresh, ¾·cwnd) outside a cwnd reduction, not ssthresh alone.
+
+use super::*;
+
+/// In congestion avoidance (cwnd 10 segments above ssthresh 6), a reordered segment starts a
+/// spurious fast recovery whose DSACK undoes it: ssthresh comes back as max(6, ¾·10) = 7.5
+/// segments, cwnd as 10.
+#[test]
+fn an_undo_in_avoidance_restores_three_quarters_of_cwnd_as_ssthresh() {
+    let (mut s, out) = sending(TcpConfig {
+        dsack: true,
+        undo: true,
+        initial_ssthresh: Some(6 * M),
+        ..sack_cfg()
+    });
+    assert_eq!(out.len(), 10);
+    for k in 2..5 {
+        send(&mut s, T0 + ms(100), &c_sack(S, &[(S + M, S + k * M)]));
+    }
+    assert!(s.in_recovery() && s.ssthresh() < 6 * M);
+    send(&mut s, T0 + ms(101), &c_ack(S + 4 * M));
+    send(&mut s, T0 + ms(102), &c_ack(S + 10 * M));
+    let cwnd = s.cwnd();
+    send(&mut s, T0 + ms(150), &c_sack(S + 10 * M, &[(S, S + M)]));
+    assert_eq!(s.stats.undos, 1);
+    assert_eq!(s.ssthresh(), 7_500);
+    assert_eq!(s.cwnd(), cwnd.max(10 * M));
+}
+
+/// The client's ACK of everything below `ack`, echoing `ecr` (RFC 7323).
+fn c_ack_ts(ack: u64, ecr: u32) -> Segment {
+    seg(
+        TcpHeader {
+            ack,
+            ts: Some((1, ecr)),
+            ..C_TEMPL
+        },
+        0,
+    )
+}
+
+/// Ten segments at T0 (TSval 151), no ACK until the RTO at T0 + 300 ms retransmits segment 0
+/// (TSval 451). The ACK that then arrives echoes 151: it acknowledges the original, so the
+/// timeout was spurious (RFC 3522) and with `timestamp_undo` its reduction is undone at once; an
+/// echo of 451 (the retransmission got through) changes nothing, nor does the switch off.
+#[test]
+fn eifel_undoes_a_timeout_whose_ack_echoes_the_original() {
+    let trace = |timestamp_undo: bool, ecr: u32| {
+        let (mut s, out) = sending(TcpConfig {
+            timestamps: true,
+            timestamp_undo,
+            initial_window: InitialWindow::Segments(10),
+            ..cfg()
+        });
+        assert_eq!(out.len(), 10);
+        assert_eq!(out[0].hdr.ts.map(|t| t.0), Some(151));
+        let (t, rto) = fire(&mut s);
+        assert_eq!((t, segs(&rto)), (T0 + ms(300), vec![(S, M as u32)]));
+        assert_eq!(rto[0].hdr.ts.map(|t| t.0), Some(451));
+        let next = send(&mut s, T0 + ms(310), &c_ack_ts(S + M, ecr));
+        (s.cwnd(), s.stats.undos, segs(&next))
+    };
+    // Undone: cwnd back to 10 segments, and new data (not segment 1 again) goes out.
+    let (cwnd, undos, next) = trace(true, 151);
+    assert_eq!((cwnd, undos), (11 * M, 1));
+    assert_eq!(next.first(), Some(&(S + 10 * M, M as u32)));
+    // The retransmission's own echo, or the switch off: go-back-N from segment 1.
+    for (on, ecr) in [(true, 451), (false, 151)] {
+        let (cwnd, undos, next) = trace(on, ecr);
+        assert_eq!((cwnd, undos), (2 * M, 0), "{on} {ecr}");
+        assert_eq!(next.first(), Some(&(S + M, M as u32)), "{on} {ecr}");
+    }
+}
+
+/// A timeout inside a fast recovery keeps the recovery's saved cwnd and ssthresh (Linux saves
+/// them again only outside a recovery in progress): segment 0 is reordered, fast-retransmitted,
+/// then retransmitted again by the RTO; when both retransmissions are DSACKed the pre-recovery
+/// window (10 segments, ssthresh max(6, ¾·10) = 7.5) comes back, not the recovery's.
+#[test]
+fn a_timeout_inside_recovery_keeps_the_recoverys_undo_state() {
+    let (mut s, out) = sending(TcpConfig {
+        dsack: true,
+        undo: true,
+        initial_ssthresh: Some(6 * M),
+        ..sack_cfg()
+    });
+    assert_eq!(out.len(), 10);
+    for k in 2..5 {
+        send(&mut s, T0 + ms(100), &c_sack(S, &[(S + M, S + k * M)]));
+    }
+    assert!(s.in_recovery() && s.stats.retransmissions == 1);
+    while s.stats.timeouts == 0 {
+        fire(&mut s);
+    }
+    assert_eq!(s.stats.retransmissions, 2);
+    let t = s.poll_timeout().expect("armed") - ms(1);
+    send(&mut s, t, &c_ack(S + 10 * M));
+    send(&mut s, t, &c_sack(S + 10 * M, &[(S, S + M)]));
+    assert_eq!(s.stats.undos, 0, "one retransmission is not yet DSACKed");
+    send(&mut s, t, &c_sack(S + 10 * M, &[(S, S + M)]));
+    assert_eq!(s.stats.undos, 1);
+    assert_eq!(s.ssthresh(), 7_500);
+    assert!(s.cwnd() >= 10 * M, "{}", s.cwnd());
+}
