@@ -146,3 +146,58 @@ fn a_queued_packet_waits_for_the_next_route_and_its_wait_is_counted() {
     assert_eq!(SimTime(s.discovery_latency_ns), left - queued_at);
     assert!(*at > left);
 }
+
+/// ns-2 `processUpdate` (CMU Monarch's fix of the problem the paper describes): a node that
+/// hears itself advertised as unreachable sends a full dump at once, with a new even number that
+/// supersedes the odd one, instead of waiting for its next periodic dump.
+#[test]
+fn a_node_advertised_unreachable_answers_at_once_with_a_new_number() {
+    let mut p = DsdvParams::ns2();
+    p.mac_breaks = true;
+    // 0 – 1 – 2 and 1 – 3 – 2: node 3 hears node 1's break of 1 – 2 and tells node 2.
+    let mut n = net(4, &[(0, 1), (1, 2), (1, 3), (3, 2)], p);
+    n.run_until(secs(60));
+    let even = n.nodes[1].route_to(addr(2)).unwrap().seq;
+    n.fail_link(1, 2);
+    n.send_data(0, 2);
+    let broke = n.now;
+    n.run_until(secs(61));
+    let heard = n
+        .sent
+        .iter()
+        .find(|s| s.node == 3 && s.at >= broke && adverts(&s.pkt).iter().any(|a| a.dst == addr(2)))
+        .expect("node 3 passes the infinite route on")
+        .at;
+    let answer = n
+        .sent
+        .iter()
+        .find(|s| s.node == 2 && s.at > heard)
+        .expect("node 2 answers");
+    assert!(answer.at <= heard + SimTime::from_millis(20), "at once");
+    let own = adverts(&answer.pkt)
+        .iter()
+        .find(|a| a.dst == addr(2))
+        .unwrap();
+    assert_eq!((own.metric, own.seq), (0, even + 2));
+    // Node 3, which had taken the odd number's infinite route, uses the new one at once.
+    let r = n.nodes[3].route_to(addr(2)).unwrap();
+    assert_eq!((r.next, r.metric, r.seq), (addr(2), 1, even + 2));
+}
+
+/// ns-2 `forwardPacket`: a packet for a destination the table has never heard of is queued in
+/// a new entry (infinite metric, sequence number 0, never advertised), not dropped, and leaves
+/// when the destination's first advertisement arrives.
+#[test]
+fn a_packet_for_an_unknown_destination_waits_for_its_first_route() {
+    let mut n = string(3, DsdvParams::ns2());
+    let id = n.send_data(0, 2); // at t = 0: no dump has gone yet
+    assert!(n.dropped.is_empty(), "{:?}", n.dropped);
+    let r = *n.nodes[0].route_to(addr(2)).expect("a placeholder entry");
+    assert_eq!((r.metric, r.seq), (INFINITE_METRIC, 0));
+    n.run_until(secs(60));
+    assert!(n.delivered.iter().any(|d| d.2.ip.ident == id.0 as u16));
+    // The placeholder itself was never advertised.
+    assert!(n.sent_by(0, |_| true).iter().all(|s| !adverts(&s.pkt)
+        .iter()
+        .any(|a| a.dst == addr(2) && a.seq == 0)));
+}
