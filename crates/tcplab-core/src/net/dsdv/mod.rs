@@ -334,11 +334,13 @@ impl Dsdv {
             if !take {
                 continue;
             }
-            // ns-2: the new number goes on the next update; an update is triggered for a new
-            // destination or a metric other than the last one advertised.
+            // ns-2 `processUpdate`: an update is triggered for a new destination, or a shorter
+            // route with the same number whose metric was not the last advertised; a fresher
+            // number alone goes on the next update (TRIGGER_UPDATE_ON_FRESH_SEQNUM is off).
             let r = fresh;
             self.table.insert(a.dst, r);
-            if old.is_none() && finite || metric != r.last_advertised_metric {
+            let shorter = old.is_some_and(|o| o.seq == a.seq) && metric != r.last_advertised_metric;
+            if old.is_none() && finite || shorter {
                 self.trigger(r.advertise_ok_at);
             }
             if finite {

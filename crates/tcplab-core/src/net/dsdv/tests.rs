@@ -1,10 +1,10 @@
 //! DSDV packet-level trace tests (Perkins & Bhagwat 1994 rules as ns-2.35 applies them).
 
 use super::{Dsdv, DsdvParams};
-use crate::net::routing::{Port, RouteSignal, RoutingAgent};
+use crate::net::routing::{Port, RouteSignal, RoutingAgent, RoutingIo};
 use crate::net::testnet::{addr, Net};
 use crate::packet::dsdv::INFINITE_METRIC;
-use crate::packet::{Advert, Packet, Transport};
+use crate::packet::{Advert, DsdvUpdate, Packet, Transport};
 use crate::rng::{Rng, StreamId};
 use crate::time::SimTime;
 
@@ -148,40 +148,32 @@ fn a_queued_packet_waits_for_the_next_route_and_its_wait_is_counted() {
 }
 
 /// ns-2 `processUpdate` (CMU Monarch's fix of the problem the paper describes): a node that
-/// hears itself advertised as unreachable sends a full dump at once, with a new even number that
-/// supersedes the odd one, instead of waiting for its next periodic dump.
+/// hears itself advertised as unreachable (an odd number from the node that saw a break) sends
+/// a full dump at once, with a new even number that supersedes the odd one, instead of waiting
+/// for its next periodic dump.
 #[test]
 fn a_node_advertised_unreachable_answers_at_once_with_a_new_number() {
-    let mut p = DsdvParams::ns2();
-    p.mac_breaks = true;
-    // 0 – 1 – 2 and 1 – 3 – 2: node 3 hears node 1's break of 1 – 2 and tells node 2.
-    let mut n = net(4, &[(0, 1), (1, 2), (1, 3), (3, 2)], p);
-    n.run_until(secs(60));
-    let even = n.nodes[1].route_to(addr(2)).unwrap().seq;
-    n.fail_link(1, 2);
-    n.send_data(0, 2);
-    let broke = n.now;
-    n.run_until(secs(61));
-    let heard = n
-        .sent
-        .iter()
-        .find(|s| s.node == 3 && s.at >= broke && adverts(&s.pkt).iter().any(|a| a.dst == addr(2)))
-        .expect("node 3 passes the infinite route on")
-        .at;
-    let answer = n
-        .sent
-        .iter()
-        .find(|s| s.node == 2 && s.at > heard)
-        .expect("node 2 answers");
-    assert!(answer.at <= heard + SimTime::from_millis(20), "at once");
-    let own = adverts(&answer.pkt)
-        .iter()
-        .find(|a| a.dst == addr(2))
-        .unwrap();
-    assert_eq!((own.metric, own.seq), (0, even + 2));
-    // Node 3, which had taken the odd number's infinite route, uses the new one at once.
-    let r = n.nodes[3].route_to(addr(2)).unwrap();
-    assert_eq!((r.next, r.metric, r.seq), (addr(2), 1, even + 2));
+    let mut n = string(2, DsdvParams::ns2());
+    n.run_until(secs(30));
+    let own = n.nodes[1].seqno();
+    let next_dump = n.nodes[1].poll_timeout().unwrap();
+    let rumour = Packet {
+        l4: Transport::Dsdv(DsdvUpdate {
+            routes: vec![Advert {
+                dst: addr(1),
+                metric: INFINITE_METRIC,
+                seq: own + 1,
+            }],
+        }),
+        ..n.sent_by(0, |_| true)[0].pkt.clone()
+    };
+    let mut io = RoutingIo::default();
+    n.nodes[1].on_control(n.now, Port(0), addr(0), &rumour, &mut io);
+    assert_eq!(n.nodes[1].poll_timeout(), Some(n.now), "was {next_dump}");
+    n.nodes[1].on_timeout(n.now, &mut io);
+    n.run_until(n.now + SimTime::from_millis(20));
+    let answer = n.nodes[0].route_to(addr(1)).unwrap();
+    assert_eq!((answer.metric, answer.seq), (1, own + 2));
 }
 
 /// ns-2 `forwardPacket`: a packet for a destination the table has never heard of is queued in
@@ -200,4 +192,40 @@ fn a_packet_for_an_unknown_destination_waits_for_its_first_route() {
     assert!(n.sent_by(0, |_| true).iter().all(|s| !adverts(&s.pkt)
         .iter()
         .any(|a| a.dst == addr(2) && a.seq == 0)));
+}
+
+/// ns-2 `processUpdate` (TRIGGER_UPDATE_ON_FRESH_SEQNUM undefined): a fresher sequence number
+/// is taken and used at once but triggers no update of its own, even with a new metric; it goes
+/// out with the node's next dump. Here node 1's break reaches node 0, which stays quiet.
+#[test]
+fn a_fresher_number_alone_triggers_no_update() {
+    let mut p = DsdvParams::ns2();
+    p.mac_breaks = true;
+    let mut n = string(4, p);
+    n.run_until(secs(60));
+    let before = (
+        n.nodes[0].incremental_updates,
+        n.nodes[1].incremental_updates,
+    );
+    n.fail_link(2, 3);
+    n.send_data(1, 3); // fails at 2: node 2 sends (3, ∞, odd) at once
+    n.run_until(secs(61));
+    let r = *n.nodes[1].route_to(addr(3)).unwrap();
+    assert_eq!((r.metric, r.seq % 2), (INFINITE_METRIC, 1), "taken at once");
+    let after = (
+        n.nodes[0].incremental_updates,
+        n.nodes[1].incremental_updates,
+    );
+    assert_eq!(after, before, "nodes 0 and 1 stay quiet");
+    n.run_until(secs(80));
+    let dump = n
+        .sent_by(1, |p| adverts(p).iter().any(|a| a.dst == addr(3)))
+        .into_iter()
+        .next_back()
+        .unwrap();
+    assert!(adverts(&dump.pkt).contains(&Advert {
+        dst: addr(3),
+        metric: INFINITE_METRIC,
+        seq: r.seq
+    }));
 }
