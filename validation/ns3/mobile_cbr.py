@@ -104,6 +104,8 @@ p.add_argument("--seed", type=int, default=1, help="movement file and ns-3 run n
 p.add_argument("--routing", choices=["aodv", "dsdv", "dsr"], required=True)
 p.add_argument("--duration", type=float, default=600.0)
 p.add_argument("--start", type=float, default=120.0)
+p.add_argument("--static-arp", action="store_true",
+               help="fill every ARP cache before the run (tcplab has no ARP)")
 args = p.parse_args()
 
 ns.RngSeedManager.SetSeed(1)
@@ -128,6 +130,8 @@ addr = ns.Ipv4AddressHelper()
 addr.SetBase(ns.Ipv4Address("10.0.0.0"), ns.Ipv4Mask("255.255.0.0"))
 ifaces = addr.Assign(devices)
 ns.TrafficControlHelper().Uninstall(devices)
+if args.static_arp:
+    ns.NeighborCacheHelper().PopulateNeighborCache()
 if args.routing == "dsr":
     dsr = ns.DsrHelper()
     ns.DsrMainHelper().Install(dsr, nodes)
@@ -156,7 +160,7 @@ sent = [int(ns.DynamicCast[ns.UdpClient](cl).GetTotalTx()) // 512 for cl in clie
 res = {
     "scenario": "mobile_cbr",
     "params": {"seed": args.seed, "routing": args.routing, "duration_s": args.duration,
-               "start_s": args.start, "movement": movement,
+               "start_s": args.start, "movement": movement, "static_arp": args.static_arp,
                "routing_constants": "ns-2.35 AODV constants" if args.routing == "aodv"
                else "ns-3 defaults"},
     "sent": sent, "received": received,
