@@ -58,6 +58,8 @@ pub struct Net<A> {
     pub data_hops: Vec<(SimTime, usize, Addr, Packet)>,
     pub dropped: Vec<(SimTime, usize, PktId, DropReason)>,
     pub signals: Vec<(SimTime, usize, RouteSignal)>,
+    /// (time, node, neighbour) interface queues the agent asked to purge.
+    pub purged: Vec<(SimTime, usize, Addr)>,
     /// (time, node, packet) data taken back from a queue the agent asked to recycle.
     pub recycled: Vec<(SimTime, usize, PktId)>,
 }
@@ -90,6 +92,7 @@ impl<A: RoutingAgent> Net<A> {
             data_hops: Vec::new(),
             dropped: Vec::new(),
             signals: Vec::new(),
+            purged: Vec::new(),
             recycled: Vec::new(),
         }
     }
@@ -227,6 +230,9 @@ impl<A: RoutingAgent> Net<A> {
         }
         for s in io.signals {
             self.signals.push((self.now, node, s));
+        }
+        for h in io.purge {
+            self.purged.push((self.now, node, h.next));
         }
         for h in io.recycle {
             self.recycle(node, h.next);
