@@ -81,7 +81,7 @@ fn every_protocol_delivers_every_byte_over_the_seven_hop_string() {
 }
 
 /// Under random-waypoint mobility routes break (the MAC reports it, route errors go out) and
-/// each protocol finds new ones: more discoveries than flows, and data keeps flowing. DSR
+/// each on-demand protocol finds new ones: more discoveries than flows, and data keeps flowing. DSR
 /// replying from its caches hands out stale routes here (docs/models/dsr.md): it still
 /// repairs, but moves far less than without cache replies, where it matches AODV's volume.
 #[test]
@@ -94,23 +94,49 @@ fn every_protocol_repairs_routes_under_mobility() {
             r#"{ protocol = "dsr", preset = "ns2", reply_from_cache = false }"#,
             500_000,
         ),
-        (r#"{ protocol = "dsdv", preset = "ns2" }"#, 1),
     ] {
         let text = with_routing(MOBILE, routing);
-        // DSDV needs its settling times (12 s a hop) before routes span the network.
-        let dsdv = routing.contains("dsdv");
-        let duration = if dsdv { "300s" } else { "120s" };
-        let out = run(&text, 2, &[("duration", duration)]);
+        let out = run(&text, 2, &[("duration", "120s")]);
         report(routing, &out);
         assert!(total(&out, |n| n.stats.link_breaks) >= 1, "{routing}");
-        if !dsdv {
-            // The on-demand protocols report breaks and find routes again.
-            assert!(total(&out, |n| n.stats.route_errors) >= 1, "{routing}");
-            let flows = out.summary.flows.len() as u64;
-            assert!(total(&out, |n| n.stats.discoveries) > flows, "{routing}");
-        }
+        // The on-demand protocols report breaks and find routes again.
+        assert!(total(&out, |n| n.stats.route_errors) >= 1, "{routing}");
+        let flows = out.summary.flows.len() as u64;
+        assert!(total(&out, |n| n.stats.discoveries) > flows, "{routing}");
         let moved: u64 = out.summary.flows.iter().map(|f| f.bytes_delivered).sum();
         assert!(moved >= at_least, "{routing}: {moved} B");
+    }
+}
+
+/// DSDV with ns-2's constants under the same mobility, with 32 kb/s CBR in place of TCP:
+/// TCP needs a working route both ways at once and over DSDV here it rarely connects (ns-2
+/// notices a silent neighbour only after 45 s; ns-3's DSDV delivers 15 % of such CBR,
+/// docs/validation/routing.md), so the repair is checked on datagrams: after its tables
+/// converge, each flow gets packets through links that break.
+#[test]
+fn dsdv_repairs_routes_for_cbr_under_mobility() {
+    let mut text = with_routing(MOBILE, r#"{ protocol = "dsdv", preset = "ns2" }"#);
+    for i in 0..3 {
+        let bulk = format!("app = \"bulk\"\nclient = \"r{i}\"\nserver = \"s{i}\"");
+        let cbr = format!(
+            "app = \"cbr\"\nsrc = \"s{i}\"\ndst = \"r{i}\"\nrate = \"32kbps\"\n\
+             packet_size = \"512B\"\nstart = \"120s\""
+        );
+        assert!(text.contains(&bulk));
+        text = text.replace(&bulk, &cbr);
+    }
+    let out = run(&text, 2, &[("duration", "420s")]);
+    report("dsdv cbr", &out);
+    assert!(total(&out, |n| n.stats.link_breaks) >= 100);
+    for f in &out.summary.cbr {
+        eprintln!("{}: {} of {} delivered", f.name, f.received, f.sent);
+        assert!(
+            f.received >= 100,
+            "{}: {} of {}",
+            f.name,
+            f.received,
+            f.sent
+        );
     }
 }
 

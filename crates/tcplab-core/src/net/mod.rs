@@ -98,6 +98,16 @@ impl RoutingAgent for AnyRouting {
     ) -> Decision {
         each_agent!(self, a => a.on_link_failure(now, hop, id, pkt, io))
     }
+    fn on_recycled(
+        &mut self,
+        now: SimTime,
+        hop: Hop,
+        id: PktId,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) -> Decision {
+        each_agent!(self, a => a.on_recycled(now, hop, id, pkt, io))
+    }
     fn on_local_delivery(
         &mut self,
         now: SimTime,

@@ -114,6 +114,10 @@ pub struct RoutingIo {
     /// Drop every packet waiting in `hop.port`'s queue for neighbour `hop.next` (ns-2's
     /// `ifqueue->filter`).
     pub purge: Vec<Hop>,
+    /// Take every packet waiting in `hop.port`'s queue for neighbour `hop.next` back from the
+    /// link layer and hand each to [`RoutingAgent::on_recycled`] (ns-2 DSR's `ifq->filter`
+    /// in `xmitFailed`: the link is known dead, so they are salvaged, not sent into it).
+    pub recycle: Vec<Hop>,
     pub signals: Vec<RouteSignal>,
     /// Held packets to pass through [`RoutingAgent::route`] again as if they originated at
     /// this node (a source-routing agent writes their route into them then).
@@ -126,6 +130,7 @@ impl RoutingIo {
             && self.release.is_empty()
             && self.drop.is_empty()
             && self.purge.is_empty()
+            && self.recycle.is_empty()
             && self.signals.is_empty()
             && self.reroute.is_empty()
     }
@@ -194,6 +199,19 @@ pub trait RoutingAgent {
         pkt: &Packet,
         io: &mut RoutingIo,
     ) -> Decision;
+
+    /// Packet `id` was waiting for `hop.next` when this agent asked for that queue to be
+    /// recycled ([`RoutingIo::recycle`]); by default it is dropped as if its link broke.
+    fn on_recycled(
+        &mut self,
+        _now: SimTime,
+        _hop: Hop,
+        _id: PktId,
+        _pkt: &Packet,
+        _io: &mut RoutingIo,
+    ) -> Decision {
+        Decision::Drop(DropReason::LinkBroken)
+    }
 
     /// A data packet addressed to this node arrived from neighbour `from`, before it is
     /// delivered: a source-routing agent learns from its route and removes its header.

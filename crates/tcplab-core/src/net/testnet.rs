@@ -58,6 +58,10 @@ pub struct Net<A> {
     pub data_hops: Vec<(SimTime, usize, Addr, Packet)>,
     pub dropped: Vec<(SimTime, usize, PktId, DropReason)>,
     pub signals: Vec<(SimTime, usize, RouteSignal)>,
+    /// (time, node, neighbour) interface queues the agent asked to purge.
+    pub purged: Vec<(SimTime, usize, Addr)>,
+    /// (time, node, packet) data taken back from a queue the agent asked to recycle.
+    pub recycled: Vec<(SimTime, usize, PktId)>,
 }
 
 pub fn addr(i: usize) -> Addr {
@@ -88,6 +92,8 @@ impl<A: RoutingAgent> Net<A> {
             data_hops: Vec::new(),
             dropped: Vec::new(),
             signals: Vec::new(),
+            purged: Vec::new(),
+            recycled: Vec::new(),
         }
     }
 
@@ -225,11 +231,48 @@ impl<A: RoutingAgent> Net<A> {
         for s in io.signals {
             self.signals.push((self.now, node, s));
         }
+        for h in io.purge {
+            self.purged.push((self.now, node, h.next));
+        }
+        for h in io.recycle {
+            self.recycle(node, h.next);
+        }
         for id in io.reroute {
             let mut pkt = self.data[&id].clone();
             let mut io = RoutingIo::default();
             let d = self.nodes[node].route(self.now, id, &mut pkt, None, &mut io);
             self.data.insert(id, pkt);
+            self.decided(node, id, d);
+            self.apply(node, io);
+        }
+    }
+
+    /// The data `node` is still trying to send to `next` (failures not yet reported: the
+    /// harness's interface queue) go back to the agent, one by one.
+    fn recycle(&mut self, node: usize, next: Addr) {
+        let mut waiting: Vec<(u64, PktId)> = self
+            .events
+            .iter()
+            .filter_map(|(&k, ev)| match *ev {
+                Ev::Fail {
+                    node: n,
+                    next: x,
+                    id,
+                } if n == node && addr(x) == next => Some((k, id)),
+                _ => None,
+            })
+            .collect();
+        waiting.sort();
+        for (k, id) in waiting {
+            self.events.remove(&k);
+            self.recycled.push((self.now, node, id));
+            let hop = Hop {
+                port: Port(0),
+                next,
+            };
+            let pkt = self.data[&id].clone();
+            let mut io = RoutingIo::default();
+            let d = self.nodes[node].on_recycled(self.now, hop, id, &pkt, &mut io);
             self.decided(node, id, d);
             self.apply(node, io);
         }
@@ -259,8 +302,10 @@ impl<A: RoutingAgent> Net<A> {
             self.now = self.now.max(t);
             if ev_at == Some(t) {
                 let Reverse((_, k)) = self.queue.pop().unwrap();
-                let ev = self.events.remove(&k).unwrap();
-                self.handle(ev);
+                // An event gone from the map was taken back (a recycled queue).
+                if let Some(ev) = self.events.remove(&k) {
+                    self.handle(ev);
+                }
             } else {
                 let (_, i) = self.next_timer().unwrap();
                 let mut io = RoutingIo::default();

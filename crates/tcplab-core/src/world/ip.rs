@@ -136,6 +136,9 @@ impl World {
             for hop in io.purge.drain(..) {
                 self.purge(node, hop);
             }
+            for hop in std::mem::take(&mut io.recycle) {
+                self.recycle(node, hop);
+            }
             for sig in io.signals.drain(..) {
                 self.route_signal(node, sig);
             }
@@ -161,6 +164,36 @@ impl World {
         for id in self.wifi.drain_queue_for(sta, next) {
             self.routing_drop(node, id, DropReason::LinkBroken);
         }
+    }
+
+    /// Hands what waits in `hop.port`'s queue for `hop.next` back to the routing agent, one
+    /// packet at a time (ns-2 DSR's `ifq->filter` in `xmitFailed`).
+    fn recycle(&mut self, node: NodeId, hop: Hop) {
+        let Some(&PortKind::Wifi(sta)) = self.nodes[node.idx()].ports.get(hop.port.0 as usize)
+        else {
+            return;
+        };
+        let Some(next) = self.station_of(sta, hop.next) else {
+            return;
+        };
+        for id in self.wifi.drain_queue_for(sta, next) {
+            self.undeliverable(node, hop, id, false);
+        }
+    }
+
+    /// Packet `id` cannot go to `hop.next`: the link layer gave up on it (`failed`), or it was
+    /// taken back from the queue for that neighbour. The node's routing agent decides.
+    pub(super) fn undeliverable(&mut self, node: NodeId, hop: Hop, id: PktId, failed: bool) {
+        let now = self.now;
+        let mut io = std::mem::take(&mut self.rio);
+        let (agent, pkt) = (&mut self.routing[node.idx()], &self.packets[id.idx()]);
+        let d = if failed {
+            agent.on_link_failure(now, hop, id, pkt, &mut io)
+        } else {
+            agent.on_recycled(now, hop, id, pkt, &mut io)
+        };
+        self.apply(node, id, d);
+        self.routing_done(node, io);
     }
 
     /// Discards packet `id` at `node` for `reason`; tells its source when the reason calls for

@@ -175,17 +175,7 @@ impl World {
             port: self.sta_port[sta as usize],
             next,
         };
-        let now = self.now;
-        let mut io = std::mem::take(&mut self.rio);
-        let d = self.routing[node.idx()].on_link_failure(
-            now,
-            hop,
-            id,
-            &self.packets[id.idx()],
-            &mut io,
-        );
-        self.apply(node, id, d);
-        self.routing_done(node, io);
+        self.undeliverable(node, hop, id, true);
     }
 
     /// Offers packet `id` to station `sta`'s interface queue for station `next`.

@@ -11,8 +11,6 @@ pub mod params;
 pub mod table;
 
 #[cfg(test)]
-mod harness;
-#[cfg(test)]
 mod tests;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -1,11 +1,12 @@
 //! AODV packet-level trace tests, one per rule (RFC 3561 sections and ns-2.35 behaviours).
 
-use super::harness::{addr, Net};
 use super::params::AodvParams;
 use super::table::RouteState;
+use super::Aodv;
 use super::RoutingAgent;
 use crate::ids::PktId;
 use crate::net::routing::{DropReason, Port, RouteSignal, RoutingIo, BROADCAST_ADDR};
+use crate::net::testnet::{self, addr, Sent};
 use crate::packet::{AckSeq, AodvMsg, Ecn, Ipv4Header, Packet, Rrep, Rreq, Transport};
 use crate::rng::{Rng, StreamId};
 use crate::time::SimTime;
@@ -13,6 +14,52 @@ use crate::time::SimTime;
 const RREQ: u8 = 1;
 const RREP: u8 = 2;
 const RERR: u8 = 3;
+
+type Net = testnet::Net<Aodv>;
+
+/// `n` AODV agents with `params` over bidirectional `links` (the shared test network).
+fn aodv_net(n: usize, links: &[(usize, usize)], params: AodvParams) -> Net {
+    let nodes = (0..n)
+        .map(|i| {
+            Aodv::new(
+                addr(i),
+                Port(0),
+                params,
+                Rng::derive(1, StreamId::Custom(i as u64)),
+            )
+        })
+        .collect();
+    testnet::Net::new(nodes, links)
+}
+
+/// A string 0 – 1 – … – (n−1).
+fn string(n: usize, params: AodvParams) -> Net {
+    let links: Vec<(usize, usize)> = (1..n).map(|i| (i - 1, i)).collect();
+    aodv_net(n, &links, params)
+}
+
+/// AODV messages of one type.
+fn is(kind: u8) -> impl Fn(&Packet) -> bool {
+    move |p| p.aodv().is_some_and(|m| m.type_code() == kind)
+}
+
+fn msg(s: &Sent) -> &AodvMsg {
+    s.pkt.aodv().expect("an AODV message")
+}
+
+/// The data packets node `node` received, by id (the test network's sources number them in
+/// the IP identification).
+fn delivered_ids(net: &Net, node: usize) -> Vec<PktId> {
+    net.delivered
+        .iter()
+        .filter(|d| d.1 == node)
+        .map(|d| PktId(d.2.ip.ident as u32))
+        .collect()
+}
+
+fn node_of(a: crate::packet::Addr) -> usize {
+    (a - addr(0)) as usize
+}
 
 fn ms(x: u64) -> SimTime {
     SimTime::from_millis(x)
@@ -28,10 +75,10 @@ fn no_jitter(mut p: AodvParams) -> AodvParams {
 }
 
 fn ttls(net: &Net, node: usize) -> Vec<u8> {
-    net.sent_by(node, RREQ)
+    net.sent_by(node, is(RREQ))
         .iter()
-        .filter(|s| matches!(&s.msg, AodvMsg::Rreq(q) if q.orig == addr(node)))
-        .map(|s| s.ttl)
+        .filter(|s| matches!(msg(s), AodvMsg::Rreq(q) if q.orig == addr(node)))
+        .map(|s| s.pkt.ip.ttl)
         .collect()
 }
 
@@ -40,32 +87,36 @@ fn ttls(net: &Net, node: usize) -> Vec<u8> {
 /// during discovery are released in order.
 #[test]
 fn discovery_on_a_string_releases_held_packets_in_order() {
-    let mut net = Net::string(5, rfc());
+    let mut net = string(5, rfc());
     let ids: Vec<PktId> = (0..3).map(|_| net.send_data(0, 4)).collect();
     assert_eq!(net.nodes[0].buffered(), 3);
     net.run_until(SimTime::from_secs(5));
     // TTL 1 and 3 do not reach 4 hops; TTL 5 does.
     assert_eq!(ttls(&net, 0), vec![1, 3, 5]);
     // Only the destination answered, with hop count 0 (RFC §6.6.1).
-    let replies = net.sent_by(4, RREP);
+    let replies = net.sent_by(4, is(RREP));
     assert_eq!(replies.len(), 1);
-    let AodvMsg::Rrep(a) = &replies[0].msg else {
+    let AodvMsg::Rrep(a) = msg(replies[0]) else {
         unreachable!()
     };
     assert_eq!((a.hop_count, a.dst, a.orig), (0, addr(4), addr(0)));
     assert_eq!(a.lifetime_ms, 6000, "MY_ROUTE_TIMEOUT");
     for n in 1..4 {
-        assert_eq!(net.sent_by(n, RREP).len(), 1, "node {n} forwards the RREP");
+        assert_eq!(
+            net.sent_by(n, is(RREP)).len(),
+            1,
+            "node {n} forwards the RREP"
+        );
     }
     let r = net.nodes[0].table().get(addr(4)).unwrap();
     assert_eq!((r.hops, r.next, r.state), (4, addr(1), RouteState::Valid));
-    assert_eq!(net.delivered_ids(4), ids);
+    assert_eq!(delivered_ids(&net, 4), ids);
     assert_eq!(net.nodes[0].buffered(), 0);
     let s = net.nodes[0].stats();
     assert_eq!((s.discoveries, s.discoveries_completed), (1, 1));
     // Its latency: from the first RREQ to the RREP node 1 forwarded arriving here.
-    let first = net.sent_by(0, RREQ)[0].at;
-    let installed = net.sent_by(1, RREP)[0].at + net.hop_delay;
+    let first = net.sent_by(0, is(RREQ))[0].at;
+    let installed = net.sent_by(1, is(RREP))[0].at + net.hop_delay;
     assert_eq!(SimTime(s.discovery_latency_ns), installed - first);
 }
 
@@ -74,12 +125,12 @@ fn discovery_on_a_string_releases_held_packets_in_order() {
 /// buffered packet is dropped.
 #[test]
 fn expanding_ring_then_retries_with_backoff_then_give_up() {
-    let mut net = Net::new(2, &[], no_jitter(rfc()));
+    let mut net = aodv_net(2, &[], no_jitter(rfc()));
     let id = net.send_data(0, 1);
     net.run_until(SimTime::from_secs(60));
     assert_eq!(ttls(&net, 0), vec![1, 3, 5, 7, 35, 35, 35]);
     let times: Vec<u64> = net
-        .sent_by(0, RREQ)
+        .sent_by(0, is(RREQ))
         .iter()
         .map(|s| s.at.as_millis())
         .collect();
@@ -92,9 +143,9 @@ fn expanding_ring_then_retries_with_backoff_then_give_up() {
     assert_eq!(net.nodes[0].stats().discoveries_failed, 1);
     // RREQ IDs differ on every attempt (RFC §6.3).
     let ids: Vec<u32> = net
-        .sent_by(0, RREQ)
+        .sent_by(0, is(RREQ))
         .iter()
-        .map(|s| match &s.msg {
+        .map(|s| match msg(s) {
             AodvMsg::Rreq(q) => q.id,
             _ => unreachable!(),
         })
@@ -106,24 +157,24 @@ fn expanding_ring_then_retries_with_backoff_then_give_up() {
 #[test]
 fn duplicate_rreqs_are_suppressed() {
     // A square 0-1-3, 0-2-3: node 3 hears the flood from 1 and 2 but forwards it once.
-    let mut net = Net::new(5, &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)], rfc());
+    let mut net = aodv_net(5, &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)], rfc());
     net.send_data(0, 4);
     net.run_until(SimTime::from_secs(5));
     let fwd_by_3: Vec<u32> = net
-        .sent_by(3, RREQ)
+        .sent_by(3, is(RREQ))
         .iter()
-        .filter_map(|s| match &s.msg {
+        .filter_map(|s| match msg(s) {
             AodvMsg::Rreq(q) => Some(q.id),
             _ => None,
         })
         .collect();
     assert_eq!(fwd_by_3, vec![2], "the TTL-3 flood, forwarded once");
-    assert_eq!(net.delivered_ids(4).len(), 1);
+    assert_eq!(delivered_ids(&net, 4).len(), 1);
 }
 
 /// Topology for intermediate replies: a string 0-1-2-3 with node 4 hanging off node 1.
 fn branch(params: AodvParams) -> Net {
-    Net::new(5, &[(0, 1), (1, 2), (2, 3), (1, 4)], params)
+    aodv_net(5, &[(0, 1), (1, 2), (2, 3), (1, 4)], params)
 }
 
 /// Node 0 finds node 3, then node 4 looks for node 3 too.
@@ -143,23 +194,27 @@ fn intermediate_node_replies_from_its_route() {
     let mut net = branch(rfc());
     net.send_data(0, 3);
     net.run_until(SimTime::from_secs(2));
-    let heard_by_3 = net.sent_by(3, RREP).len();
+    let heard_by_3 = net.sent_by(3, is(RREP)).len();
     net.send_data(4, 3);
     net.run_until(SimTime::from_secs(4));
-    let replies = net.sent_by(1, RREP);
+    let replies = net.sent_by(1, is(RREP));
     let own: Vec<&Rrep> = replies
         .iter()
-        .filter_map(|s| match &s.msg {
+        .filter_map(|s| match msg(s) {
             AodvMsg::Rrep(a) if a.orig == addr(4) => Some(a),
             _ => None,
         })
         .collect();
     assert_eq!(own.len(), 1, "node 1 answers node 4");
     assert_eq!((own[0].dst, own[0].hop_count), (addr(3), 2));
-    assert_eq!(net.sent_by(3, RREP).len(), heard_by_3, "3 not asked again");
+    assert_eq!(
+        net.sent_by(3, is(RREP)).len(),
+        heard_by_3,
+        "3 not asked again"
+    );
     let r = net.nodes[4].table().get(addr(3)).unwrap();
     assert_eq!((r.hops, r.next), (3, addr(1)));
-    assert_eq!(net.delivered_ids(3).len(), 2);
+    assert_eq!(delivered_ids(&net, 3).len(), 2);
     // Precursors (RFC §6.6.2): node 1's route to 3 now lists 4, its route to 4 lists 2.
     assert!(net.nodes[1]
         .table()
@@ -182,13 +237,15 @@ fn destination_only_flag_stops_intermediate_replies() {
     p.dest_only = true;
     let net = branch_then_4_to_3(p);
     assert!(
-        net.sent_by(1, RREP).iter().all(|s| s.ip_src != addr(1)),
+        net.sent_by(1, is(RREP))
+            .iter()
+            .all(|s| s.pkt.ip.src != addr(1)),
         "node 1 only forwards RREPs"
     );
     let from_3: Vec<_> = net
-        .sent_by(3, RREP)
+        .sent_by(3, is(RREP))
         .into_iter()
-        .filter(|s| s.ip_dst == addr(4))
+        .filter(|s| s.pkt.ip.dst == addr(4))
         .collect();
     assert_eq!(from_3.len(), 1, "the destination answers node 4 itself");
 }
@@ -201,12 +258,12 @@ fn gratuitous_rrep_content() {
     p.gratuitous_rrep = true;
     let net = branch_then_4_to_3(p);
     let grat: Vec<_> = net
-        .sent_by(1, RREP)
+        .sent_by(1, is(RREP))
         .into_iter()
-        .filter(|s| s.ip_dst == addr(3))
+        .filter(|s| s.pkt.ip.dst == addr(3))
         .collect();
     assert_eq!(grat.len(), 1);
-    let AodvMsg::Rrep(g) = &grat[0].msg else {
+    let AodvMsg::Rrep(g) = msg(grat[0]) else {
         unreachable!()
     };
     let seq4 = net.nodes[4].seqno();
@@ -218,7 +275,7 @@ fn gratuitous_rrep_content() {
     // The destination now has a route to node 4 without ever discovering it.
     let r = net.nodes[3].table().get(addr(4)).unwrap();
     assert_eq!((r.hops, r.next, r.state), (3, addr(2), RouteState::Valid));
-    assert_eq!(net.sent_by(3, RREQ).len(), 0);
+    assert_eq!(net.sent_by(3, is(RREQ)).len(), 0);
 }
 
 /// Seed 002 §III-B.1 (S1): the TCP receiver's RREQ carries the cumulative ACK of the latest ACK
@@ -242,25 +299,25 @@ fn ack_seq_rides_the_rreq_and_the_gratuitous_rrep() {
         ack: 9000,
     };
     let q: Vec<_> = net
-        .sent_by(4, RREQ)
+        .sent_by(4, is(RREQ))
         .into_iter()
-        .filter(|s| matches!(&s.msg, AodvMsg::Rreq(r) if r.orig == addr(4)))
+        .filter(|s| matches!(msg(s), AodvMsg::Rreq(r) if r.orig == addr(4)))
         .collect();
-    let AodvMsg::Rreq(r) = &q[0].msg else {
+    let AodvMsg::Rreq(r) = msg(q[0]) else {
         unreachable!()
     };
     assert_eq!(r.ack_seq, Some(want), "read before the first RREQ went out");
-    assert_eq!(q[0].msg.len(), 34);
+    assert_eq!(msg(q[0]).len(), 34);
     let grat: Vec<_> = net
-        .sent_by(1, RREP)
+        .sent_by(1, is(RREP))
         .into_iter()
-        .filter(|s| s.ip_dst == addr(3))
+        .filter(|s| s.pkt.ip.dst == addr(3))
         .collect();
-    let AodvMsg::Rrep(g) = &grat[0].msg else {
+    let AodvMsg::Rrep(g) = msg(grat[0]) else {
         unreachable!()
     };
     assert_eq!(g.ack_seq, Some(want));
-    assert_eq!(grat[0].msg.len(), 30);
+    assert_eq!(msg(grat[0]).len(), 30);
     let learned: Vec<_> = net
         .signals
         .iter()
@@ -288,7 +345,7 @@ fn ack_seq_reaches_the_sender_on_the_flooded_rreq() {
     for on in [true, false] {
         let mut p = rfc();
         p.ack_piggyback = on;
-        let mut net = Net::string(5, p);
+        let mut net = string(5, p);
         net.send_tcp_ack(4, 0, (80, 1025), 77_000);
         net.run_until(SimTime::from_secs(5));
         let learned: Vec<_> = net
@@ -297,7 +354,7 @@ fn ack_seq_reaches_the_sender_on_the_flooded_rreq() {
             .filter(|s| matches!(s.2, RouteSignal::AckLearned { .. }))
             .map(|s| (s.1, s.2))
             .collect();
-        let rreq_len = net.sent_by(4, RREQ)[0].msg.len();
+        let rreq_len = msg(net.sent_by(4, is(RREQ))[0]).len();
         if on {
             assert_eq!(rreq_len, 34);
             assert_eq!(
@@ -324,7 +381,10 @@ fn ack_seq_reaches_the_sender_on_the_flooded_rreq() {
 fn no_gratuitous_rrep_when_off() {
     for p in [rfc(), AodvParams::ns2()] {
         let net = branch_then_4_to_3(p);
-        assert!(net.sent_by(1, RREP).iter().all(|s| s.ip_dst != addr(3)));
+        assert!(net
+            .sent_by(1, is(RREP))
+            .iter()
+            .all(|s| s.pkt.ip.dst != addr(3)));
         assert!(net.nodes[3].table().get(addr(4)).is_none());
     }
 }
@@ -429,7 +489,7 @@ fn sequence_number_freshness() {
 /// the source hears that its route is lost. RFC preset: unicast to a single precursor.
 #[test]
 fn link_break_sends_rerr_to_precursors() {
-    let mut net = Net::string(4, rfc());
+    let mut net = string(4, rfc());
     net.send_data(0, 3);
     net.run_until(SimTime::from_secs(1));
     let seq = net.nodes[2].table().get(addr(3)).unwrap().seq;
@@ -439,16 +499,16 @@ fn link_break_sends_rerr_to_precursors() {
     assert!(net
         .dropped
         .contains(&(net.dropped[0].0, 2, id, DropReason::LinkBroken)));
-    let e2 = net.sent_by(2, RERR);
+    let e2 = net.sent_by(2, is(RERR));
     assert_eq!(e2.len(), 1);
     assert_eq!(e2[0].next, addr(1), "unicast to the only precursor");
-    assert!(matches!(&e2[0].msg, AodvMsg::Rerr(e) if e.unreachable == vec![(addr(3), seq + 1)]));
-    let e1 = net.sent_by(1, RERR);
+    assert!(matches!(msg(e2[0]), AodvMsg::Rerr(e) if e.unreachable == vec![(addr(3), seq + 1)]));
+    let e1 = net.sent_by(1, is(RERR));
     assert_eq!(e1.len(), 1);
     assert_eq!(e1[0].next, addr(0));
-    assert!(matches!(&e1[0].msg, AodvMsg::Rerr(e) if e.unreachable == vec![(addr(3), seq + 1)]));
+    assert!(matches!(msg(e1[0]), AodvMsg::Rerr(e) if e.unreachable == vec![(addr(3), seq + 1)]));
     assert_eq!(
-        net.sent_by(0, RERR).len(),
+        net.sent_by(0, is(RERR)).len(),
         0,
         "the source has no precursors"
     );
@@ -464,7 +524,7 @@ fn link_break_sends_rerr_to_precursors() {
 /// RFC §6.11 case ii: a forwarder without a route drops the packet and sends an RERR.
 #[test]
 fn forwarder_without_route_drops_and_sends_rerr() {
-    let mut net = Net::string(3, rfc());
+    let mut net = string(3, rfc());
     net.send_data(0, 2);
     net.run_until(SimTime::from_secs(1));
     // Node 1 forgets its route (it expires), node 0's is refreshed by nothing yet still valid.
@@ -494,7 +554,7 @@ fn forwarder_without_route_drops_and_sends_rerr() {
 fn send_buffer_overflow_drops_oldest() {
     let mut p = rfc();
     p.buffer_capacity = 2;
-    let mut net = Net::new(2, &[], p);
+    let mut net = aodv_net(2, &[], p);
     let a = net.send_data(0, 1);
     net.send_data(0, 1);
     net.send_data(0, 1);
@@ -509,7 +569,7 @@ fn send_buffer_overflow_drops_oldest() {
 fn send_buffer_timeout() {
     let mut p = rfc();
     p.buffer_timeout = SimTime::from_secs(2);
-    let mut net = Net::new(2, &[], p);
+    let mut net = aodv_net(2, &[], p);
     let a = net.send_data(0, 1);
     net.run_until(SimTime::from_secs(3));
     assert_eq!(
@@ -526,12 +586,12 @@ fn send_buffer_timeout() {
 /// for 10 s, buffering new packets without an RREQ.
 #[test]
 fn ns2_ring_timeouts_give_up_and_hold_down() {
-    let mut net = Net::new(2, &[], no_jitter(AodvParams::ns2()));
+    let mut net = aodv_net(2, &[], no_jitter(AodvParams::ns2()));
     let a = net.send_data(0, 1);
     net.run_until(SimTime::from_millis(20_500));
     assert_eq!(ttls(&net, 0), vec![5, 7, 30, 30, 30, 30]);
     let times: Vec<u64> = net
-        .sent_by(0, RREQ)
+        .sent_by(0, is(RREQ))
         .iter()
         .map(|s| s.at.as_millis())
         .collect();
@@ -545,7 +605,7 @@ fn ns2_ring_timeouts_give_up_and_hold_down() {
     net.run_until(SimTime::from_secs(21));
     let b = net.send_data(0, 1);
     net.run_until(SimTime::from_millis(29_900));
-    assert_eq!(net.sent_by(0, RREQ).len(), 6);
+    assert_eq!(net.sent_by(0, is(RREQ)).len(), 6);
     assert_eq!(net.nodes[0].buffered(), 1);
     // After it, the next tick starts a network-wide discovery.
     net.run_until(SimTime::from_millis(30_100));
@@ -557,12 +617,12 @@ fn ns2_ring_timeouts_give_up_and_hold_down() {
 /// max(own, requested) + 1 rounded up to even.
 #[test]
 fn ns2_sequence_numbers_are_even() {
-    let mut net = Net::string(3, AodvParams::ns2());
+    let mut net = string(3, AodvParams::ns2());
     net.send_data(0, 2);
     net.run_until(SimTime::from_secs(2));
     assert_eq!(net.nodes[0].seqno(), 4, "2 + 2 for one RREQ");
     assert_eq!(net.nodes[2].seqno(), 4, "max(2, 0) + 1 → 4");
-    let mut rfc_net = Net::string(3, rfc());
+    let mut rfc_net = string(3, rfc());
     rfc_net.send_data(0, 2);
     rfc_net.run_until(SimTime::from_secs(2));
     assert_eq!(rfc_net.nodes[0].seqno(), 2, "RREQs at TTL 1 and 3");
@@ -580,7 +640,7 @@ fn ns2_sequence_numbers_are_even() {
 fn ns2_break_purges_queues_and_broadcasts_rerr() {
     let mut p = AodvParams::ns2();
     p.local_repair = super::LocalRepair::Off;
-    let mut net = Net::string(4, p);
+    let mut net = string(4, p);
     net.send_data(0, 3);
     net.run_until(SimTime::from_secs(1));
     net.fail_link(2, 3);
@@ -592,10 +652,10 @@ fn ns2_break_purges_queues_and_broadcasts_rerr() {
         net.purged
     );
     assert!(net.purged.iter().any(|p| p.1 == 1 && p.2 == addr(2)));
-    let e2 = net.sent_by(2, RERR);
+    let e2 = net.sent_by(2, is(RERR));
     assert_eq!(e2.len(), 1);
     assert_eq!(e2[0].next, BROADCAST_ADDR);
-    assert_eq!(net.sent_by(1, RERR)[0].next, BROADCAST_ADDR);
+    assert_eq!(net.sent_by(1, is(RERR))[0].next, BROADCAST_ADDR);
 }
 
 /// ns-2 local repair: a node nearer the destination than the source buffers the packet and
@@ -603,7 +663,7 @@ fn ns2_break_purges_queues_and_broadcasts_rerr() {
 #[test]
 fn ns2_local_repair_when_break_is_near_the_destination() {
     // 0-1-2-3 with a detour 2-4-3 that the first discovery does not use.
-    let mut net = Net::new(
+    let mut net = aodv_net(
         5,
         &[(0, 1), (1, 2), (2, 3), (2, 4), (4, 3)],
         AodvParams::ns2(),
@@ -614,30 +674,33 @@ fn ns2_local_repair_when_break_is_near_the_destination() {
     net.fail_link(2, 3);
     let id = net.send_data(0, 3);
     net.run_until(SimTime::from_secs(3));
-    assert!(net.sent_by(2, RERR).is_empty(), "no RERR while repairing");
+    assert!(
+        net.sent_by(2, is(RERR)).is_empty(),
+        "no RERR while repairing"
+    );
     assert!(net
-        .sent_by(2, RREQ)
+        .sent_by(2, is(RREQ))
         .iter()
-        .any(|s| matches!(&s.msg, AodvMsg::Rreq(q) if q.orig == addr(2) && q.dst == addr(3))));
+        .any(|s| matches!(msg(s), AodvMsg::Rreq(q) if q.orig == addr(2) && q.dst == addr(3))));
     assert_eq!(net.nodes[2].table().get(addr(3)).unwrap().next, addr(4));
     assert!(
-        net.delivered_ids(3).contains(&id),
+        delivered_ids(&net, 3).contains(&id),
         "the held packet took the repaired route"
     );
     // At the source the break is nearer the source: no repair, a plain RERR.
     let mut net = two_paths_first_link_broken(AodvParams::ns2());
     net.run_until(SimTime::from_secs(2));
-    assert_eq!(net.sent_by(0, RERR).len(), 1);
+    assert_eq!(net.sent_by(0, is(RERR)).len(), 1);
 }
 
 /// Two 3-hop paths from 0 to 3 (via 1 or via 4, joining at 2): node 0 finds one, its first
 /// link breaks, node 0 sends again (the MAC reports the failure).
 fn two_paths_first_link_broken(params: AodvParams) -> Net {
-    let mut net = Net::new(5, &[(0, 1), (1, 2), (2, 3), (0, 4), (4, 2)], params);
+    let mut net = aodv_net(5, &[(0, 1), (1, 2), (2, 3), (0, 4), (4, 2)], params);
     net.send_data(0, 3);
     net.run_until(SimTime::from_secs(1));
     let first = net.nodes[0].table().get(addr(3)).unwrap().next;
-    net.fail_link(0, super::harness::node_of(first));
+    net.fail_link(0, node_of(first));
     net.send_data(0, 3);
     net
 }
@@ -646,7 +709,7 @@ fn two_paths_first_link_broken(params: AodvParams) -> Net {
 #[test]
 fn deterministic_trace() {
     let run = || {
-        let mut net = Net::new(
+        let mut net = aodv_net(
             5,
             &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)],
             AodvParams::ns2(),
@@ -665,7 +728,7 @@ fn deterministic_trace() {
 /// and the next packet starts a new discovery.
 #[test]
 fn active_route_lifetime_is_refreshed_by_use() {
-    let mut net = Net::string(3, no_jitter(rfc()));
+    let mut net = string(3, no_jitter(rfc()));
     for s in 0..10 {
         net.run_until(SimTime::from_secs(s));
         net.send_data(0, 2);
@@ -676,13 +739,13 @@ fn active_route_lifetime_is_refreshed_by_use() {
         1,
         "one discovery for 10 s of use"
     );
-    assert_eq!(net.delivered_ids(2).len(), 10);
+    assert_eq!(delivered_ids(&net, 2).len(), 10);
     // Idle for more than ACTIVE_ROUTE_TIMEOUT (3 s): the route has expired.
     net.run_until(SimTime::from_secs(13));
     net.send_data(0, 2);
     net.run_until(SimTime::from_secs(14));
     assert_eq!(net.nodes[0].stats().discoveries, 2);
-    assert_eq!(net.delivered_ids(2).len(), 11);
+    assert_eq!(delivered_ids(&net, 2).len(), 11);
 }
 
 /// Cross-layer signals: the source hears that its route broke, and that a new one was found.
@@ -707,7 +770,7 @@ fn route_lost_and_restored_signals() {
             RouteSignal::Restored { dst }
         ]
     );
-    assert_eq!(net.delivered_ids(3).len(), 2, "first and third packets");
+    assert_eq!(delivered_ids(&net, 3).len(), 2, "first and third packets");
 }
 
 /// RFC §6.9/§6.11: with HELLOs on, a neighbour that falls silent is detected without any data
@@ -723,7 +786,7 @@ fn hello_loss_detects_a_silent_break() {
                 allowed_loss: 2,
             });
         }
-        let mut net = Net::string(3, p);
+        let mut net = string(3, p);
         net.send_data(0, 2);
         net.run_until(SimTime::from_millis(2500));
         net.fail_link(1, 2);
@@ -732,12 +795,12 @@ fn hello_loss_detects_a_silent_break() {
     };
     let net = run(true);
     assert!(
-        net.sent_by(2, RREP)
+        net.sent_by(2, is(RREP))
             .iter()
-            .any(|s| s.ip_dst == BROADCAST_ADDR),
+            .any(|s| s.pkt.ip.dst == BROADCAST_ADDR),
         "HELLOs sent"
     );
-    let e = net.sent_by(1, RERR);
+    let e = net.sent_by(1, is(RERR));
     assert_eq!(e.len(), 1);
     // Last HELLO heard at 2 s: lost after 2 more intervals, checked on the next wake-up.
     assert!(e[0].at <= SimTime::from_millis(5500), "{:?}", e[0].at);
@@ -746,18 +809,18 @@ fn hello_loss_detects_a_silent_break() {
         RouteState::Invalid
     );
     let net = run(false);
-    assert!(net.sent_by(1, RERR).is_empty());
+    assert!(net.sent_by(1, is(RERR)).is_empty());
 }
 
 /// ns-2 `forward(.., DELAY)`: a forwarded RREQ waits a uniform 0–10 ms jitter; none without it.
 #[test]
 fn forwarded_broadcasts_are_jittered() {
     let gaps = |p: AodvParams| {
-        let mut net = Net::string(6, p);
+        let mut net = string(6, p);
         net.send_data(0, 5);
         net.run_until(SimTime::from_secs(1));
         // The first RREQ (TTL 5) leaves node k at t_k; node k+1 hears it one hop_delay later.
-        let t: Vec<SimTime> = (0..5).map(|k| net.sent_by(k, RREQ)[0].at).collect();
+        let t: Vec<SimTime> = (0..5).map(|k| net.sent_by(k, is(RREQ))[0].at).collect();
         (1..5)
             .map(|k| (t[k] - t[k - 1] - net.hop_delay).0)
             .collect::<Vec<u64>>()
@@ -774,7 +837,7 @@ fn forwarded_broadcasts_are_jittered() {
 fn route_to_neighbour_learned_during_discovery_releases_packets() {
     let mut p = no_jitter(rfc());
     p.ttl_start = 3; // node 0 waits 400 ms for its first ring
-    let mut net = Net::string(3, p);
+    let mut net = string(3, p);
     net.fail_link(0, 1);
     let id = net.send_data(0, 1);
     net.run_until(ms(100));
@@ -782,8 +845,16 @@ fn route_to_neighbour_learned_during_discovery_releases_packets() {
     // Node 2's flood reaches node 0 through node 1 (originator 2, sender 1) at 102 ms.
     net.send_data(2, 0);
     net.run_until(SimTime::from_secs(2));
-    assert_eq!(net.sent_by(0, RREQ).len(), 1, "no second RREQ for node 1");
-    let at = net.delivered.iter().find(|d| d.2 == id).map(|d| d.0);
+    assert_eq!(
+        net.sent_by(0, is(RREQ)).len(),
+        1,
+        "no second RREQ for node 1"
+    );
+    let at = net
+        .delivered
+        .iter()
+        .find(|d| d.2.ip.ident == id.0 as u16)
+        .map(|d| d.0);
     assert_eq!(
         at,
         Some(ms(401)),

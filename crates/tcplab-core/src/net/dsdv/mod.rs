@@ -80,7 +80,26 @@ pub struct Route {
     last_advertised_metric: u8,
 }
 
+/// Never advertised: a week ahead (ns-2's "check back next week").
+const NEVER: SimTime = SimTime::from_secs(604_800);
+
 impl Route {
+    /// The entry ns-2 makes for a destination it has not heard of: infinite, sequence number
+    /// 0, not advertised.
+    fn placeholder(dst: Addr, now: SimTime, wst0: SimTime) -> Route {
+        Route {
+            next: dst,
+            metric: INFINITE_METRIC,
+            seq: 0,
+            wst: wst0.as_secs_f64(),
+            new_seq_at: now,
+            changed_at: now,
+            advertise_ok_at: now + NEVER,
+            advertise: false,
+            last_advertised_metric: INFINITE_METRIC,
+        }
+    }
+
     /// The route as advertised now (and remembered as advertised).
     fn advertised(&mut self, dst: Addr) -> Advert {
         self.advertise = false;
@@ -257,6 +276,11 @@ impl Dsdv {
     fn on_update(&mut self, now: SimTime, from: Addr, u: &DsdvUpdate, io: &mut RoutingIo) {
         for a in &u.routes {
             if a.dst == self.addr {
+                // ns-2 `processUpdate` (CMU Monarch): a node advertised as unreachable has the
+                // last word on itself: a full dump now, its new even number beating the odd one.
+                if a.metric >= INFINITE_METRIC {
+                    self.next_full = now;
+                }
                 continue; // ns-2: never take a route to oneself
             }
             let metric = if a.metric >= INFINITE_METRIC {
@@ -310,11 +334,13 @@ impl Dsdv {
             if !take {
                 continue;
             }
-            // ns-2: the new number goes on the next update; an update is triggered for a new
-            // destination or a metric other than the last one advertised.
+            // ns-2 `processUpdate`: an update is triggered for a new destination, or a shorter
+            // route with the same number whose metric was not the last advertised; a fresher
+            // number alone goes on the next update (TRIGGER_UPDATE_ON_FRESH_SEQNUM is off).
             let r = fresh;
             self.table.insert(a.dst, r);
-            if old.is_none() && finite || metric != r.last_advertised_metric {
+            let shorter = old.is_some_and(|o| o.seq == a.seq) && metric != r.last_advertised_metric;
+            if old.is_none() && finite || shorter {
                 self.trigger(r.advertise_ok_at);
             }
             if finite {
@@ -338,7 +364,7 @@ impl Dsdv {
                     wst: self.p.wst0.as_secs_f64(),
                     new_seq_at: now,
                     changed_at: now,
-                    advertise_ok_at: now + SimTime::from_secs(604_800),
+                    advertise_ok_at: now + NEVER,
                     advertise: false,
                     last_advertised_metric: INFINITE_METRIC,
                 },
@@ -391,7 +417,14 @@ impl RoutingAgent for Dsdv {
                 }
                 Decision::Hold
             }
-            None => Decision::Drop(DropReason::NoRoute),
+            // ns-2 `forwardPacket`: a brand-new destination gets an entry (infinite, number 0,
+            // never advertised) whose queue holds the packet until a route comes.
+            None => {
+                self.table
+                    .insert(dst, Route::placeholder(dst, now, self.p.wst0));
+                self.queued.insert(dst, (now, VecDeque::from([id])));
+                Decision::Hold
+            }
         }
     }
 

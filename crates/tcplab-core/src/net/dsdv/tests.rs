@@ -1,10 +1,10 @@
 //! DSDV packet-level trace tests (Perkins & Bhagwat 1994 rules as ns-2.35 applies them).
 
 use super::{Dsdv, DsdvParams};
-use crate::net::routing::{Port, RouteSignal, RoutingAgent};
+use crate::net::routing::{Port, RouteSignal, RoutingAgent, RoutingIo};
 use crate::net::testnet::{addr, Net};
 use crate::packet::dsdv::INFINITE_METRIC;
-use crate::packet::{Advert, Packet, Transport};
+use crate::packet::{Advert, DsdvUpdate, Packet, Transport};
 use crate::rng::{Rng, StreamId};
 use crate::time::SimTime;
 
@@ -145,4 +145,87 @@ fn a_queued_packet_waits_for_the_next_route_and_its_wait_is_counted() {
     assert_eq!(s.discoveries_completed, 1);
     assert_eq!(SimTime(s.discovery_latency_ns), left - queued_at);
     assert!(*at > left);
+}
+
+/// ns-2 `processUpdate` (CMU Monarch's fix of the problem the paper describes): a node that
+/// hears itself advertised as unreachable (an odd number from the node that saw a break) sends
+/// a full dump at once, with a new even number that supersedes the odd one, instead of waiting
+/// for its next periodic dump.
+#[test]
+fn a_node_advertised_unreachable_answers_at_once_with_a_new_number() {
+    let mut n = string(2, DsdvParams::ns2());
+    n.run_until(secs(30));
+    let own = n.nodes[1].seqno();
+    let next_dump = n.nodes[1].poll_timeout().unwrap();
+    let rumour = Packet {
+        l4: Transport::Dsdv(DsdvUpdate {
+            routes: vec![Advert {
+                dst: addr(1),
+                metric: INFINITE_METRIC,
+                seq: own + 1,
+            }],
+        }),
+        ..n.sent_by(0, |_| true)[0].pkt.clone()
+    };
+    let mut io = RoutingIo::default();
+    n.nodes[1].on_control(n.now, Port(0), addr(0), &rumour, &mut io);
+    assert_eq!(n.nodes[1].poll_timeout(), Some(n.now), "was {next_dump}");
+    n.nodes[1].on_timeout(n.now, &mut io);
+    n.run_until(n.now + SimTime::from_millis(20));
+    let answer = n.nodes[0].route_to(addr(1)).unwrap();
+    assert_eq!((answer.metric, answer.seq), (1, own + 2));
+}
+
+/// ns-2 `forwardPacket`: a packet for a destination the table has never heard of is queued in
+/// a new entry (infinite metric, sequence number 0, never advertised), not dropped, and leaves
+/// when the destination's first advertisement arrives.
+#[test]
+fn a_packet_for_an_unknown_destination_waits_for_its_first_route() {
+    let mut n = string(3, DsdvParams::ns2());
+    let id = n.send_data(0, 2); // at t = 0: no dump has gone yet
+    assert!(n.dropped.is_empty(), "{:?}", n.dropped);
+    let r = *n.nodes[0].route_to(addr(2)).expect("a placeholder entry");
+    assert_eq!((r.metric, r.seq), (INFINITE_METRIC, 0));
+    n.run_until(secs(60));
+    assert!(n.delivered.iter().any(|d| d.2.ip.ident == id.0 as u16));
+    // The placeholder itself was never advertised.
+    assert!(n.sent_by(0, |_| true).iter().all(|s| !adverts(&s.pkt)
+        .iter()
+        .any(|a| a.dst == addr(2) && a.seq == 0)));
+}
+
+/// ns-2 `processUpdate` (TRIGGER_UPDATE_ON_FRESH_SEQNUM undefined): a fresher sequence number
+/// is taken and used at once but triggers no update of its own, even with a new metric; it goes
+/// out with the node's next dump. Here node 1's break reaches node 0, which stays quiet.
+#[test]
+fn a_fresher_number_alone_triggers_no_update() {
+    let mut p = DsdvParams::ns2();
+    p.mac_breaks = true;
+    let mut n = string(4, p);
+    n.run_until(secs(60));
+    let before = (
+        n.nodes[0].incremental_updates,
+        n.nodes[1].incremental_updates,
+    );
+    n.fail_link(2, 3);
+    n.send_data(1, 3); // fails at 2: node 2 sends (3, ∞, odd) at once
+    n.run_until(secs(61));
+    let r = *n.nodes[1].route_to(addr(3)).unwrap();
+    assert_eq!((r.metric, r.seq % 2), (INFINITE_METRIC, 1), "taken at once");
+    let after = (
+        n.nodes[0].incremental_updates,
+        n.nodes[1].incremental_updates,
+    );
+    assert_eq!(after, before, "nodes 0 and 1 stay quiet");
+    n.run_until(secs(80));
+    let dump = n
+        .sent_by(1, |p| adverts(p).iter().any(|a| a.dst == addr(3)))
+        .into_iter()
+        .next_back()
+        .unwrap();
+    assert!(adverts(&dump.pkt).contains(&Advert {
+        dst: addr(3),
+        metric: INFINITE_METRIC,
+        seq: r.seq
+    }));
 }

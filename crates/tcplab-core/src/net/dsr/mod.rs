@@ -578,6 +578,32 @@ impl Dsr {
     }
 }
 
+impl Dsr {
+    /// ns-2 `undeliverablePkt`: a data packet that cannot go to its next hop. This node's own
+    /// goes back through `route` (another cached route, or the send buffer and a discovery;
+    /// ns-2 `handlePktWithoutSR`); a forwarded one is salvaged with a cached route (RFC
+    /// §8.3.4) or dropped.
+    fn undeliverable(
+        &mut self,
+        now: SimTime,
+        id: PktId,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) -> Decision {
+        if pkt.ip.src == self.addr {
+            io.reroute.push(id);
+            return Decision::Hold;
+        }
+        let salvaged = pkt.dsr().and_then(|d| d.source_route()).map_or(0, |s| s.0);
+        if self.p.salvage && salvaged < self.p.max_salvage && self.cache.has(pkt.ip.dst, now) {
+            self.salvage.insert(id);
+            io.reroute.push(id);
+            return Decision::Hold;
+        }
+        Decision::Drop(DropReason::LinkBroken)
+    }
+}
+
 impl RoutingAgent for Dsr {
     fn route(
         &mut self,
@@ -690,23 +716,30 @@ impl RoutingAgent for Dsr {
         // RFC §8.3: the MAC's retries are DSR's hop-by-hop acknowledgement (§8.3.1).
         self.stats.link_breaks += 1;
         self.cut_link(now, self.addr, hop.next, io);
+        // ns-2 `xmitFailed`: what else waits in the queue for that neighbour would only
+        // fail in turn; it is taken back and salvaged now.
+        io.recycle.push(hop);
         if self.is_control(pkt) {
             return Decision::Drop(DropReason::LinkBroken);
         }
-        if pkt.ip.src == self.addr {
-            // This node's own packet goes back through route(): another cached route, or
-            // the send buffer and a discovery (ns-2 `xmitFailed` → `handlePktWithoutSR`).
-            io.reroute.push(id);
-            return Decision::Hold;
+        if pkt.ip.src != self.addr {
+            self.send_error(now, pkt, hop.next, io);
         }
-        self.send_error(now, pkt, hop.next, io);
-        let salvaged = pkt.dsr().and_then(|d| d.source_route()).map_or(0, |s| s.0);
-        if self.p.salvage && salvaged < self.p.max_salvage && self.cache.has(pkt.ip.dst, now) {
-            self.salvage.insert(id);
-            io.reroute.push(id);
-            return Decision::Hold;
+        self.undeliverable(now, id, pkt, io)
+    }
+
+    fn on_recycled(
+        &mut self,
+        now: SimTime,
+        _hop: Hop,
+        id: PktId,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) -> Decision {
+        if self.is_control(pkt) {
+            return Decision::Drop(DropReason::LinkBroken);
         }
-        Decision::Drop(DropReason::LinkBroken)
+        self.undeliverable(now, id, pkt, io)
     }
 
     fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo) {

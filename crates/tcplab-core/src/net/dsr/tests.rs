@@ -189,6 +189,29 @@ fn a_forwarder_salvages_a_packet_with_another_cached_route() {
     }
 }
 
+/// ns-2 `xmitFailed`: when the MAC gives up on one packet for a neighbour, the packets still
+/// queued for that neighbour are taken back and salvaged at once (one Route Error for the
+/// break), rather than each being sent into the dead link and failing in turn.
+#[test]
+fn a_break_salvages_what_waits_in_the_queue_for_the_dead_neighbour() {
+    let mut p = DsrParams::ns2();
+    p.reply_from_cache = false;
+    // 0 – 1 – 2 – 3 and 1 – 4 – 3.
+    let mut n = net(5, &[(0, 1), (1, 2), (2, 3), (1, 4), (4, 3)], p);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs(1));
+    let broken = if n.data_hops[1].2 == addr(2) { 2 } else { 4 };
+    n.fail_link(1, broken);
+    let ids: Vec<_> = (0..3).map(|_| n.send_data(0, 3)).collect();
+    n.run_until(SimTime::from_secs(2));
+    assert_eq!(n.sent_by(1, is(RERR)).len(), 1, "one error for the break");
+    let back: Vec<_> = n.recycled.iter().map(|r| (r.1, r.2)).collect();
+    assert_eq!(back, vec![(1, ids[1]), (1, ids[2])]);
+    for id in ids {
+        assert!(n.delivered.iter().any(|d| d.2.ip.ident == id.0 as u16));
+    }
+}
+
 /// RFC §8.3.4–8.3.5: a break two hops downstream sends a Route Error back the way the packet
 /// came; every node it crosses cuts the link from its cache, the source tells its transport
 /// the route is lost and its next packet starts a new discovery.
