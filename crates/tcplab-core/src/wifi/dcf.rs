@@ -1680,4 +1680,22 @@ mod tests {
         assert_eq!((t, f.retry), (us(1000) + m.phy.eifs, false));
         assert_eq!(m.dcf.stats.tx_failures, 0);
     }
+
+    #[test]
+    fn rts_precedes_only_an_mpdu_longer_than_the_rts_threshold() {
+        // dot11RTSThreshold (802.11-2016 Annex C): RTS/CTS for an individually addressed MPDU
+        // whose length is greater than the threshold; one exactly at the threshold goes without.
+        let phy = PhyParams::hr_dsss(false);
+        let first_frame = |rts_threshold: u32| {
+            let mut m = Mac::new(MacParams {
+                rts_threshold,
+                ..MacParams::default()
+            });
+            m.enqueue(us(0), PEER, 1);
+            m.next_tx().1.kind
+        };
+        let mpdu = phy.data_mpdu(1500);
+        assert_eq!(first_frame(mpdu), FrameKind::Data);
+        assert_eq!(first_frame(mpdu - 1), FrameKind::Rts);
+    }
 }
