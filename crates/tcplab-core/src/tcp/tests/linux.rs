@@ -334,3 +334,33 @@ fn autotuning_grows_the_window_to_twice_the_data_per_round_trip() {
         "{tuned_bytes} vs {fixed_bytes}"
     );
 }
+
+#[test]
+fn rack_recovery_sends_by_pipe_every_marked_loss_then_new_data() {
+    // Ten segments at T0; segments 2 and 5 lost, the others SACKed 100 ms later. Three SACKed
+    // segments and no reordering seen: reo_wnd = 0, so both holes, sent before the delivered
+    // segments, are lost at once (RFC 8985 §6.2). Recovery as RFC 6675 §5 with RACK's marks:
+    // cwnd = ssthresh = FlightSize / 2 = 4 segments; pipe = 0 (six SACKed, two lost), so both
+    // retransmissions and two new segments go out.
+    let (mut s, out) = sending(rack_cfg());
+    assert_eq!(out.len(), 10);
+    let out = send(
+        &mut s,
+        T0 + ms(100),
+        &c_sack(
+            S + 2 * M,
+            &[(S + 3 * M, S + 5 * M), (S + 6 * M, S + 10 * M)],
+        ),
+    );
+    assert!(s.in_recovery());
+    assert_eq!(s.cwnd(), 4 * M);
+    assert_eq!(
+        segs(&out),
+        [
+            (S + 2 * M, M as u32),
+            (S + 5 * M, M as u32),
+            (S + 10 * M, M as u32),
+            (S + 11 * M, M as u32)
+        ]
+    );
+}
