@@ -890,4 +890,20 @@ mod tests {
         assert_eq!(r.next_seg(false), NextSeg::Nothing);
         assert!(r.segs.iter().all(|g| !g.lost && !g.rexmit));
     }
+
+    #[test]
+    fn a_lost_segment_delivered_leaves_the_lost_and_retransmitted_counts() {
+        // Segments 0, 1, 2 lost; 0 and 1 retransmitted.
+        let mut r = lost_below(6, &[3, 4, 5], ms(105));
+        r.on_sent(0, M, ms(106));
+        r.on_sent(M, M, ms(106));
+        assert_eq!((r.lost_out, r.retrans_out), (3 * M, 2 * M));
+        // Segment 1's retransmission SACKed (before segment 0's is due, at 206 ms): no longer lost
+        // nor in flight.
+        r.on_ack(&seq(0, 6 * M), &[(M, 2 * M)], false, Some(ms(100)), ms(205));
+        assert_eq!((r.lost_out, r.retrans_out), (2 * M, M));
+        // Segment 0 cumulatively acknowledged: likewise.
+        r.on_ack(&seq(M, 6 * M), &[], false, Some(ms(100)), ms(205));
+        assert_eq!((r.lost_out, r.retrans_out), (M, 0));
+    }
 }
