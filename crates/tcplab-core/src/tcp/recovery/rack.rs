@@ -906,4 +906,48 @@ mod tests {
         r.on_ack(&seq(M, 6 * M), &[], false, Some(ms(100)), ms(205));
         assert_eq!((r.lost_out, r.retrans_out), (M, 0));
     }
+
+    #[test]
+    fn a_retransmission_sent_after_the_delivered_segment_does_not_end_the_scan() {
+        // RFC 8985 §6.2 step 5: a segment sent after RACK.xmit_ts is not lost yet; an original
+        // ends the scan (those above it were sent later still), a retransmission does not.
+        let mut r = rack();
+        r.reord = true;
+        for k in 0..6 {
+            r.on_sent(k * M, M, ms(k));
+        }
+        // Segment 5 SACKed at 100 ms: RTT 95 ms, reo_wnd 95 / 4 = 23.75 ms.
+        r.on_ack(
+            &seq(0, 6 * M),
+            &[(5 * M, 6 * M)],
+            false,
+            Some(ms(200)),
+            ms(100),
+        );
+        // Segment 0 resent at 101 ms (after segment 5); segment 1 is due at 119.75 ms.
+        r.on_sent(0, M, ms(101));
+        r.detect_loss(Some(ms(200)), ms(120));
+        assert_eq!(r.lost_out, M);
+        assert_eq!(r.next_seg(false), rxt(M, M));
+    }
+
+    #[test]
+    fn a_lost_retransmission_is_no_longer_in_flight() {
+        // Segments 0, 1, 2 lost; segment 1 resent at 106 ms, new segment 6 at 110 ms.
+        let mut r = lost_below(6, &[3, 4, 5], ms(105));
+        r.on_sent(M, M, ms(106));
+        r.on_sent(6 * M, M, ms(110));
+        assert_eq!((r.lost_out, r.retrans_out), (3 * M, M));
+        // Segment 6 SACKed at 210 ms: the retransmission, sent before it, is lost again (RFC
+        // 8985 §6.2 step 5) and leaves retrans_out; it is still counted lost, once.
+        r.on_ack(
+            &seq(0, 7 * M),
+            &[(6 * M, 7 * M)],
+            false,
+            Some(ms(100)),
+            ms(210),
+        );
+        assert_eq!((r.lost_out, r.retrans_out), (3 * M, 0));
+        assert_eq!(r.next_seg(false), rxt(0, M));
+    }
 }
