@@ -812,10 +812,21 @@ mod tests {
         assert_eq!((r.lost_out, r.retrans_out), (2 * M, 0));
         assert_eq!(r.timer(), None);
         assert_eq!(r.next_seg(false), rxt(0, M));
+        r.on_sent(0, M, ms(171));
+        assert_eq!(
+            r.next_seg(false),
+            rxt(M, M),
+            "segment 1 lost, not segment 2"
+        );
         assert!(!r.in_recovery());
         // §5.1 of RFC 6675 as RACK uses it: no episode until an ACK beyond HighData (3999).
         assert!(!r.may_enter(&seq(3_999, 5 * M)));
         assert!(r.may_enter(&seq(4 * M, 5 * M)));
+        // A first segment not yet marked lost is counted as it is marked.
+        let mut r = rack();
+        r.on_sent(0, M, ms(0));
+        r.on_rto(&seq(0, M), ms(300), None);
+        assert_eq!(r.lost_out, M);
     }
 
     #[test]
