@@ -1644,4 +1644,58 @@ mod tests {
         m.receive(us(6000), f);
         assert_eq!((m.dcf.stats.delivered, m.dcf.stats.duplicates), (2, 0));
     }
+
+    #[test]
+    fn an_undecodable_frame_fails_an_awaited_response_and_is_no_failure_otherwise() {
+        // 10.3.2.11: a reception that starts within the ACK timeout holds the wait until its end;
+        // ending in error, it is not the ACK, so the exchange has failed then, not later.
+        let mut m = Mac::new(MacParams::default());
+        m.enqueue(us(0), PEER, 1);
+        m.next_tx();
+        m.end_tx();
+        let start = m.now + m.phy.sifs;
+        m.input(start, Input::MediumBusy { arrival: start });
+        m.input(start, Input::RxStart);
+        m.run_until(start + us(1000)); // past the response timeout: the reception decides
+        assert_eq!(m.dcf.stats.tx_failures, 0);
+        let end = start + us(1000);
+        m.input(end, Input::FrameError);
+        assert_eq!(m.dcf.stats.tx_failures, 1);
+        m.input(end, Input::MediumIdle);
+        let (t, f) = m.next_tx();
+        assert_eq!(
+            (t, f.retry),
+            (end + m.phy.eifs, true),
+            "the retry, EIFS after"
+        );
+        // With nothing awaited, an undecodable frame only sets EIFS (10.3.2.3.7): no failure, and
+        // the queued frame's first attempt is not a retry.
+        let mut m = Mac::new(MacParams::default());
+        m.input(us(100), Input::MediumBusy { arrival: us(100) });
+        m.input(us(100), Input::RxStart);
+        m.enqueue(us(200), PEER, 1);
+        m.input(us(1000), Input::FrameError);
+        m.input(us(1000), Input::MediumIdle);
+        let (t, f) = m.next_tx();
+        assert_eq!((t, f.retry), (us(1000) + m.phy.eifs, false));
+        assert_eq!(m.dcf.stats.tx_failures, 0);
+    }
+
+    #[test]
+    fn rts_precedes_only_an_mpdu_longer_than_the_rts_threshold() {
+        // dot11RTSThreshold (802.11-2016 Annex C): RTS/CTS for an individually addressed MPDU
+        // whose length is greater than the threshold; one exactly at the threshold goes without.
+        let phy = PhyParams::hr_dsss(false);
+        let first_frame = |rts_threshold: u32| {
+            let mut m = Mac::new(MacParams {
+                rts_threshold,
+                ..MacParams::default()
+            });
+            m.enqueue(us(0), PEER, 1);
+            m.next_tx().1.kind
+        };
+        let mpdu = phy.data_mpdu(1500);
+        assert_eq!(first_frame(mpdu), FrameKind::Data);
+        assert_eq!(first_frame(mpdu - 1), FrameKind::Rts);
+    }
 }

@@ -99,3 +99,151 @@ impl LossRecovery for NewReno {
         self.recover = s.snd_max - 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::config::WindowUnit;
+
+    const M: u64 = 1000;
+
+    fn window() -> Window {
+        // cwnd 10 segments, ssthresh 5 (the socket has already halved it).
+        Window::new(WindowUnit::Bytes, M, 10 * M, 5 * M)
+    }
+
+    fn newreno(cfg: impl FnOnce(&mut TcpConfig)) -> NewReno {
+        let mut c = TcpConfig::default();
+        cfg(&mut c);
+        NewReno::new(&c, 0)
+    }
+
+    #[test]
+    fn an_episode_starts_on_the_third_duplicate_only_and_inflates_by_one_smss_per_duplicate() {
+        let mut r = newreno(|_| {});
+        let s = Seq::test(10_000, 20_000);
+        let sb = Scoreboard::default();
+        // RFC 6582 §3.2 step 2: exactly DupThresh duplicates, not fewer nor a later one.
+        assert!(!r.should_enter(2, &s, &sb));
+        assert!(r.should_enter(3, &s, &sb));
+        assert!(!r.should_enter(4, &s, &sb));
+        let mut w = window();
+        assert_eq!(r.enter(&s, &sb, &mut w), FirstRetransmit::Head);
+        assert!(r.in_recovery());
+        assert_eq!(w.window(), 5 * M + 3 * M, "cwnd = ssthresh + 3·SMSS");
+        r.on_dupack(&mut w);
+        assert_eq!(w.window(), 9 * M, "RFC 5681 §3.2 step 4");
+    }
+
+    #[test]
+    fn a_partial_ack_deflates_by_the_bytes_acked_and_adds_back_one_smss() {
+        // recover = HighData = 19 999; an ACK of 19 999 (snd_una) is partial.
+        let mut r = newreno(|_| {});
+        let sb = Scoreboard::default();
+        let mut w = window();
+        r.enter(&Seq::test(10_000, 20_000), &sb, &mut w);
+        w.set(9 * M);
+        let out = r.on_ack(&Seq::test(12_000, 20_000), 2 * M, &mut w);
+        assert_eq!(
+            out,
+            AckOutcome::Stay {
+                retransmit_head: true,
+                restart_timer: true
+            }
+        );
+        assert_eq!(w.window(), 9 * M - 2 * M + M);
+        // Less than one SMSS acknowledged: no SMSS added back.
+        r.on_ack(&Seq::test(12_500, 20_000), 500, &mut w);
+        assert_eq!(w.window(), 8 * M - 500);
+        // Exactly one SMSS: added back (">= SMSS").
+        r.on_ack(&Seq::test(13_500, 20_000), M, &mut w);
+        assert_eq!(w.window(), 8 * M - 500);
+        r.on_ack(&Seq::test(19_500, 20_000), 6 * M, &mut w);
+        assert_eq!(w.window(), 2_500);
+        r.on_ack(&Seq::test(19_800, 20_000), 800, &mut w);
+        assert_eq!(w.window(), 1_700);
+        // Deflation never leaves less than one SMSS.
+        r.on_ack(&Seq::test(19_999, 20_000), 199, &mut w);
+        assert_eq!(w.window(), 1_501);
+        r.on_ack(&Seq::test(19_999, 20_000), 900, &mut w);
+        assert_eq!(w.window(), M);
+        assert!(r.in_recovery(), "19 999 = recover is not beyond it");
+    }
+
+    #[test]
+    fn impatient_restarts_the_timer_on_the_first_partial_ack_and_slow_but_steady_on_each() {
+        // RFC 6582 §4.
+        for (timer, expect) in [
+            (PartialAckTimer::Impatient, [true, false, false]),
+            (PartialAckTimer::SlowButSteady, [true, true, true]),
+        ] {
+            let mut r = newreno(|c| c.partial_ack_timer = timer);
+            let sb = Scoreboard::default();
+            let mut w = window();
+            // A second episode re-arms Impatient's first-partial-ACK restart.
+            for _ in 0..2 {
+                r.on_timeout(&Seq::test(0, 10_000));
+                r.enter(&Seq::test(10_000, 20_000), &sb, &mut w);
+                for (k, want) in expect.iter().enumerate() {
+                    let una = 11_000 + k as u64 * M;
+                    match r.on_ack(&Seq::test(una, 20_000), M, &mut w) {
+                        AckOutcome::Stay { restart_timer, .. } => {
+                            assert_eq!(restart_timer, *want, "{timer:?}, partial ACK {k}")
+                        }
+                        AckOutcome::Exit => panic!("a partial ACK ended the episode"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_full_ack_sets_cwnd_by_the_configured_option() {
+        // RFC 6582 §3.2 step 3: option (1) min(ssthresh, max(FlightSize, SMSS) + SMSS), option
+        // (2) ssthresh.
+        for (full_ack, una, snd_max, want) in [
+            // FlightSize 2000 after the ACK: 3000 < ssthresh 5000.
+            (FullAckCwnd::FlightSize, 20_000, 22_000, 3 * M),
+            // Nothing in flight: max(0, SMSS) + SMSS.
+            (FullAckCwnd::FlightSize, 22_000, 22_000, 2 * M),
+            // FlightSize 6000: ssthresh is the smaller.
+            (FullAckCwnd::FlightSize, 20_000, 26_000, 5 * M),
+            (FullAckCwnd::Ssthresh, 20_000, 22_000, 5 * M),
+        ] {
+            let mut r = newreno(|c| c.full_ack = full_ack);
+            let mut w = window();
+            // recover = 19 999: an ACK of 20 000 covers it.
+            r.enter(&Seq::test(10_000, 20_000), &Scoreboard::default(), &mut w);
+            let out = r.on_ack(&Seq::test(una, snd_max), M, &mut w);
+            assert_eq!(out, AckOutcome::Exit, "{full_ack:?} at {una}");
+            assert_eq!(w.window(), want, "{full_ack:?} at {una}");
+            assert!(!r.in_recovery());
+        }
+    }
+
+    #[test]
+    fn recover_keeps_one_window_of_losses_to_one_reduction() {
+        let sb = Scoreboard::default();
+        // RFC 6582 §3.2 step 1 with the Inclusive boundary: ACK > recover.
+        let mut r = newreno(|_| {});
+        let mut w = window();
+        r.enter(&Seq::test(10_000, 20_000), &sb, &mut w);
+        r.on_ack(&Seq::test(20_000, 20_000), M, &mut w);
+        assert!(!r.should_enter(3, &Seq::test(19_999, 30_000), &sb));
+        assert!(r.should_enter(3, &Seq::test(20_000, 30_000), &sb));
+        // Strict: ACK − 1 > recover, one byte later.
+        let mut r = newreno(|c| c.recover_boundary = RecoverBoundary::Strict);
+        r.enter(&Seq::test(10_000, 20_000), &sb, &mut w);
+        r.on_ack(&Seq::test(20_000, 20_000), M, &mut w);
+        assert!(!r.should_enter(3, &Seq::test(20_000, 30_000), &sb));
+        assert!(r.should_enter(3, &Seq::test(20_001, 30_000), &sb));
+        // Step 4: after a timeout recover = HighData, with no episode under way.
+        let mut r = newreno(|_| {});
+        r.on_timeout(&Seq::test(10_000, 40_000));
+        assert!(!r.in_recovery());
+        assert!(!r.should_enter(3, &Seq::test(39_999, 50_000), &sb));
+        assert!(r.should_enter(3, &Seq::test(40_000, 50_000), &sb));
+        // recover starts at the ISS (0 here): the first episode may start at once.
+        assert!(newreno(|_| {}).should_enter(3, &Seq::test(1, 50_000), &sb));
+    }
+}

@@ -88,4 +88,45 @@ mod tests {
         p.on_ack(9 * M, 9 * M, &mut w);
         assert_eq!(w.window(), 10 * M);
     }
+
+    #[test]
+    fn the_proportional_part_runs_while_pipe_exceeds_ssthresh_and_rounds_up() {
+        // RFC 6937 §3: "if (pipe > ssthresh)" the proportional part, else PRR-SSRB. At pipe =
+        // ssthresh the SSRB branch sends nothing (ssthresh − pipe = 0).
+        let mut w = Window::new(WindowUnit::Bytes, M, 20 * M, 10 * M);
+        let mut p = Prr::default();
+        p.start(20 * M);
+        p.on_ack(M, 10 * M, &mut w);
+        assert_eq!(w.window(), 10 * M);
+        // One byte above: CEIL(prr_delivered · ssthresh / RecoverFS) − prr_out, here
+        // CEIL(2000 · 10 000 / 20 000) = 1000, less the 300 bytes sent.
+        p.on_sent(300);
+        p.on_ack(M, 10 * M + 1, &mut w);
+        assert_eq!(w.window(), 10 * M + 1 + 700);
+        // Rounded up: CEIL(2001 · 10 000 / 20 000) = CEIL(1000.5) = 1001.
+        p.on_ack(1, 10 * M + 1, &mut w);
+        assert_eq!(w.window(), 10 * M + 1 + 701);
+        // prr_out beyond the target: nothing to send (the subtraction saturates).
+        p.on_sent(5 * M);
+        p.on_ack(0, 10 * M + 1, &mut w);
+        assert_eq!(w.window(), 10 * M + 1);
+    }
+
+    #[test]
+    fn ssrb_allows_what_was_delivered_and_not_yet_sent_plus_one_mss() {
+        // RFC 6937 §3: limit = MAX(prr_delivered − prr_out, DeliveredData) + MSS.
+        let mut w = Window::new(WindowUnit::Bytes, M, 20 * M, 10 * M);
+        let mut p = Prr::default();
+        p.start(20 * M);
+        p.on_ack(4 * M, 12 * M, &mut w); // proportional: CEIL(4000 · 10 000 / 20 000) = 2000
+        assert_eq!(w.window(), 14 * M);
+        p.on_sent(M);
+        // pipe 2000 < ssthresh: prr_delivered − prr_out = 4500 − 1000 > DeliveredData = 500.
+        p.on_ack(500, 2 * M, &mut w);
+        assert_eq!(w.window(), 2 * M + 3_500 + M);
+        // DeliveredData the larger: 3000 > 4500 + 3000 − (1000 + 6000).
+        p.on_sent(6 * M);
+        p.on_ack(3 * M, 2 * M, &mut w);
+        assert_eq!(w.window(), 2 * M + 3 * M + M);
+    }
 }

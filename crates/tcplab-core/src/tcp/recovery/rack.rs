@@ -522,4 +522,443 @@ mod tests {
             }
         );
     }
+
+    fn rxt(seq: u64, len: u64) -> NextSeg {
+        NextSeg::Retransmit {
+            seq,
+            len,
+            rescue: false,
+        }
+    }
+
+    /// The records as (start, end, xmit in ms, retx).
+    fn records(r: &Rack) -> Vec<(u64, u64, u64, bool)> {
+        r.segs
+            .iter()
+            .map(|g| (g.start, g.end, g.xmit.as_millis(), g.retx))
+            .collect()
+    }
+
+    #[test]
+    fn sent_after_orders_by_time_then_by_end_sequence() {
+        // RFC 8985 §6.2 RACK_sent_after: later time, or the same time and a higher sequence.
+        assert!(sent_after(ms(2), 0, ms(1), 5_000));
+        assert!(!sent_after(ms(1), 5_000, ms(2), 0));
+        assert!(sent_after(ms(1), 5_000, ms(1), 4_000));
+        assert!(!sent_after(ms(1), 4_000, ms(1), 4_000));
+        assert!(!sent_after(ms(1), 3_000, ms(1), 4_000));
+    }
+
+    #[test]
+    fn a_retransmission_refreshes_the_bytes_it_covers_and_appends_what_is_new() {
+        // RFC 8985 §6.1: each segment's latest transmission time.
+        let mut r = rack();
+        r.on_sent(0, M, ms(0));
+        r.on_sent(M, M, ms(1));
+        assert_eq!(r.last_segment(), Some((M, M)));
+        // A retransmission across the two records splits both.
+        r.on_sent(500, M, ms(5));
+        assert_eq!(
+            records(&r),
+            [
+                (0, 500, 0, false),
+                (500, M, 5, true),
+                (M, 1_500, 5, true),
+                (1_500, 2 * M, 1, false)
+            ]
+        );
+        // One that also carries new bytes: the old part refreshed, the new part a new record.
+        r.on_sent(1_800, 400, ms(7));
+        assert_eq!(
+            records(&r)[3..],
+            [
+                (1_500, 1_800, 1, false),
+                (1_800, 2 * M, 7, true),
+                (2 * M, 2_200, 7, false)
+            ]
+        );
+        assert_eq!(r.last_segment(), Some((2 * M, 200)));
+        // A partial cumulative ACK splits the first record and keeps its upper part.
+        r.on_ack(&seq(200, 2_200), &[], false, None, ms(8));
+        assert_eq!(records(&r)[0], (200, 500, 0, false));
+    }
+
+    /// Segments 0..n of one MSS sent 1 ms apart; segment `sacked` SACKed at `now`, so every
+    /// segment below it is lost once `now` reaches its send time + RTT (reo_wnd 0: 3 SACKed).
+    fn lost_below(n: u64, sacked: &[u64], now: SimTime) -> Rack {
+        let mut r = rack();
+        for k in 0..n {
+            r.on_sent(k * M, M, ms(k));
+        }
+        let blocks: Vec<_> = sacked.iter().map(|&k| (k * M, (k + 1) * M)).collect();
+        r.on_ack(&seq(0, n * M), &blocks, false, Some(ms(100)), now);
+        r
+    }
+
+    #[test]
+    fn pipe_counts_flight_less_sacked_and_lost_plus_retransmitted() {
+        // Segments 4, 5, 6 SACKed at 106 ms (RTT 100 ms from segment 6, sent at 6 ms); 0..3 sent
+        // at 0..3 ms are lost (3 SACKed: no reordering window).
+        let mut r = lost_below(8, &[4, 5, 6], ms(106));
+        let s = seq(0, 8 * M);
+        assert_eq!((r.sacked_out, r.lost_out, r.retrans_out), (3 * M, 4 * M, 0));
+        // Linux: packets_out − (sacked_out + lost_out) + retrans_out: only segment 7.
+        assert_eq!(r.pipe(&s), M);
+        assert_eq!(r.next_seg(false), rxt(0, M));
+        r.on_sent(0, M, ms(107));
+        assert_eq!(r.retrans_out, M);
+        assert_eq!(r.pipe(&s), 2 * M);
+        // The next lost segment, then new data once every loss is retransmitted.
+        assert_eq!(r.next_seg(true), rxt(M, M));
+        for k in 1..4 {
+            r.on_sent(k * M, M, ms(107));
+        }
+        assert_eq!(r.next_seg(true), NextSeg::New);
+        assert_eq!(r.next_seg(false), NextSeg::Nothing);
+        assert_eq!(r.pipe(&s), 5 * M);
+        // A retransmission of something not lost adds nothing to retrans_out.
+        r.on_sent(7 * M, M, ms(108));
+        assert_eq!(r.retrans_out, 4 * M);
+        // The cumulative ACK of the retransmitted segments takes them out of every count.
+        r.on_ack(&seq(7 * M, 8 * M), &[], false, Some(ms(100)), ms(207));
+        assert_eq!((r.sacked_out, r.lost_out, r.retrans_out), (0, 0, 0));
+        assert_eq!(r.pipe(&seq(7 * M, 8 * M)), M);
+        // More SACKed than in flight (a stale count) cannot make pipe negative.
+        r.sacked_out = 5 * M;
+        assert_eq!(r.pipe(&seq(7 * M, 8 * M)), 0);
+    }
+
+    #[test]
+    fn sack_blocks_outside_the_window_are_ignored() {
+        let mut r = rack();
+        for k in 0..4 {
+            r.on_sent(k * M, M, ms(k));
+        }
+        // Below the cumulative ACK (a DSACK's block), and beyond snd_max.
+        r.on_ack(
+            &seq(M, 4 * M),
+            &[(0, M), (4 * M, 5 * M), (3 * M, 5 * M)],
+            false,
+            None,
+            ms(10),
+        );
+        assert_eq!(r.sacked_out, 0);
+        // A block ending exactly at snd_max is taken.
+        r.on_ack(&seq(M, 4 * M), &[(3 * M, 4 * M)], false, None, ms(10));
+        assert_eq!(r.sacked_out, M);
+        // The cumulative ACK of a SACKed segment leaves sacked_out.
+        r.on_ack(&seq(4 * M, 4 * M), &[], false, None, ms(11));
+        assert_eq!(r.sacked_out, 0);
+    }
+
+    #[test]
+    fn the_rtt_comes_from_the_most_recently_sent_delivered_segment() {
+        // RFC 8985 §6.2 step 2.
+        let mut r = rack();
+        r.on_sent(0, M, ms(0));
+        r.on_sent(M, M, ms(10));
+        r.on_sent(2 * M, M, ms(30));
+        // Segment 1 delivered at 50 ms: RTT 40 ms.
+        r.on_ack(&seq(0, 3 * M), &[(M, 2 * M)], false, None, ms(50));
+        assert_eq!((r.rtt, r.xmit_ts, r.end_seq), (ms(40), ms(10), 2 * M));
+        assert_eq!(r.min_rtt, Some(ms(40)));
+        assert_eq!(r.fack, 2 * M);
+        // Segment 0, sent earlier, delivered later: not more recent, RTT kept; min_rtt is the
+        // minimum (60 ms > 40 ms); it arrived below fack, so reordering is seen (step 3).
+        assert!(!r.reord);
+        r.on_ack(&seq(2 * M, 3 * M), &[], false, None, ms(60));
+        assert_eq!((r.rtt, r.xmit_ts), (ms(40), ms(10)));
+        assert_eq!(r.min_rtt, Some(ms(40)));
+        assert!(r.reord);
+        // Segment 2 at 62 ms: RTT 32 ms, the new minimum.
+        r.on_ack(&seq(3 * M, 3 * M), &[], false, None, ms(62));
+        assert_eq!((r.rtt, r.min_rtt), (ms(32), Some(ms(32))));
+        assert_eq!(r.fack, 3 * M);
+    }
+
+    #[test]
+    fn an_ack_of_a_retransmission_faster_than_min_rtt_is_for_the_original() {
+        // RFC 8985 §6.2 step 2: such an ACK says nothing of the retransmission's RTT.
+        let mut r = rack();
+        r.on_sent(0, M, ms(0));
+        r.on_sent(M, M, ms(0));
+        r.on_ack(&seq(0, 2 * M), &[(M, 2 * M)], false, None, ms(50));
+        assert_eq!(r.min_rtt, Some(ms(50)));
+        r.on_sent(0, M, ms(60));
+        r.on_ack(&seq(M, 2 * M), &[], false, None, ms(70));
+        assert_eq!((r.rtt, r.xmit_ts), (ms(50), ms(0)), "10 ms < min_rtt");
+        // Exactly min_rtt is a plausible RTT of the retransmission.
+        let mut r = rack();
+        r.on_sent(0, M, ms(0));
+        r.on_sent(M, M, ms(0));
+        r.on_ack(&seq(0, 2 * M), &[(M, 2 * M)], false, None, ms(50));
+        r.on_sent(0, M, ms(60));
+        r.on_ack(&seq(M, 2 * M), &[], false, None, ms(110));
+        assert_eq!((r.rtt, r.xmit_ts), (ms(50), ms(60)));
+        // A retransmission does not lower min_rtt.
+        r.on_sent(2 * M, M, ms(110));
+        r.on_sent(2 * M, M, ms(150));
+        r.on_ack(&seq(3 * M, 3 * M), &[], false, None, ms(170));
+        assert_eq!(r.min_rtt, Some(ms(50)));
+    }
+
+    #[test]
+    fn the_reordering_window_is_zero_until_reordering_is_seen_once_dupthresh_would_fire() {
+        // RFC 8985 §6.2 step 4.
+        let srtt = Some(ms(100));
+        let mut r = rack();
+        r.min_rtt = Some(ms(80));
+        // No SACKed segments, no episode: min_rtt / 4.
+        assert_eq!(r.reo_wnd(srtt), ms(20));
+        // Capped by SRTT.
+        r.reo_wnd_mult = 6;
+        assert_eq!(r.reo_wnd(srtt), ms(100));
+        assert_eq!(r.reo_wnd(None), ms(120));
+        r.reo_wnd_mult = 1;
+        // Three SACKed segments (DupThresh) without reordering: zero; two are not enough.
+        for k in 0..4 {
+            r.on_sent(k * M, M, ms(0));
+        }
+        r.on_ack(&seq(0, 4 * M), &[(M, 3 * M)], false, srtt, ms(200));
+        assert_eq!(r.reo_wnd(srtt), ms(20));
+        r.on_ack(&seq(0, 4 * M), &[(M, 4 * M)], false, srtt, ms(200));
+        assert_eq!(r.reo_wnd(srtt), SimTime::ZERO);
+        // In recovery, zero as well; with reordering seen, the window stays open.
+        let mut r = rack();
+        r.min_rtt = Some(ms(80));
+        r.active = true;
+        assert_eq!(r.reo_wnd(srtt), SimTime::ZERO);
+        r.reord = true;
+        assert_eq!(r.reo_wnd(srtt), ms(20));
+    }
+
+    #[test]
+    fn a_dsack_widens_the_window_once_per_round_trip_for_sixteen_recoveries() {
+        // RFC 8985 §6.2 step 4: reo_wnd_mult += 1 per round trip with a DSACK; reset after 16
+        // recoveries without one.
+        let mut r = rack();
+        let w = &mut Window::new(crate::tcp::config::WindowUnit::Bytes, M, 10 * M, 5 * M);
+        r.on_sent(0, 4 * M, ms(0));
+        r.on_ack(&seq(M, 4 * M), &[], true, None, ms(10));
+        assert!(r.reord);
+        assert_eq!((r.reo_wnd_mult, r.reo_wnd_persist), (2, 16));
+        // Another DSACK in the same round trip (snd_una not beyond 4000): no change.
+        r.on_ack(&seq(4 * M, 4 * M), &[], true, None, ms(11));
+        assert_eq!(r.reo_wnd_mult, 2);
+        // The next round trip.
+        r.on_sent(4 * M, M, ms(12));
+        r.on_ack(&seq(4 * M + 1, 5 * M), &[], true, None, ms(13));
+        assert_eq!(r.reo_wnd_mult, 3);
+        // Each recovery spends one of the 16; the 17th resets the multiplier.
+        for _ in 0..16 {
+            r.enter(&seq(5 * M, 6 * M), &Scoreboard::default(), w);
+            assert_eq!(r.reo_wnd_mult, 3);
+        }
+        assert_eq!(r.reo_wnd_persist, 0);
+        r.enter(&seq(5 * M, 6 * M), &Scoreboard::default(), w);
+        assert_eq!(r.reo_wnd_mult, 1);
+    }
+
+    #[test]
+    fn the_reordering_timer_waits_for_the_latest_deadline_and_skips_what_is_decided() {
+        // RFC 8985 §6.2 step 5: segments 0 and 1 sent at 0 and 4 ms, segment 2 SACKed at 100 ms
+        // (RTT 92 ms); window min_rtt / 4 = 23 ms (reordering seen).
+        let mut r = rack();
+        r.reord = true;
+        r.on_sent(0, M, ms(0));
+        r.on_sent(M, M, ms(4));
+        r.on_sent(2 * M, M, ms(8));
+        r.on_ack(
+            &seq(0, 3 * M),
+            &[(2 * M, 3 * M)],
+            false,
+            Some(ms(200)),
+            ms(100),
+        );
+        // Deadlines 0 + 92 + 23 = 115 ms and 119 ms: the timer is the later one.
+        assert_eq!(r.timer(), Some(ms(119)));
+        r.detect_loss(Some(ms(200)), ms(115));
+        assert_eq!(r.lost_out, M, "segment 0, exactly at its deadline");
+        assert_eq!(r.timer(), Some(ms(119)));
+        // A lost segment not yet retransmitted is not counted again.
+        r.detect_loss(Some(ms(200)), ms(119));
+        assert_eq!(r.lost_out, 2 * M);
+        assert_eq!(r.timer(), None);
+    }
+
+    #[test]
+    fn a_timeout_marks_the_first_segment_and_every_expired_one_lost() {
+        // RFC 8985 §6.3.
+        let mut r = rack();
+        r.on_sent(0, M, ms(0));
+        r.on_sent(M, M, ms(90));
+        r.on_sent(2 * M, M, ms(100));
+        r.on_sent(3 * M, M, ms(100));
+        r.on_ack(
+            &seq(0, 4 * M),
+            &[(3 * M, 4 * M)],
+            false,
+            Some(ms(60)),
+            ms(160),
+        );
+        // RTT 60 ms; window min(60/4, SRTT) = 15 ms. Segment 0 lost at 75 ms already; segment 2
+        // (same time as 3, lower sequence) was sent before the delivered one, due at 175 ms.
+        assert_eq!(r.lost_out, M);
+        r.on_sent(0, M, ms(161));
+        assert_eq!(r.retrans_out, M);
+        // At 170 ms: segment 0 (the first, retransmitted at 161 ms) and segment 1 (90 + 75 ≤
+        // 170) are lost; segment 2 (100 + 75 > 170) is not; segment 3 is SACKed.
+        r.on_rto(&seq(0, 4 * M), ms(170), Some(ms(60)));
+        assert_eq!((r.lost_out, r.retrans_out), (2 * M, 0));
+        assert_eq!(r.timer(), None);
+        assert_eq!(r.next_seg(false), rxt(0, M));
+        r.on_sent(0, M, ms(171));
+        assert_eq!(
+            r.next_seg(false),
+            rxt(M, M),
+            "segment 1 lost, not segment 2"
+        );
+        assert!(!r.in_recovery());
+        // §5.1 of RFC 6675 as RACK uses it: no episode until an ACK beyond HighData (3999).
+        assert!(!r.may_enter(&seq(3_999, 5 * M)));
+        assert!(r.may_enter(&seq(4 * M, 5 * M)));
+        // A first segment not yet marked lost is counted as it is marked.
+        let mut r = rack();
+        r.on_sent(0, M, ms(0));
+        r.on_rto(&seq(0, M), ms(300), None);
+        assert_eq!(r.lost_out, M);
+    }
+
+    #[test]
+    fn an_episode_starts_on_a_marked_loss_beyond_recover_and_ends_beyond_it() {
+        let mut r = lost_below(6, &[3, 4, 5], ms(105));
+        // No duplicate-ACK count starts RACK's episode; a marked loss does, once HighACK is
+        // beyond recover (the ISS, 0, at first).
+        let s = seq(1, 6 * M);
+        assert!(!r.should_enter(3, &s, &Scoreboard::default()));
+        assert!(r.sack_dupacks());
+        assert!(!r.may_enter(&seq(0, 6 * M)));
+        assert!(r.may_enter(&s));
+        let mut w = Window::new(crate::tcp::config::WindowUnit::Bytes, M, 10 * M, 5 * M);
+        assert_eq!(
+            r.enter(&s, &Scoreboard::default(), &mut w),
+            FirstRetransmit::Range { seq: 0, len: M }
+        );
+        assert!(r.in_recovery());
+        assert!(!r.may_enter(&s), "one episode at a time");
+        assert_eq!(w.window(), 5 * M, "RFC 6675 (4.2) cwnd = ssthresh");
+        w.set(7 * M);
+        // RecoveryPoint = 5999: an ACK of it stays; one beyond ends the episode at ssthresh.
+        assert_eq!(
+            LossRecovery::on_ack(&mut r, &seq(5_999, 6 * M), M, &mut w),
+            AckOutcome::Stay {
+                retransmit_head: false,
+                restart_timer: true
+            }
+        );
+        assert_eq!(w.window(), 7 * M);
+        assert_eq!(
+            LossRecovery::on_ack(&mut r, &seq(6 * M, 6 * M), M, &mut w),
+            AckOutcome::Exit
+        );
+        assert_eq!(w.window(), 5 * M);
+        assert!(!r.in_recovery());
+        // Nothing marked lost: the head.
+        let mut r = rack();
+        r.on_sent(0, M, ms(0));
+        assert_eq!(
+            r.enter(&seq(0, M), &Scoreboard::default(), &mut w),
+            FirstRetransmit::Head
+        );
+        r.abandon();
+        assert!(!r.in_recovery());
+    }
+
+    #[test]
+    fn prr_starts_from_the_flight_at_the_episode_start() {
+        let cfg = TcpConfig {
+            prr: true,
+            ..TcpConfig::default()
+        };
+        let mut r = Rack::new(&cfg, 0);
+        let mut w = Window::new(crate::tcp::config::WindowUnit::Bytes, M, 20 * M, 10 * M);
+        r.enter(&seq(0, 20 * M), &Scoreboard::default(), &mut w);
+        // RFC 6937 with RecoverFS = 20 000: two segments delivered, pipe 18 000 → one out.
+        r.prr_mut().unwrap().on_ack(2 * M, 18 * M, &mut w);
+        assert_eq!(w.window(), 19 * M);
+        assert!(rack().prr_mut().is_none());
+    }
+
+    #[test]
+    fn forgetting_the_losses_of_an_undone_episode_clears_every_mark() {
+        let mut r = lost_below(6, &[3, 4, 5], ms(105));
+        r.on_sent(0, M, ms(106));
+        r.timer = Some(ms(300));
+        assert!(r.has_lost());
+        r.forget_losses();
+        assert!(!r.has_lost());
+        assert_eq!((r.lost_out, r.retrans_out, r.timer()), (0, 0, None));
+        assert_eq!(r.next_seg(false), NextSeg::Nothing);
+        assert!(r.segs.iter().all(|g| !g.lost && !g.rexmit));
+    }
+
+    #[test]
+    fn a_lost_segment_delivered_leaves_the_lost_and_retransmitted_counts() {
+        // Segments 0, 1, 2 lost; 0 and 1 retransmitted.
+        let mut r = lost_below(6, &[3, 4, 5], ms(105));
+        r.on_sent(0, M, ms(106));
+        r.on_sent(M, M, ms(106));
+        assert_eq!((r.lost_out, r.retrans_out), (3 * M, 2 * M));
+        // Segment 1's retransmission SACKed (before segment 0's is due, at 206 ms): no longer lost
+        // nor in flight.
+        r.on_ack(&seq(0, 6 * M), &[(M, 2 * M)], false, Some(ms(100)), ms(205));
+        assert_eq!((r.lost_out, r.retrans_out), (2 * M, M));
+        // Segment 0 cumulatively acknowledged: likewise.
+        r.on_ack(&seq(M, 6 * M), &[], false, Some(ms(100)), ms(205));
+        assert_eq!((r.lost_out, r.retrans_out), (M, 0));
+    }
+
+    #[test]
+    fn a_retransmission_sent_after_the_delivered_segment_does_not_end_the_scan() {
+        // RFC 8985 §6.2 step 5: a segment sent after RACK.xmit_ts is not lost yet; an original
+        // ends the scan (those above it were sent later still), a retransmission does not.
+        let mut r = rack();
+        r.reord = true;
+        for k in 0..6 {
+            r.on_sent(k * M, M, ms(k));
+        }
+        // Segment 5 SACKed at 100 ms: RTT 95 ms, reo_wnd 95 / 4 = 23.75 ms.
+        r.on_ack(
+            &seq(0, 6 * M),
+            &[(5 * M, 6 * M)],
+            false,
+            Some(ms(200)),
+            ms(100),
+        );
+        // Segment 0 resent at 101 ms (after segment 5); segment 1 is due at 119.75 ms.
+        r.on_sent(0, M, ms(101));
+        r.detect_loss(Some(ms(200)), ms(120));
+        assert_eq!(r.lost_out, M);
+        assert_eq!(r.next_seg(false), rxt(M, M));
+    }
+
+    #[test]
+    fn a_lost_retransmission_is_no_longer_in_flight() {
+        // Segments 0, 1, 2 lost; segment 1 resent at 106 ms, new segment 6 at 110 ms.
+        let mut r = lost_below(6, &[3, 4, 5], ms(105));
+        r.on_sent(M, M, ms(106));
+        r.on_sent(6 * M, M, ms(110));
+        assert_eq!((r.lost_out, r.retrans_out), (3 * M, M));
+        // Segment 6 SACKed at 210 ms: the retransmission, sent before it, is lost again (RFC
+        // 8985 §6.2 step 5) and leaves retrans_out; it is still counted lost, once.
+        r.on_ack(
+            &seq(0, 7 * M),
+            &[(6 * M, 7 * M)],
+            false,
+            Some(ms(100)),
+            ms(210),
+        );
+        assert_eq!((r.lost_out, r.retrans_out), (3 * M, 0));
+        assert_eq!(r.next_seg(false), rxt(0, M));
+    }
 }

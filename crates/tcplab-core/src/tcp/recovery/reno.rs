@@ -47,3 +47,40 @@ impl LossRecovery for Reno {
         self.active = false;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::config::WindowUnit;
+
+    const M: u64 = 1000;
+
+    #[test]
+    fn fast_recovery_inflates_per_duplicate_and_deflates_to_ssthresh_on_the_first_new_ack() {
+        // RFC 5681 §3.2 steps 2–6, with no `recover` guard: Reno may start again at once.
+        let mut r = Reno::default();
+        let s = Seq::test(10_000, 20_000);
+        let sb = Scoreboard::default();
+        assert!(!r.should_enter(2, &s, &sb));
+        assert!(r.should_enter(3, &s, &sb));
+        assert!(!r.should_enter(4, &s, &sb));
+        let mut w = Window::new(WindowUnit::Bytes, M, 10 * M, 5 * M);
+        assert_eq!(r.enter(&s, &sb, &mut w), FirstRetransmit::Head);
+        assert!(r.in_recovery());
+        assert_eq!(w.window(), 8 * M, "step 3: ssthresh + 3·SMSS");
+        r.on_dupack(&mut w);
+        assert_eq!(w.window(), 9 * M, "step 4: + SMSS");
+        // Step 6: even a partial ACK ends Reno's episode.
+        assert_eq!(
+            r.on_ack(&Seq::test(11_000, 20_000), M, &mut w),
+            AckOutcome::Exit
+        );
+        assert_eq!(w.window(), 5 * M);
+        assert!(!r.in_recovery());
+        assert!(r.should_enter(3, &Seq::test(11_000, 20_000), &sb));
+        // A timeout ends an episode too.
+        r.enter(&s, &sb, &mut w);
+        r.on_timeout(&s);
+        assert!(!r.in_recovery());
+    }
+}

@@ -81,40 +81,42 @@ fn rack_detects_a_lost_segment_by_time_where_rfc6675_waits() {
     assert!(!rec);
 }
 
+/// Twenty segments out, segment 0 lost, segments 1..19 SACKed one per ACK at T0 + 100 ms: how
+/// many segments the sender sends on each ACK.
+fn sent_per_sack_of_a_twenty_segment_flight(conf: TcpConfig) -> Vec<usize> {
+    let (mut s, out) = sending(TcpConfig {
+        initial_window: InitialWindow::Segments(20),
+        ..conf
+    });
+    assert_eq!(out.len(), 20);
+    let mut sent = Vec::new();
+    for k in 1..20 {
+        let out = send(
+            &mut s,
+            T0 + ms(100),
+            &c_sack(S, &[(S + M, S + (k + 1) * M)]),
+        );
+        sent.push(out.len());
+    }
+    assert!(s.in_recovery());
+    sent
+}
+
+/// RFC 6675's cwnd = ssthresh (10 segments) at once: nothing until pipe falls below it.
+const CWND_SSTHRESH_SENDS: [usize; 19] = [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+/// PRR (RFC 6937): about one segment per two delivered from the start.
+const PRR_SENDS: [usize; 19] = [0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1];
+
 #[test]
 fn prr_spreads_the_reduction_over_the_round_trip() {
-    // Twenty segments out, segment 0 lost, segments 1..19 SACKed one per ACK. RFC 6675 sets
-    // cwnd = ssthresh (10 segments) at once and sends nothing until pipe falls below it; PRR
-    // (RFC 6937) sends about one segment per two delivered from the start.
-    let trace = |prr: bool| {
-        let (mut s, out) = sending(TcpConfig {
-            prr,
-            initial_window: InitialWindow::Segments(20),
-            ..sack_cfg()
-        });
-        assert_eq!(out.len(), 20);
-        let mut sent = Vec::new();
-        for k in 1..20 {
-            let out = send(
-                &mut s,
-                T0 + ms(100),
-                &c_sack(S, &[(S + M, S + (k + 1) * M)]),
-            );
-            sent.push(out.len());
-        }
-        assert!(s.in_recovery());
-        sent
-    };
+    // RFC 6675 sets cwnd = ssthresh (10 segments) at once and sends nothing until pipe falls
+    // below it; PRR (RFC 6937) sends about one segment per two delivered from the start.
+    let trace =
+        |prr: bool| sent_per_sack_of_a_twenty_segment_flight(TcpConfig { prr, ..sack_cfg() });
     let (rfc6675, prr) = (trace(false), trace(true));
     // The third SACK starts recovery and retransmits segment 0 in both.
-    assert_eq!(
-        rfc6675,
-        [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]
-    );
-    assert_eq!(
-        prr,
-        [0, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1]
-    );
+    assert_eq!(rfc6675, CWND_SSTHRESH_SENDS);
+    assert_eq!(prr, PRR_SENDS);
     // Both end the round trip with ssthresh's worth sent in all.
     assert_eq!(rfc6675.iter().sum::<usize>(), prr.iter().sum::<usize>());
 }
@@ -333,4 +335,45 @@ fn autotuning_grows_the_window_to_twice_the_data_per_round_trip() {
         tuned_bytes > 10 * fixed_bytes,
         "{tuned_bytes} vs {fixed_bytes}"
     );
+}
+
+#[test]
+fn rack_recovery_sends_by_pipe_every_marked_loss_then_new_data() {
+    // Ten segments at T0; segments 2 and 5 lost, the others SACKed 100 ms later. Three SACKed
+    // segments and no reordering seen: reo_wnd = 0, so both holes, sent before the delivered
+    // segments, are lost at once (RFC 8985 §6.2). Recovery as RFC 6675 §5 with RACK's marks:
+    // cwnd = ssthresh = FlightSize / 2 = 4 segments; pipe = 0 (six SACKed, two lost), so both
+    // retransmissions and two new segments go out.
+    let (mut s, out) = sending(rack_cfg());
+    assert_eq!(out.len(), 10);
+    let out = send(
+        &mut s,
+        T0 + ms(100),
+        &c_sack(
+            S + 2 * M,
+            &[(S + 3 * M, S + 5 * M), (S + 6 * M, S + 10 * M)],
+        ),
+    );
+    assert!(s.in_recovery());
+    assert_eq!(s.cwnd(), 4 * M);
+    assert_eq!(
+        segs(&out),
+        [
+            (S + 2 * M, M as u32),
+            (S + 5 * M, M as u32),
+            (S + 10 * M, M as u32),
+            (S + 11 * M, M as u32)
+        ]
+    );
+}
+
+#[test]
+fn rack_recovery_uses_prr_when_configured() {
+    // The trace of `prr_spreads_the_reduction_over_the_round_trip` under RACK: the third SACK
+    // leaves three SACKed segments (reo_wnd = 0), so segment 0 is lost then, as with RFC 6675's
+    // DupThresh, and the episode sends what PRR (RFC 6937) or cwnd = ssthresh allows.
+    let trace =
+        |prr: bool| sent_per_sack_of_a_twenty_segment_flight(TcpConfig { prr, ..rack_cfg() });
+    assert_eq!(trace(false), CWND_SSTHRESH_SENDS);
+    assert_eq!(trace(true), PRR_SENDS);
 }
