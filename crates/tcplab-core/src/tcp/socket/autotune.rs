@@ -81,7 +81,7 @@ impl Socket {
     /// After in-order data: Linux's tcp_grow_window raises the offered window by two MSS per
     /// segment towards the buffer's window. Whether it grew (quick-ACK mode ACKs that at once).
     pub(super) fn grow_window(&mut self) -> bool {
-        let step = 2 * self.mss as u64;
+        let step = 2 * self.mss;
         let Some(d) = self.drs.as_mut() else {
             return false;
         };

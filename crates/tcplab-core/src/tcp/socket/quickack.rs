@@ -26,7 +26,7 @@ pub(super) struct QuickAck {
 impl Socket {
     /// Enters quick-ACK mode with up to `max` ACKs: the window in MSS/2, at least 2.
     pub(super) fn quickack_enter(&mut self, max: u32) {
-        let wnd_segs = self.rcv_wnd() / (2 * self.mss.max(1) as u64);
+        let wnd_segs = self.rcv_wnd() / (2 * self.mss.max(1));
         let n = (wnd_segs as u32).max(2).min(max);
         if let Some(q) = self.quickack.as_mut() {
             q.left = q.left.max(n);

@@ -33,7 +33,9 @@ fn client(quickack: bool, rcv_buf: u64) -> Socket {
 
 /// After segment `from` was ACKed: the ACK for every second segment up to `to`.
 fn every_second(from: u64, to: u64) -> Vec<u64> {
-    (from + 1..=to).filter(|k| (k - from) % 2 == 0).collect()
+    (from + 1..=to)
+        .filter(|k| (k - from).is_multiple_of(2))
+        .collect()
 }
 
 /// A 64 KiB window is 32 segments, half of it 16 = TCP_MAX_QUICKACKS: the first 16 segments are
