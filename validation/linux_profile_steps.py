@@ -17,7 +17,7 @@ CASES = {
     "lossy": ("examples/wired_bottleneck.toml", LOSSY),
     "lossy20": ("examples/wired_bottleneck.toml", LOSSY + ["flows.download.size=20MB"]),
 }
-OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart", "timestamp_undo"]
+OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart", "timestamp_undo", "quickack"]
 STEPS = {
     "none": OFF,
     "+tlp": OFF[1:],

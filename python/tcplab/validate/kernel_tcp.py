@@ -98,6 +98,11 @@ def kernel_tcp(tcp: dict[str, Any], cubic: dict[str, int] | None = None) -> Kern
             f"tcp.ack_delay = {tcp.get('ack_delay')}: Linux's delayed-ACK timer adapts (40 ms to 200 ms) "
             "and starts in quick-ack mode"
         )
+        if not tcp.get("quickack"):
+            miss(
+                "tcp.quickack = false: Linux's receiver ACKs every segment in quick-ACK mode (up to 16 "
+                "ACKs at the start, after idle and duplicates, and while its window grows)"
+            )
     if tcp.get("rcv_buf_autotune"):
         # ip-sysctl tcp_moderate_rcvbuf / tcp_rmem: the kernel sizes the receive buffer itself,
         # from tcp_rmem's default up to its maximum (6 MiB); SO_RCVBUF would stop it. The default

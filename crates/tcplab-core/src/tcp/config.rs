@@ -453,6 +453,10 @@ pub struct TcpConfig {
     pub rcv_buf_max: u64,
     /// RFC 1122 §4.2.3.2 / RFC 5681 §4.2 delayed ACK.
     pub delayed_ack: bool,
+    /// Linux's quick-ACK mode: ACK every segment for up to 16 ACKs (the window in MSS/2) at the
+    /// start, after an idle gap longer than the RTO and after a duplicate or out-of-window
+    /// segment, and every segment that raises the offered window (with `rcv_buf_autotune`).
+    pub quickack: bool,
     #[serde(with = "dur")]
     #[schemars(with = "Duration")]
     pub ack_delay: SimTime,
@@ -524,6 +528,7 @@ impl Default for TcpConfig {
             rcv_buf_autotune: false,
             rcv_buf_max: 6 << 20,
             delayed_ack: true,
+            quickack: false,
             ack_delay: SimTime::from_millis(200),
             ack_every: 2,
             sack: false,
@@ -582,6 +587,8 @@ impl TcpConfig {
             limited_transmit: true,
             // TCP_DELACK_MIN = 40 ms: Linux's delayed-ACK timeout starts there.
             ack_delay: SimTime::from_millis(40),
+            // Linux's receiver: quick-ACK mode at the start and while its window grows.
+            quickack: true,
             ..TcpConfig::default()
         }
     }

@@ -2542,4 +2542,5 @@ fn reno_timeout_inside_fast_recovery_ends_the_episode() {
 mod adhoc;
 mod hystart;
 mod linux;
+mod quickack;
 mod undo;

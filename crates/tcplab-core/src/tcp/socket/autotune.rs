@@ -5,6 +5,8 @@
 //! receiver, limits the flow. The window starts at `rcv_buf` (tcp_rmem's default of 131072 B
 //! "results in initial window of 65535") and grows, never shrinks, up to half of `rcv_buf_max`
 //! (tcp_rmem's maximum, 6 MiB; with tcp_adv_win_scale = 1 half of the buffer is window).
+//! The window offered follows the buffer as Linux's rcv_ssthresh does: it grows by two MSS per
+//! in-order segment until it reaches the buffer's window, not in one step per round trip.
 
 use super::*;
 
@@ -12,6 +14,8 @@ use super::*;
 pub(super) struct Drs {
     /// The window the receiver offers when the application has read everything.
     pub(super) space: u64,
+    /// The window offered now (Linux's rcv_ssthresh): climbs towards `space` segment by segment.
+    pub(super) wnd: u64,
     /// Start of the current round of measurement: rcv_nxt and the time.
     seq: u64,
     at: SimTime,
@@ -26,6 +30,7 @@ impl Drs {
     pub(super) fn new(space: u64) -> Drs {
         Drs {
             space,
+            wnd: space,
             seq: 0,
             at: SimTime::ZERO,
             rtt: None,
@@ -71,5 +76,19 @@ impl Socket {
             d.space = d.space.max((2 * delivered).min(max));
             (d.seq, d.at) = (rcv_nxt, now);
         }
+    }
+
+    /// After in-order data: Linux's tcp_grow_window raises the offered window by two MSS per
+    /// segment towards the buffer's window. Whether it grew (quick-ACK mode ACKs that at once).
+    pub(super) fn grow_window(&mut self) -> bool {
+        let step = 2 * self.mss;
+        let Some(d) = self.drs.as_mut() else {
+            return false;
+        };
+        if d.wnd >= d.space {
+            return false;
+        }
+        d.wnd = (d.wnd + step).min(d.space);
+        true
     }
 }

@@ -467,6 +467,8 @@ impl Socket {
         if payload > 0 && (e <= self.rcv_nxt || self.reasm.covers(s, e)) {
             self.stats.duplicate_segments_received += 1;
             self.note_duplicate(s, e);
+            // Linux: a retransmission the receiver has (its ACK was lost) → quick-ACK mode.
+            self.quickack_enter(quickack::MAX_QUICKACKS);
             self.send_ack(now, out); // RFC 9293: an unacceptable segment elicits an ACK
             return;
         }
@@ -478,11 +480,14 @@ impl Socket {
         let e_eff = e.min(wnd_end);
         if payload > 0 && s_eff >= e_eff {
             // Outside the window (e.g. a zero-window probe): acknowledge, keep nothing.
+            // Linux: out-of-window data → quick-ACK mode.
+            self.quickack_enter(quickack::MAX_QUICKACKS);
             self.send_ack(now, out);
             return;
         }
         let mut immediate = false;
         if payload > 0 {
+            self.quickack_on_data(now);
             for x in &mut self.ext {
                 x.get_mut().on_data(s_eff == self.rcv_nxt);
             }
@@ -492,6 +497,9 @@ impl Socket {
                 let got = self.rcv_nxt - before;
                 self.deliver(got);
                 self.autotune(now, h);
+                if self.grow_window() {
+                    self.quickack_window_grew();
+                }
                 // RFC 5681 §4.2: fill of a gap → immediate ACK.
                 immediate = had_gap;
             } else {
@@ -523,7 +531,9 @@ impl Socket {
         } else if fin && self.fin_rcvd {
             immediate = true; // a retransmitted FIN: our ACK was lost
         }
-        if immediate || !self.cfg.delayed_ack {
+        // Linux's quick-ACK mode ACKs data at once while its budget lasts.
+        let quick = payload > 0 && self.quickack_take();
+        if immediate || quick || !self.cfg.delayed_ack {
             self.send_ack(now, out);
         } else {
             // RFC 1122 §4.2.3.2 / RFC 5681 §4.2: ACK every `ack_every` segments or after the delay.

@@ -12,6 +12,7 @@ mod extension;
 mod frto;
 mod input;
 mod output;
+mod quickack;
 mod rack;
 mod timers;
 mod tlp;
@@ -205,6 +206,8 @@ pub struct Socket {
     reasm: Reassembly,
     /// Receive-buffer autotuning's state (`socket/autotune.rs`), when the switch is on.
     drs: Option<autotune::Drs>,
+    /// Linux's quick-ACK mode (`socket/quickack.rs`), when the switch is on.
+    quickack: Option<quickack::QuickAck>,
     /// In-order bytes not yet read by the application.
     unread: u64,
     pub auto_read: bool,
@@ -324,6 +327,7 @@ impl Socket {
             drs: cfg
                 .rcv_buf_autotune
                 .then(|| autotune::Drs::new(cfg.rcv_buf)),
+            quickack: cfg.quickack.then(quickack::QuickAck::default),
             unread: 0,
             auto_read: true,
             delack_pending: 0,
@@ -560,7 +564,7 @@ impl Socket {
     }
 
     fn rcv_wnd(&self) -> u64 {
-        let buf = self.drs.map_or(self.cfg.rcv_buf, |d| d.space);
+        let buf = self.drs.map_or(self.cfg.rcv_buf, |d| d.wnd);
         buf.saturating_sub(self.unread)
     }
 
