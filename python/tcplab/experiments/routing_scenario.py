@@ -48,8 +48,8 @@ MIN_SPEED, MAX_SPEED = 1.0, 20.0
 #: Senders of the ELFN check.
 ELFN_SENDERS = ("newreno", "elfn")
 #: Path lengths of the reference strings (Holland & Vaidya's T_i). The single flow's endpoints are
-#: 1500 m apart and a hop reaches 250 m, so its shortest path has at least 6 hops; 14 is the
-#: longest a path across 1500 m x 300 m took in any run so far (docs/validation/routing.md).
+#: 1500 m apart and a hop reaches 250 m, so its shortest path has at least 6 hops; the longest
+#: in the full run's mobile runs was 10 (docs/validation/routing.md), 14 leaves room.
 REF_HOPS = range(6, 15)
 
 

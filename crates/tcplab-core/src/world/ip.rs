@@ -136,7 +136,7 @@ impl World {
             for hop in io.purge.drain(..) {
                 self.purge(node, hop);
             }
-            for hop in std::mem::take(&mut io.recycle) {
+            for hop in io.recycle.drain(..) {
                 self.recycle(node, hop);
             }
             for sig in io.signals.drain(..) {
@@ -152,16 +152,22 @@ impl World {
         self.rearm_routing(node);
     }
 
-    /// Drops what waits in `hop.port`'s queue for `hop.next` (ns-2 AODV's `ifqueue->filter`).
-    fn purge(&mut self, node: NodeId, hop: Hop) {
+    /// Takes what waits in `hop.port`'s queue for `hop.next` out of it (wireless ports only: a
+    /// wired link does not break).
+    fn take_queued_for(&mut self, node: NodeId, hop: Hop) -> Vec<PktId> {
         let Some(&PortKind::Wifi(sta)) = self.nodes[node.idx()].ports.get(hop.port.0 as usize)
         else {
-            return; // wired queues are not purged: a wired link does not break
+            return Vec::new();
         };
-        let Some(next) = self.station_of(sta, hop.next) else {
-            return;
-        };
-        for id in self.wifi.drain_queue_for(sta, next) {
+        match self.station_of(sta, hop.next) {
+            Some(next) => self.wifi.drain_queue_for(sta, next),
+            None => Vec::new(),
+        }
+    }
+
+    /// Drops what waits in `hop.port`'s queue for `hop.next` (ns-2 AODV's `ifqueue->filter`).
+    fn purge(&mut self, node: NodeId, hop: Hop) {
+        for id in self.take_queued_for(node, hop) {
             self.routing_drop(node, id, DropReason::LinkBroken);
         }
     }
@@ -169,14 +175,7 @@ impl World {
     /// Hands what waits in `hop.port`'s queue for `hop.next` back to the routing agent, one
     /// packet at a time (ns-2 DSR's `ifq->filter` in `xmitFailed`).
     fn recycle(&mut self, node: NodeId, hop: Hop) {
-        let Some(&PortKind::Wifi(sta)) = self.nodes[node.idx()].ports.get(hop.port.0 as usize)
-        else {
-            return;
-        };
-        let Some(next) = self.station_of(sta, hop.next) else {
-            return;
-        };
-        for id in self.wifi.drain_queue_for(sta, next) {
+        for id in self.take_queued_for(node, hop) {
             self.undeliverable(node, hop, id, false);
         }
     }
