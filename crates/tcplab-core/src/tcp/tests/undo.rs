@@ -3,11 +3,9 @@
 
 use super::*;
 
-/// In congestion avoidance (cwnd 10 segments above ssthresh 6), a reordered segment starts a
-/// spurious fast recovery whose DSACK undoes it: ssthresh comes back as max(6, ¾·10) = 7.5
-/// segments, cwnd as 10.
-#[test]
-fn an_undo_in_avoidance_restores_three_quarters_of_cwnd_as_ssthresh() {
+/// A sender in congestion avoidance (cwnd 10 segments, ssthresh 6) with DSACK and undo, whose
+/// first segment is reordered: three SACKs of the segments after it start a fast recovery.
+fn reordered_into_recovery() -> Socket {
     let (mut s, out) = sending(TcpConfig {
         dsack: true,
         undo: true,
@@ -18,6 +16,15 @@ fn an_undo_in_avoidance_restores_three_quarters_of_cwnd_as_ssthresh() {
     for k in 2..5 {
         send(&mut s, T0 + ms(100), &c_sack(S, &[(S + M, S + k * M)]));
     }
+    s
+}
+
+/// In congestion avoidance (cwnd 10 segments above ssthresh 6), a reordered segment starts a
+/// spurious fast recovery whose DSACK undoes it: ssthresh comes back as max(6, ¾·10) = 7.5
+/// segments, cwnd as 10.
+#[test]
+fn an_undo_in_avoidance_restores_three_quarters_of_cwnd_as_ssthresh() {
+    let mut s = reordered_into_recovery();
     assert!(s.in_recovery() && s.ssthresh() < 6 * M);
     send(&mut s, T0 + ms(101), &c_ack(S + 4 * M));
     send(&mut s, T0 + ms(102), &c_ack(S + 10 * M));
@@ -79,16 +86,7 @@ fn eifel_undoes_a_timeout_whose_ack_echoes_the_original() {
 /// window (10 segments, ssthresh max(6, ¾·10) = 7.5) comes back, not the recovery's.
 #[test]
 fn a_timeout_inside_recovery_keeps_the_recoverys_undo_state() {
-    let (mut s, out) = sending(TcpConfig {
-        dsack: true,
-        undo: true,
-        initial_ssthresh: Some(6 * M),
-        ..sack_cfg()
-    });
-    assert_eq!(out.len(), 10);
-    for k in 2..5 {
-        send(&mut s, T0 + ms(100), &c_sack(S, &[(S + M, S + k * M)]));
-    }
+    let mut s = reordered_into_recovery();
     assert!(s.in_recovery() && s.stats.retransmissions == 1);
     while s.stats.timeouts == 0 {
         fire(&mut s);
