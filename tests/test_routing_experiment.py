@@ -24,8 +24,11 @@ def test_registered_with_the_interface() -> None:
     for quick in (True, False):
         sweeps = exp.sweeps(quick)
         assert len({s.name for s in sweeps}) == len(sweeps) == 6 + 3 + refs
-        # The comparison's three senders; the ELFN check's two; NewReno alone on the references.
-        assert [len(s.cells) for s in sweeps] == [3] * 6 + [2] * 3 + [1] * refs
+        # The comparison's three senders; the ELFN check's two (three over DSR); NewReno alone on
+        # the references.
+        elfn = [len(sc.elfn_senders(p)) for p in sc.PROTOCOLS]
+        assert [len(s.cells) for s in sweeps] == [3] * 6 + elfn + [1] * refs
+        assert sorted(elfn) == [2, 2, 3]
 
 
 def test_networks_and_senders() -> None:
@@ -43,7 +46,11 @@ def test_networks_and_senders() -> None:
         assert sc.sender_cell("pgy", p)["wlans.manet.routing.ack_piggyback"] is True
     assert sc.sender_cell("pgy", "dsdv") == {"tcp.extensions": ["dup_count"]}
     for p in sc.PROTOCOLS:
-        assert [sc.sender_of(sc.sender_cell(s, p)) for s in sc.SENDERS] == list(sc.SENDERS)
+        senders = (*sc.SENDERS, *sc.elfn_senders(p))
+        assert [sc.sender_of(sc.sender_cell(s, p)) for s in senders] == list(senders)
+    # Over DSR the ELFN check also runs the form whose DSR tells the sender of every Route Error.
+    assert sc.elfn_senders("dsr")[-1] == "elfn_every" and "elfn_every" not in sc.elfn_senders("aodv")
+    assert sc.sender_cell("elfn_every", "dsr")["wlans.manet.routing.notify_every_error"] is True
 
 
 def test_a_short_string_run_gives_every_metric() -> None:
@@ -76,13 +83,15 @@ def _data() -> dict:
 
 def _elfn() -> dict:
     # T_7 = 180, T_8 = 175 kb/s; each seed's path: 200 s at 7 hops, 100 s at 8, none partitioned
-    # (expected 178.3 kb/s); NewReno 60, ELFN 120 kb/s: ELFN recovers about half of what is lost.
+    # (expected 178.3 kb/s); NewReno 60, ELFN 120 kb/s (both forms; the finding judges DSR's
+    # "elfn_every"): ELFN recovers about half of what is lost.
     def run(kbps: float, s: int) -> dict:
         return {"ok": True, "error": "", "kbps": kbps * (1 + 0.01 * (s - 3)), "path_s": {7: 200.0, 8: 100.0},
                 "partitioned_s": 0.0}
 
     ref = {7: {1: {"ok": True, "kbps": 180.0}}, 8: {1: {"ok": True, "kbps": 175.0}}}
-    return {p: rf.ElfnRuns(runs={"newreno": {s: run(60, s) for s in SEEDS}, "elfn": {s: run(120, s) for s in SEEDS}},
+    return {p: rf.ElfnRuns(runs={"newreno": {s: run(60, s) for s in SEEDS}}
+                           | {e: {s: run(120, s) for s in SEEDS} for e in sc.elfn_senders(p)[1:]},
                            ref=copy.deepcopy(ref))
             for p in sc.PROTOCOLS}
 
@@ -105,7 +114,7 @@ COUNTER = {
 }
 #: Counter-examples on the ELFN check's runs: ELFN below NewReno; a reference string's run failed.
 ELFN_COUNTER = {
-    "ELFN over DSR": lambda e: [r.update(kbps=r["kbps"] * 0.4) for r in e["dsr"].runs["elfn"].values()],
+    "ELFN over DSR": lambda e: [r.update(kbps=r["kbps"] * 0.4) for r in e["dsr"].runs["elfn_every"].values()],
     "No application byte": lambda e: e["dsdv"].ref[8][1].update(ok=False, error="conservation"),
 }
 
@@ -133,6 +142,8 @@ def test_expected_throughput_and_the_share_recovered() -> None:
     want = (150 * 180 + 90 * 175) / 300
     assert rf.expected_kbps(e)[3] == pytest.approx(want)
     assert rf.share_recovered(e)[3] == pytest.approx((120 - 60) / (want - 60))
+    e.runs["elfn_every"][3]["kbps"] = 90.0
+    assert rf.share_recovered(e, "elfn_every")[3] == pytest.approx((90 - 60) / (want - 60))
     # A path length no reference string measured leaves the seed out, and is named.
     r["path_s"][9] = 1.0
     assert 3 not in rf.expected_kbps(e) and rf.uncovered(e) == {9}

@@ -92,7 +92,7 @@ def sweeps(quick: bool) -> list[Sweep]:
                   cells=[sc.sender_cell(s, p) for s in sc.SENDERS], replications=REPS[(n, quick)], seed0=1)
             for n in NETWORKS for p in sc.PROTOCOLS]
     single = [Sweep(name=sweep_name(quick, "single", p), base=scenario("single", p, quick),
-                    cells=[sc.sender_cell(s, p) for s in sc.ELFN_SENDERS], replications=REPS[("single", quick)],
+                    cells=[sc.sender_cell(s, p) for s in sc.elfn_senders(p)], replications=REPS[("single", quick)],
                     seed0=1)
               for p in sc.PROTOCOLS]
     ref = [Sweep(name=ref_sweep_name(quick, p, h), base=scenario("ref", p, quick, h),
@@ -196,16 +196,17 @@ def _elfn_cells(elfn: dict[str, ElfnRuns]) -> list[TableCell]:
             cells.append(TableCell.of(part, label, "partitioned", summarise(
                 100 * r["partitioned_s"] / (r["partitioned_s"] + sum(r["path_s"].values()))
                 for r in e.runs.get("newreno", {}).values() if r["ok"] and r["path_s"]), "%"))
-        for s in sc.ELFN_SENDERS:
+        for s in sc.elfn_senders(p):
             got = {seed: r["kbps"] for seed, r in e.runs.get(s, {}).items() if r["ok"]}
             if got:
                 cells.append(TableCell.of(tp, label, sc.LABEL[s], summarise(got.values()), "kb/s"))
             ratio = [100 * got[seed] / x for seed, x in expected.items() if seed in got and x > 0]
             if ratio:
                 cells.append(TableCell.of(pct, label, sc.LABEL[s], summarise(ratio), "%"))
-        rec = share_recovered(e)
-        if rec:
-            cells.append(TableCell.of(share, label, "ELFN", summarise(100 * x for x in rec.values()), "%"))
+        for s in sc.elfn_senders(p)[1:]:
+            rec = share_recovered(e, s)
+            if rec:
+                cells.append(TableCell.of(share, label, sc.LABEL[s], summarise(100 * x for x in rec.values()), "%"))
     return cells
 
 

@@ -38,7 +38,7 @@ def _elfn(elfn: dict[str, Any], outdir: Path) -> Path:
         exp = expected_kbps(elfn[p])
         seeds = sorted(exp, key=exp.get)
         ax.plot(range(len(seeds)), [exp[s] for s in seeds], "k-_", lw=1, label="expected")
-        for s_, marker in zip(sc.ELFN_SENDERS, "ox"):
+        for s_, marker in zip(sc.elfn_senders(p), "ox+"):
             runs = elfn[p].runs.get(s_, {})
             ax.plot(range(len(seeds)), [runs[s]["kbps"] if s in runs and runs[s]["ok"] else math.nan for s in seeds],
                     marker, ms=4, ls="none", label=sc.LABEL[s_])

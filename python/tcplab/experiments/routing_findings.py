@@ -37,7 +37,8 @@ RULE_FLOWING = (
     "wholly above 0 kb/s for every protocol, fails when one protocol's lies at 0"
 )
 RULE_ELFN = (
-    "one flow across the mobile network, DSR, per seed: share = (ELFN − NewReno) / (E − NewReno), with E Holland "
+    "one flow across the mobile network, DSR telling the sender of every Route Error (ELFN as its authors built "
+    "it), per seed: share = (ELFN − NewReno) / (E − NewReno), with E Holland "
     "& Vaidya's expected throughput of that seed's movement (Σ t_i·T_i / the flow's life: t_i the time the "
     "shortest path had i hops, T_i a static i-hop string's NewReno throughput over DSR, 0 while partitioned); "
     "holds when the 95 % CI of the share over seeds lies wholly above 0, fails when wholly at or below 0, not "
@@ -139,11 +140,12 @@ def expected_kbps(e: ElfnRuns) -> dict[int, float]:
     return out
 
 
-def share_recovered(e: ElfnRuns) -> dict[int, float]:
+def share_recovered(e: ElfnRuns, sender: str = "elfn") -> dict[int, float]:
     """seed -> (ELFN − NewReno) / (expected − NewReno): the share of the throughput NewReno lost to
-    route failures that ELFN recovers (seeds where NewReno lost nothing are left out)."""
+    route failures that ``sender`` (an ELFN form) recovers (seeds where NewReno lost nothing are
+    left out)."""
     exp = expected_kbps(e)
-    nr, el = _values(e.runs.get("newreno", {}), "kbps"), _values(e.runs.get("elfn", {}), "kbps")
+    nr, el = _values(e.runs.get("newreno", {}), "kbps"), _values(e.runs.get(sender, {}), "kbps")
     return {s: (el[s] - nr[s]) / (exp[s] - nr[s]) for s in exp if s in nr and s in el and exp[s] > nr[s]}
 
 
@@ -151,11 +153,11 @@ def _elfn(elfn: Mapping[str, ElfnRuns]) -> Finding:
     res = []
     e = elfn.get("dsr")
     if e is not None:
-        shares = share_recovered(e)
+        shares = share_recovered(e, "elfn_every")
         if len(shares) >= 2:
             sh = summarise(100 * x for x in shares.values())
             exp, nr = expected_kbps(e), _values(e.runs.get("newreno", {}), "kbps")
-            el = _values(e.runs.get("elfn", {}), "kbps")
+            el = _values(e.runs.get("elfn_every", {}), "kbps")
             detail = (f"share recovered {sh.mean:+.0f} ± {sh.ci95:.0f} % over {len(shares)} seeds (expected "
                       f"{summarise(exp.values()).mean:.1f} kb/s, NewReno {summarise(nr.values()).mean:.1f}, "
                       f"ELFN {summarise(el.values()).mean:.1f})")

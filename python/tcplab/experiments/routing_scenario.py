@@ -38,15 +38,23 @@ PROTOCOL_LABEL = {"aodv": "AODV", "dsr": "DSR", "dsdv": "DSDV"}
 S1_CARRIERS = ("aodv", "dsr")
 
 SENDERS = ("newreno", "elfn", "pgy")
-LABEL = {"newreno": "NewReno", "elfn": "ELFN", "pgy": "TCP-pgy"}
+LABEL = {"newreno": "NewReno", "elfn": "ELFN", "pgy": "TCP-pgy", "elfn_every": "ELFN, every error"}
 
 HOPS = 7
 #: Bytes of the string's download (quick, full).
 STRING_BYTES = {True: 300_000, False: 1_000_000}
 MOBILE_FLOWS = 3
 MIN_SPEED, MAX_SPEED = 1.0, 20.0
-#: Senders of the ELFN check.
+#: Senders of the ELFN check. Over DSR ELFN runs twice: "elfn", the sender told only when no
+#: cached route remains, and "elfn_every", told of every Route Error as Holland & Vaidya's DSR
+#: did (``notify_every_error``, docs/models/dsr.md).
 ELFN_SENDERS = ("newreno", "elfn")
+DSR_ELFN_SENDERS = (*ELFN_SENDERS, "elfn_every")
+
+
+def elfn_senders(protocol: str) -> tuple[str, ...]:
+    return DSR_ELFN_SENDERS if protocol == "dsr" else ELFN_SENDERS
+
 #: Path lengths of the reference strings (Holland & Vaidya's T_i). The single flow's endpoints are
 #: 1500 m apart and a hop reaches 250 m, so its shortest path has at least 6 hops; the longest
 #: in the full run's mobile runs was 10 (docs/validation/routing.md), 14 leaves room.
@@ -59,6 +67,8 @@ def sender_cell(sender: str, protocol: str) -> dict[str, Any]:
         return {"tcp.extensions": []}
     if sender == "elfn":
         return {"tcp.extensions": ["elfn"]}
+    if sender == "elfn_every":
+        return {"tcp.extensions": ["elfn"], "wlans.manet.routing.notify_every_error": True}
     if protocol in S1_CARRIERS:
         return {"tcp.extensions": ["ack_piggyback", "dup_count"], "wlans.manet.routing.ack_piggyback": True}
     return {"tcp.extensions": ["dup_count"]}
@@ -66,7 +76,9 @@ def sender_cell(sender: str, protocol: str) -> dict[str, Any]:
 
 def sender_of(cell: dict[str, Any]) -> str:
     ext = cell.get("tcp.extensions", [])
-    return "elfn" if ext == ["elfn"] else ("pgy" if "dup_count" in ext else "newreno")
+    if ext == ["elfn"]:
+        return "elfn_every" if cell.get("wlans.manet.routing.notify_every_error") else "elfn"
+    return "pgy" if "dup_count" in ext else "newreno"
 
 
 def _with_routing(doc: dict[str, Any], protocol: str) -> dict[str, Any]:

@@ -74,7 +74,11 @@ const DSR_FIELDS: &[&str] = &[
     "buffer_timeout",
     "salvage",
     "reply_from_cache",
+    "notify_every_error",
 ];
+
+/// DSR's fields AODV does not read.
+const DSR_ONLY_FIELDS: &[&str] = &["salvage", "reply_from_cache", "notify_every_error"];
 
 /// Fields DSDV reads.
 const DSDV_FIELDS: &[&str] = &["update_interval", "link_layer_breaks"];
@@ -151,6 +155,10 @@ pub struct RoutingSpec {
     /// DSR: intermediate nodes answer route requests from their route cache (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_from_cache: Option<bool>,
+    /// DSR: tell the sender's TCP of every Route Error on its route, even when another cached
+    /// route remains (ELFN as its authors built it; default false: only when no route remains).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notify_every_error: Option<bool>,
     /// DSDV: period of full dumps (ns-2 15 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update_interval: Option<Duration>,
@@ -248,6 +256,7 @@ pub fn dsr_params(r: &RoutingSpec) -> DsrParams {
     set(&mut p.salvage, r.salvage);
     set(&mut p.reply_from_cache, r.reply_from_cache);
     set(&mut p.ack_piggyback, r.ack_piggyback);
+    set(&mut p.notify_every_error, r.notify_every_error);
     p
 }
 
@@ -287,7 +296,7 @@ fn check_fields(r: &RoutingSpec, loc: &str, errs: &mut Vec<FieldError>) {
     for f in set.keys().filter(|k| *k != "protocol" && *k != "preset") {
         let dsr = DSR_FIELDS.contains(&f.as_str());
         let dsdv = DSDV_FIELDS.contains(&f.as_str());
-        let aodv = !dsdv && !matches!(f.as_str(), "salvage" | "reply_from_cache");
+        let aodv = !dsdv && !DSR_ONLY_FIELDS.contains(&f.as_str());
         let used = match r.protocol {
             RoutingProtocolName::Static => false,
             RoutingProtocolName::Aodv => aodv,

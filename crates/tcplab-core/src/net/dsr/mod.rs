@@ -294,6 +294,29 @@ impl Dsr {
         }
     }
 
+    /// With `notify_every_error`, the destinations this node sources whose route runs over
+    /// the link a → b, when the failure is reported to this node (`to_me`).
+    fn routes_through(&self, now: SimTime, a: Addr, b: Addr, to_me: bool) -> Vec<Addr> {
+        if !(self.p.notify_every_error && to_me) {
+            return Vec::new();
+        }
+        let uses = |r: &[Addr]| r.windows(2).any(|w| w == [a, b] || w == [b, a]);
+        self.sourced
+            .iter()
+            .copied()
+            .filter(|&d| self.cache.peek(d, now).is_some_and(|r| uses(&r)))
+            .collect()
+    }
+
+    /// ELFN (Holland & Vaidya 1999): the route failure DSR returns to the sender is the
+    /// notice, also when another cached route remains. Destinations left without any route
+    /// were told by `cut_link`.
+    fn notify_failed(&self, through: &[Addr], io: &mut RoutingIo) {
+        for &dst in through.iter().filter(|d| !self.lost.contains(d)) {
+            io.signals.push(RouteSignal::Lost { dst });
+        }
+    }
+
     // ------------------------------------------------------------------ discovery
 
     fn hold(&mut self, now: SimTime, id: PktId, dst: Addr, io: &mut RoutingIo) {
@@ -542,7 +565,9 @@ impl Dsr {
         unreachable: Addr,
         io: &mut RoutingIo,
     ) {
+        let through = self.routes_through(now, src, unreachable, pkt.ip.dst == self.addr);
         self.cut_link(now, src, unreachable, io);
+        self.notify_failed(&through, io);
         if pkt.ip.dst == self.addr {
             self.last_error = Some((src, unreachable, now));
         } else if pkt.ip.dst != BROADCAST_ADDR {
@@ -715,7 +740,9 @@ impl RoutingAgent for Dsr {
         }
         // RFC §8.3: the MAC's retries are DSR's hop-by-hop acknowledgement (§8.3.1).
         self.stats.link_breaks += 1;
+        let through = self.routes_through(now, self.addr, hop.next, true);
         self.cut_link(now, self.addr, hop.next, io);
+        self.notify_failed(&through, io);
         // ns-2 `xmitFailed`: what else waits in the queue for that neighbour would only
         // fail in turn; it is taken back and salvaged now.
         io.recycle.push(hop);

@@ -54,6 +54,11 @@ pub struct DsrParams {
     /// TCP-pgy S1: route requests and replies this node originates carry its TCP's latest ACK
     /// toward their other end (an option of type 31; docs/models/dsr.md). Off in both presets.
     pub ack_piggyback: bool,
+    /// Tell the transport of every route failure on a route this node sources (a Route Error
+    /// addressed to it, or its own link's failure), even when the cache holds another route:
+    /// ELFN as Holland & Vaidya built it, on the route-failure message DSR returns to the
+    /// sender. Off: only when no cached route remains. Off in both presets (neither has ELFN).
+    pub notify_every_error: bool,
 }
 
 impl DsrParams {
@@ -79,6 +84,7 @@ impl DsrParams {
             error_hold: None,
             max_route_len: 62,
             ack_piggyback: false,
+            notify_every_error: false,
         }
     }
 

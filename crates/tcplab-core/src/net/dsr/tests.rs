@@ -389,3 +389,116 @@ fn a_cache_reply_sends_the_ack_on_to_the_sender() {
         assert_eq!(n.delivered.len(), 2, "the ACK reached node 0");
     }
 }
+
+/// The source's view after discovery on two disjoint routes 0–1–3 and 0–2–3 (one reply per
+/// request copy, RFC §8.2.2), so a break on one leaves the other cached.
+fn two_routes(notify_every_error: bool) -> Net<Dsr> {
+    let mut p = DsrParams::rfc4728();
+    p.salvage = false;
+    p.notify_every_error = notify_every_error;
+    let mut n = net(4, &[(0, 1), (1, 3), (0, 2), (2, 3)], p);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs(1));
+    let via = |n: &Net<Dsr>, k| {
+        n.nodes[0]
+            .cache
+            .peek(addr(3), n.now)
+            .map(|r| r[1] == addr(k))
+    };
+    assert!(
+        via(&n, 1).is_some(),
+        "a route to 3 after the discovery: {:?}",
+        n.nodes[0].cache
+    );
+    n
+}
+
+fn lost_at(n: &Net<Dsr>, node: usize) -> usize {
+    n.signals
+        .iter()
+        .filter(|&&(_, k, s)| k == node && s == RouteSignal::Lost { dst: addr(3) })
+        .count()
+}
+
+/// ELFN as Holland & Vaidya built it (`notify_every_error`): the Route Error DSR returns to the
+/// source tells its transport, although another cached route remains; without it the source
+/// only hears of a loss when no route is left.
+#[test]
+fn every_route_error_to_the_source_is_a_notice_when_asked() {
+    for on in [false, true] {
+        let mut n = two_routes(on);
+        let first = n.nodes[0].cache.peek(addr(3), n.now).unwrap()[1];
+        let (relay, other) = if first == addr(1) { (1, 2) } else { (2, 1) };
+        n.fail_link(relay, 3);
+        n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(2));
+        assert_eq!(
+            n.sent_by(relay, is(RERR)).len(),
+            1,
+            "the relay reports the break"
+        );
+        let now = n.now;
+        let left = n.nodes[0]
+            .cache
+            .peek(addr(3), now)
+            .expect("the other route stays");
+        assert_eq!(left[1], addr(other));
+        assert_eq!(lost_at(&n, 0), usize::from(on), "notify_every_error = {on}");
+    }
+}
+
+/// The same for a break of the source's own first hop, found by its MAC.
+#[test]
+fn a_break_of_the_sources_own_link_is_a_notice_when_asked() {
+    for on in [false, true] {
+        let mut n = two_routes(on);
+        let first = n.nodes[0].cache.peek(addr(3), n.now).unwrap()[1];
+        let relay = if first == addr(1) { 1 } else { 2 };
+        n.fail_link(0, relay);
+        n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(2));
+        assert!(
+            n.nodes[0].cache.has(addr(3), n.now),
+            "the other route stays"
+        );
+        assert_eq!(lost_at(&n, 0), usize::from(on), "notify_every_error = {on}");
+    }
+}
+
+/// A Route Error crossing a node on its way to another source is not that node's notice, even
+/// when its own route used the broken link and another remains: ELFN is what DSR returns to the
+/// sender of the failed packet.
+#[test]
+fn a_route_error_passing_through_is_no_notice() {
+    let mut p = DsrParams::rfc4728();
+    p.salvage = false;
+    p.notify_every_error = true;
+    // Shortest routes 1–2–3 and 0–1–2–3; the longer 1–4–5–3 stays cached as the other.
+    let mut n = net(6, &[(0, 1), (1, 2), (2, 3), (1, 4), (4, 5), (5, 3)], p);
+    n.send_data(1, 3);
+    n.run_until(SimTime::from_secs(1));
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs(2));
+    assert_eq!(
+        n.nodes[0].cache.peek(addr(3), n.now).unwrap(),
+        addrs(&[0, 1, 2, 3])
+    );
+    assert_eq!(
+        n.nodes[1].cache.peek(addr(3), n.now).unwrap(),
+        addrs(&[1, 2, 3])
+    );
+    n.fail_link(2, 3);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs(3));
+    assert_eq!(
+        n.sent_by(1, is(RERR)).len(),
+        1,
+        "node 1 forwarded the error"
+    );
+    assert_eq!(
+        n.nodes[1].cache.peek(addr(3), n.now).unwrap(),
+        addrs(&[1, 4, 5, 3])
+    );
+    assert_eq!(lost_at(&n, 1), 0, "the error passed node 1");
+    assert_eq!(lost_at(&n, 0), 1, "it told its source");
+}
