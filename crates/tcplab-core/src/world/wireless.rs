@@ -137,6 +137,16 @@ impl World {
                 self.free_packets.append(&mut freed);
                 continue;
             }
+            if !self.wifi.io.overheard.is_empty() {
+                let mut heard = std::mem::take(&mut self.wifi.io.overheard);
+                for &(s, p, src, dst) in &heard {
+                    self.overheard(s, p, src, dst);
+                }
+                heard.clear();
+                if self.wifi.io.overheard.is_empty() {
+                    self.wifi.io.overheard = heard; // keep the allocation
+                }
+            }
             if self.wifi.io.up.is_empty() {
                 self.free_packets.append(&mut freed);
                 break;
@@ -158,6 +168,34 @@ impl World {
             up.clear();
             if self.wifi.io.up.is_empty() {
                 self.wifi.io.up = up;
+            }
+        }
+    }
+
+    /// Promiscuous station `sta` decoded packet `id` sent by station `src` to station `dst`:
+    /// the packet is lent to the node's routing agent only (no copy: it stays the sender's,
+    /// and is neither delivered, counted, traced nor freed here).
+    fn overheard(&mut self, sta: u32, id: PktId, src: u32, dst: u32) {
+        let node = self.wifi.stations[sta as usize].node;
+        let addr = |st: u32| self.nodes[self.wifi.stations[st as usize].node.idx()].addr;
+        let (from, to) = (addr(src), addr(dst));
+        let (now, port, mut io) = (
+            self.now,
+            self.sta_port[sta as usize],
+            std::mem::take(&mut self.rio),
+        );
+        let pkt = &self.packets[id.idx()];
+        self.routing[node.idx()].on_overheard(now, port, from, to, pkt, &mut io);
+        self.routing_done(node, io);
+    }
+
+    /// Turns promiscuous reception on at `node`'s stations when its routing agent asks for it
+    /// (off otherwise: a MAC without a listener does no work for frames for others).
+    pub(super) fn set_promiscuous(&mut self, node: NodeId) {
+        let on = self.routing[node.idx()].wants_overheard();
+        for port in &self.nodes[node.idx()].ports {
+            if let PortKind::Wifi(sta) = *port {
+                self.wifi.stations[sta as usize].mac.set_promiscuous(on);
             }
         }
     }
@@ -191,6 +229,7 @@ impl World {
             self.lose(id);
         }
         if !self.wifi.io.up.is_empty()
+            || !self.wifi.io.overheard.is_empty()
             || !self.wifi.io.sched.is_empty()
             || !self.wifi.io.freed.is_empty()
             || !self.wifi.io.failed.is_empty()
