@@ -74,6 +74,16 @@ const DSR_FIELDS: &[&str] = &[
     "buffer_timeout",
     "salvage",
     "reply_from_cache",
+    "promiscuous",
+    "gratuitous_replies",
+];
+
+/// Fields only DSR reads (AODV reads the rest of `DSR_FIELDS`).
+const DSR_ONLY: &[&str] = &[
+    "salvage",
+    "reply_from_cache",
+    "promiscuous",
+    "gratuitous_replies",
 ];
 
 /// Fields DSDV reads.
@@ -151,6 +161,15 @@ pub struct RoutingSpec {
     /// DSR: intermediate nodes answer route requests from their route cache (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_from_cache: Option<bool>,
+    /// DSR: listen promiscuously to unicast frames for other nodes: cut the links overheard
+    /// route errors report, cache overheard routes, shorten routes (ns2 preset: true, ns-2's
+    /// `dsragent_use_tap`; rfc4728: false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promiscuous: Option<bool>,
+    /// DSR: automatic route shortening by gratuitous route replies when `promiscuous` (RFC 4728
+    /// §3.4.3; default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gratuitous_replies: Option<bool>,
     /// DSDV: period of full dumps (ns-2 15 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update_interval: Option<Duration>,
@@ -248,6 +267,8 @@ pub fn dsr_params(r: &RoutingSpec) -> DsrParams {
     set(&mut p.salvage, r.salvage);
     set(&mut p.reply_from_cache, r.reply_from_cache);
     set(&mut p.ack_piggyback, r.ack_piggyback);
+    set(&mut p.tap, r.promiscuous);
+    set(&mut p.grat_replies, r.gratuitous_replies);
     p
 }
 
@@ -287,7 +308,7 @@ fn check_fields(r: &RoutingSpec, loc: &str, errs: &mut Vec<FieldError>) {
     for f in set.keys().filter(|k| *k != "protocol" && *k != "preset") {
         let dsr = DSR_FIELDS.contains(&f.as_str());
         let dsdv = DSDV_FIELDS.contains(&f.as_str());
-        let aodv = !dsdv && !matches!(f.as_str(), "salvage" | "reply_from_cache");
+        let aodv = !dsdv && !DSR_ONLY.contains(&f.as_str());
         let used = match r.protocol {
             RoutingProtocolName::Static => false,
             RoutingProtocolName::Aodv => aodv,
