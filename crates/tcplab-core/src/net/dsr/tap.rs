@@ -110,6 +110,7 @@ impl Dsr {
             dst: pkt.ip.dst,
         };
         let (Some(t), Some(n)) = (route.position(from), route.position(to)) else {
+            self.release_ready(now, io);
             return;
         };
         let me = route.position(self.addr);
