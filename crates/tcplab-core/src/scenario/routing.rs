@@ -440,3 +440,41 @@ fn set<T>(constant: &mut T, field: Option<T>) {
         *constant = v;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(json: &str) -> RoutingSpec {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn the_dsr_tap_fields_set_its_params_and_only_dsr_takes_them() {
+        let ns2 = dsr_params(&spec(r#"{"protocol": "dsr", "preset": "ns2"}"#));
+        assert!(ns2.tap && ns2.grat_replies, "ns-2's tap and replies on");
+        assert!(
+            !dsr_params(&spec(r#"{"protocol": "dsr"}"#)).tap,
+            "rfc4728: no tap"
+        );
+        let off = spec(
+            r#"{"protocol": "dsr", "preset": "ns2", "promiscuous": false,
+                "gratuitous_replies": false}"#,
+        );
+        assert!(!dsr_params(&off).tap && !dsr_params(&off).grat_replies);
+        for f in ["promiscuous", "gratuitous_replies"] {
+            let mut errs = Vec::new();
+            check_fields(
+                &spec(&format!(r#"{{"protocol": "aodv", "{f}": true}}"#)),
+                "r",
+                &mut errs,
+            );
+            assert_eq!(errs.len(), 1, "{f}");
+            assert_eq!(errs[0].loc, format!("r.{f}"));
+            assert!(
+                errs[0].msg.contains(r#"only used by protocol = "dsr""#),
+                "{errs:?}"
+            );
+        }
+    }
+}
