@@ -47,9 +47,11 @@ REPS = {("string", True): 2, ("string", False): 6, ("mobile", True): 2, ("mobile
 NOTES = (
     f"Routing runs alone for {WARMUP_S} s before the first flow starts, so throughput measures TCP over converged "
     "routing and not DSDV's start-up (its tables take about 100 s to converge over 7 hops).",
-    "DSR over the mobile network answers route requests only at the target (reply_from_cache = false): without "
-    "promiscuous overhearing, cached replies hand out stale routes and NewReno over DSR then delivers almost "
-    "nothing (docs/validation/routing.md).",
+    "DSR runs ns-2's preset, promiscuous tap on (overheard route errors and routes, route shortening). Over the "
+    "mobile network it answers route requests only at the target (reply_from_cache = false): cached replies hand "
+    "out stale routes, and NewReno over DSR then delivers less, also with the tap (docs/validation/routing.md).",
+    "ELFN over DSR runs twice on the single flow: told only when no cached route remains (ELFN), and told of every "
+    "Route Error as its authors' DSR did (notify_every_error; ELFN, every error); the finding judges the latter.",
     "TCP-pgy = S1 + S2 over AODV (gratuitous RREPs on for every sender) and DSR (the ACK as DSR option 31 on "
     "route requests and replies); over DSDV it is S2 alone: DSDV has no route requests or replies to carry it.",
     "Control packets and bytes count routing messages only; DSR's source routes on data packets are not in them.",

@@ -117,6 +117,20 @@ impl RoutingAgent for AnyRouting {
     ) {
         each_agent!(self, a => a.on_local_delivery(now, pkt, from, io))
     }
+    fn wants_overheard(&self) -> bool {
+        each_agent!(self, a => a.wants_overheard())
+    }
+    fn on_overheard(
+        &mut self,
+        now: SimTime,
+        port: Port,
+        from: Addr,
+        to: Addr,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) {
+        each_agent!(self, a => a.on_overheard(now, port, from, to, pkt, io))
+    }
     fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo) {
         each_agent!(self, a => a.on_timeout(now, io))
     }

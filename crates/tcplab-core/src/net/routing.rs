@@ -224,6 +224,28 @@ pub trait RoutingAgent {
     ) {
     }
 
+    /// Whether this agent listens promiscuously (ns-2's `dsragent_use_tap`): the world then
+    /// turns on its node's 802.11 stations' promiscuous reception and lends it, through
+    /// [`RoutingAgent::on_overheard`], every unicast data frame they decode for other stations.
+    fn wants_overheard(&self) -> bool {
+        false
+    }
+
+    /// Neighbour `from` sent `pkt` to neighbour `to` and this node overheard it on `port`
+    /// (promiscuous reception). The packet is lent, not given: it belongs to `to`, so the
+    /// agent may learn from it and send control packets, but it is neither delivered,
+    /// forwarded nor freed here. By default it is ignored.
+    fn on_overheard(
+        &mut self,
+        _now: SimTime,
+        _port: Port,
+        _from: Addr,
+        _to: Addr,
+        _pkt: &Packet,
+        _io: &mut RoutingIo,
+    ) {
+    }
+
     /// Wakes the agent for its timers.
     fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo);
 

@@ -1,7 +1,10 @@
 //! A tiny network for routing agents' trace tests, for any [`RoutingAgent`]: N agents over a
 //! fixed adjacency, every transmission taking `hop_delay`, timers run in time order, links
 //! that can be failed. It records every control packet sent, data deliveries (as the
-//! destination received them), drops and route signals.
+//! destination received them), drops and route signals. An agent that asks for overheard
+//! frames ([`RoutingAgent::wants_overheard`]) is shown every unicast a neighbour of it sends
+//! to another node over a working link (the link it went over is up, so with RTS/CTS the
+//! data frame was sent), as the world's promiscuous MAC does.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
@@ -38,6 +41,13 @@ enum Ev {
     },
     /// The MAC of `node` gave up sending data packet `id` to `next`.
     Fail { node: usize, next: usize, id: PktId },
+    /// Node `to` overhears `pkt` going from `from` to `next`.
+    Overhear {
+        to: usize,
+        from: usize,
+        next: usize,
+        pkt: Packet,
+    },
 }
 
 pub struct Net<A> {
@@ -62,6 +72,8 @@ pub struct Net<A> {
     pub purged: Vec<(SimTime, usize, Addr)>,
     /// (time, node, packet) data taken back from a queue the agent asked to recycle.
     pub recycled: Vec<(SimTime, usize, PktId)>,
+    /// (time, overhearing node, sender, addressee) unicasts lent to a listening agent.
+    pub overheard: Vec<(SimTime, usize, usize, usize)>,
 }
 
 pub fn addr(i: usize) -> Addr {
@@ -94,6 +106,7 @@ impl<A: RoutingAgent> Net<A> {
             signals: Vec::new(),
             purged: Vec::new(),
             recycled: Vec::new(),
+            overheard: Vec::new(),
         }
     }
 
@@ -180,6 +193,7 @@ impl<A: RoutingAgent> Net<A> {
         let pkt = self.data[&id].clone();
         self.data_hops.push((self.now, node, h.next, pkt.clone()));
         if self.up(node, next) {
+            self.overhear(at, node, next, &pkt);
             let ev = Ev::Arrive {
                 to: next,
                 from: node,
@@ -189,6 +203,27 @@ impl<A: RoutingAgent> Net<A> {
             self.schedule(at, ev);
         } else {
             self.schedule(at, Ev::Fail { node, next, id });
+        }
+    }
+
+    /// The listening neighbours of `from` other than `next` overhear its unicast at `at`.
+    fn overhear(&mut self, at: SimTime, from: usize, next: usize, pkt: &Packet) {
+        let listeners: Vec<usize> = self.adj[from]
+            .iter()
+            .copied()
+            .filter(|&n| n != next && self.up(from, n) && self.nodes[n].wants_overheard())
+            .collect();
+        for to in listeners {
+            let pkt = pkt.clone();
+            self.schedule(
+                at,
+                Ev::Overhear {
+                    to,
+                    from,
+                    next,
+                    pkt,
+                },
+            );
         }
     }
 
@@ -211,6 +246,9 @@ impl<A: RoutingAgent> Net<A> {
             };
             for to in targets {
                 if self.up(node, to) {
+                    if h.next != BROADCAST_ADDR {
+                        self.overhear(at, node, to, &pkt);
+                    }
                     let pkt = pkt.clone();
                     let ev = Ev::Arrive {
                         to,
@@ -345,6 +383,17 @@ impl<A: RoutingAgent> Net<A> {
                         }
                     }
                 }
+                self.apply(to, io);
+            }
+            Ev::Overhear {
+                to,
+                from,
+                next,
+                pkt,
+            } => {
+                self.overheard.push((self.now, to, from, next));
+                let (a, b) = (addr(from), addr(next));
+                self.nodes[to].on_overheard(self.now, Port(0), a, b, &pkt, &mut io);
                 self.apply(to, io);
             }
             Ev::Fail { node, next, id } => {

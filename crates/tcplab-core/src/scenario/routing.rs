@@ -75,10 +75,18 @@ const DSR_FIELDS: &[&str] = &[
     "salvage",
     "reply_from_cache",
     "notify_every_error",
+    "promiscuous",
+    "gratuitous_replies",
 ];
 
-/// DSR's fields AODV does not read.
-const DSR_ONLY_FIELDS: &[&str] = &["salvage", "reply_from_cache", "notify_every_error"];
+/// Fields only DSR reads (AODV reads the rest of `DSR_FIELDS`).
+const DSR_ONLY: &[&str] = &[
+    "salvage",
+    "reply_from_cache",
+    "notify_every_error",
+    "promiscuous",
+    "gratuitous_replies",
+];
 
 /// Fields DSDV reads.
 const DSDV_FIELDS: &[&str] = &["update_interval", "link_layer_breaks"];
@@ -159,6 +167,15 @@ pub struct RoutingSpec {
     /// route remains (ELFN as its authors built it; default false: only when no route remains).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notify_every_error: Option<bool>,
+    /// DSR: listen promiscuously to unicast frames for other nodes: cut the links overheard
+    /// route errors report, cache overheard routes, shorten routes (ns2 preset: true, ns-2's
+    /// `dsragent_use_tap`; rfc4728: false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promiscuous: Option<bool>,
+    /// DSR: automatic route shortening by gratuitous route replies when `promiscuous` (RFC 4728
+    /// §3.4.3; default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gratuitous_replies: Option<bool>,
     /// DSDV: period of full dumps (ns-2 15 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update_interval: Option<Duration>,
@@ -257,6 +274,8 @@ pub fn dsr_params(r: &RoutingSpec) -> DsrParams {
     set(&mut p.reply_from_cache, r.reply_from_cache);
     set(&mut p.ack_piggyback, r.ack_piggyback);
     set(&mut p.notify_every_error, r.notify_every_error);
+    set(&mut p.tap, r.promiscuous);
+    set(&mut p.grat_replies, r.gratuitous_replies);
     p
 }
 
@@ -296,7 +315,7 @@ fn check_fields(r: &RoutingSpec, loc: &str, errs: &mut Vec<FieldError>) {
     for f in set.keys().filter(|k| *k != "protocol" && *k != "preset") {
         let dsr = DSR_FIELDS.contains(&f.as_str());
         let dsdv = DSDV_FIELDS.contains(&f.as_str());
-        let aodv = !dsdv && !DSR_ONLY_FIELDS.contains(&f.as_str());
+        let aodv = !dsdv && !DSR_ONLY.contains(&f.as_str());
         let used = match r.protocol {
             RoutingProtocolName::Static => false,
             RoutingProtocolName::Aodv => aodv,
@@ -426,5 +445,43 @@ pub fn validate_routing(s: &Scenario, errs: &mut Vec<FieldError>) {
 fn set<T>(constant: &mut T, field: Option<T>) {
     if let Some(v) = field {
         *constant = v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(json: &str) -> RoutingSpec {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn the_dsr_tap_fields_set_its_params_and_only_dsr_takes_them() {
+        let ns2 = dsr_params(&spec(r#"{"protocol": "dsr", "preset": "ns2"}"#));
+        assert!(ns2.tap && ns2.grat_replies, "ns-2's tap and replies on");
+        assert!(
+            !dsr_params(&spec(r#"{"protocol": "dsr"}"#)).tap,
+            "rfc4728: no tap"
+        );
+        let off = spec(
+            r#"{"protocol": "dsr", "preset": "ns2", "promiscuous": false,
+                "gratuitous_replies": false}"#,
+        );
+        assert!(!dsr_params(&off).tap && !dsr_params(&off).grat_replies);
+        for f in ["promiscuous", "gratuitous_replies"] {
+            let mut errs = Vec::new();
+            check_fields(
+                &spec(&format!(r#"{{"protocol": "aodv", "{f}": true}}"#)),
+                "r",
+                &mut errs,
+            );
+            assert_eq!(errs.len(), 1, "{f}");
+            assert_eq!(errs[0].loc, format!("r.{f}"));
+            assert!(
+                errs[0].msg.contains(r#"only used by protocol = "dsr""#),
+                "{errs:?}"
+            );
+        }
     }
 }

@@ -141,6 +141,14 @@ pub enum MacAction {
         dst: u32,
         pkt: PktId,
     },
+    /// A promiscuous station decoded a unicast data frame from `src` to another station
+    /// `dst` (ns-2's MAC tap): `pkt` is the sender's copy, shown to the network layer, not
+    /// handed over.
+    Overheard {
+        pkt: PktId,
+        src: u32,
+        dst: u32,
+    },
 }
 
 /// Per-station counters.
@@ -171,6 +179,8 @@ pub struct MacStats {
     pub drops_retry: u64,
     pub drops_queue: u64,
     pub drops_outage: u64,
+    /// Unicast data frames for other stations reported by promiscuous reception.
+    pub overheard: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,6 +232,9 @@ pub struct Dcf {
     dup: Vec<(u32, u16)>,
     /// The station is in a scheduled outage.
     down: bool,
+    /// Report decoded unicast data frames for other stations (off unless the node's routing
+    /// agent asks for them).
+    promiscuous: bool,
     pub stats: MacStats,
     rng: Rng,
 }
@@ -248,9 +261,15 @@ impl Dcf {
             rts_nav: None,
             dup: Vec::new(),
             down: false,
+            promiscuous: false,
             stats: MacStats::default(),
             rng,
         }
+    }
+
+    /// Turns promiscuous reception on or off (ns-2's `install-tap` on the MAC).
+    pub fn set_promiscuous(&mut self, on: bool) {
+        self.promiscuous = on;
     }
 
     pub fn queue_len(&self) -> usize {
@@ -529,6 +548,17 @@ impl Dcf {
                         + phy.rx_start_delay
                         + phy.slot.times(2);
                     self.rts_nav = Some((now + window, before));
+                }
+                // ns-2 `recv_timer`: the tap sees a data frame after its NAV is set; it is
+                // not acknowledged and leaves the duplicate cache alone (only the addressee
+                // keeps one, 10.3.2.14).
+                if let (true, FrameKind::Data, Some(pkt)) = (self.promiscuous, f.kind, f.pkt) {
+                    self.stats.overheard += 1;
+                    out.push(MacAction::Overheard {
+                        pkt,
+                        src: f.src,
+                        dst: f.dst,
+                    });
                 }
             }
             return;
@@ -1420,6 +1450,55 @@ mod tests {
             (b.kind, b.dst, b.pkt),
             (FrameKind::Data, BROADCAST, Some(PktId(1)))
         );
+    }
+
+    #[test]
+    fn a_promiscuous_station_reports_a_frame_for_another_without_acking_or_caching_it() {
+        // ns-2's MAC tap: the frame sets the NAV as any frame for another station, is shown
+        // to the network layer, not delivered, not acknowledged, and leaves the duplicate
+        // cache alone (the addressee's business, 10.3.2.14).
+        let run = |promiscuous: bool| {
+            let mut m = Mac::new(MacParams::default());
+            m.dcf.set_promiscuous(promiscuous);
+            let f = frame(FrameKind::Data, PEER, OTHER, us(258));
+            m.receive(us(2000), f);
+            assert_eq!(m.dcf.nav_until, us(2258), "NAV from the Duration field");
+            m.run_until(us(3000));
+            assert!(
+                m.sent().is_empty(),
+                "no ACK for a frame for another station"
+            );
+            // The same source and sequence number, with Retry, now for this station: a
+            // duplicate only if the overheard frame had entered the cache.
+            m.receive(
+                us(6000),
+                Frame {
+                    dst: ME,
+                    retry: true,
+                    ..f
+                },
+            );
+            let heard: Vec<MacAction> = m
+                .trace
+                .iter()
+                .filter(|(_, a)| {
+                    matches!(a, MacAction::Overheard { .. } | MacAction::Deliver { .. })
+                })
+                .map(|&(_, a)| a)
+                .collect();
+            (heard, m.dcf.stats.overheard, m.dcf.stats.duplicates)
+        };
+        let deliver = MacAction::Deliver {
+            pkt: PktId(99),
+            src: PEER,
+        };
+        let overheard = MacAction::Overheard {
+            pkt: PktId(99),
+            src: PEER,
+            dst: OTHER,
+        };
+        assert_eq!(run(true), (vec![overheard, deliver], 1, 0));
+        assert_eq!(run(false), (vec![deliver], 0, 0), "off unless asked for");
     }
 
     #[test]

@@ -225,6 +225,10 @@ pub struct WifiIo {
     /// Unicast packets the MAC gave up on after its retries: (sending station, packet, station
     /// it was for). The network layer owns them again (its link-failure callback).
     pub failed: Vec<(u32, PktId, u32)>,
+    /// Unicast data frames promiscuous stations decoded for others: (overhearing station,
+    /// the sender's packet, sending station, addressed station). The packet stays the
+    /// sender's; the world only shows it to the overhearer's routing agent.
+    pub overheard: Vec<(u32, PktId, u32, u32)>,
 }
 
 /// Signal kinds carried by `Event::WifiLink`.
@@ -621,6 +625,9 @@ impl Wifi {
             match a {
                 MacAction::Transmit(f, d) => self.start_tx(now, s, f, d),
                 MacAction::Deliver { pkt, src } => self.deliver_up(s, pkt, src),
+                MacAction::Overheard { pkt, src, dst } => {
+                    self.io.overheard.push((s, pkt, src, dst))
+                }
                 MacAction::Sent(p) | MacAction::Drop(p, DropCause::QueueOverflow) => {
                     self.io.freed.push(p)
                 }

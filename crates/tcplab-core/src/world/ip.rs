@@ -62,6 +62,7 @@ impl World {
     /// Replaces `node`'s routing agent.
     pub fn set_routing(&mut self, node: NodeId, agent: AnyRouting) {
         self.routing[node.idx()] = agent;
+        self.set_promiscuous(node);
     }
 
     pub fn routing(&self, node: NodeId) -> &AnyRouting {

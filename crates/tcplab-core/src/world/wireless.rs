@@ -137,6 +137,16 @@ impl World {
                 self.free_packets.append(&mut freed);
                 continue;
             }
+            if !self.wifi.io.overheard.is_empty() {
+                let mut heard = std::mem::take(&mut self.wifi.io.overheard);
+                for &(s, p, src, dst) in &heard {
+                    self.overheard(s, p, src, dst);
+                }
+                heard.clear();
+                if self.wifi.io.overheard.is_empty() {
+                    self.wifi.io.overheard = heard; // keep the allocation
+                }
+            }
             if self.wifi.io.up.is_empty() {
                 self.free_packets.append(&mut freed);
                 break;
@@ -158,6 +168,34 @@ impl World {
             up.clear();
             if self.wifi.io.up.is_empty() {
                 self.wifi.io.up = up;
+            }
+        }
+    }
+
+    /// Promiscuous station `sta` decoded packet `id` sent by station `src` to station `dst`:
+    /// the packet is lent to the node's routing agent only (no copy: it stays the sender's,
+    /// and is neither delivered, counted, traced nor freed here).
+    fn overheard(&mut self, sta: u32, id: PktId, src: u32, dst: u32) {
+        let node = self.wifi.stations[sta as usize].node;
+        let addr = |st: u32| self.nodes[self.wifi.stations[st as usize].node.idx()].addr;
+        let (from, to) = (addr(src), addr(dst));
+        let (now, port, mut io) = (
+            self.now,
+            self.sta_port[sta as usize],
+            std::mem::take(&mut self.rio),
+        );
+        let pkt = &self.packets[id.idx()];
+        self.routing[node.idx()].on_overheard(now, port, from, to, pkt, &mut io);
+        self.routing_done(node, io);
+    }
+
+    /// Turns promiscuous reception on at `node`'s stations when its routing agent asks for it
+    /// (off otherwise: a MAC without a listener does no work for frames for others).
+    pub(super) fn set_promiscuous(&mut self, node: NodeId) {
+        let on = self.routing[node.idx()].wants_overheard();
+        for port in &self.nodes[node.idx()].ports {
+            if let PortKind::Wifi(sta) = *port {
+                self.wifi.stations[sta as usize].mac.set_promiscuous(on);
             }
         }
     }
@@ -191,11 +229,95 @@ impl World {
             self.lose(id);
         }
         if !self.wifi.io.up.is_empty()
+            || !self.wifi.io.overheard.is_empty()
             || !self.wifi.io.sched.is_empty()
             || !self.wifi.io.freed.is_empty()
             || !self.wifi.io.failed.is_empty()
         {
             self.wifi_io();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::prepare;
+    use crate::ids::NodeId;
+    use crate::net::{addr_node, AnyRouting};
+    use crate::scenario::Format;
+
+    /// n0 – n1 – n2 200 m apart, n3 200 m from n1 only (250 m reception): n3 decodes n1's
+    /// frames to n2 but is on no route. CBR n0 → n2 over DSR (ns-2 preset).
+    const NET: &str = r#"
+        name = "overhear"
+        duration = "5s"
+        nodes = [{ name = "n0" }, { name = "n1" }, { name = "n2" }, { name = "n3" }]
+        [[wlans]]
+        name = "manet"
+        mode = "adhoc"
+        phy = "ns2_dsss"
+        rate = "2Mbps"
+        propagation = { model = "two_ray_ground" }
+        routing = { protocol = "dsr", preset = "ns2" }
+        stations = [
+            { node = "n0", position = ["0m", "0m"] },
+            { node = "n1", position = ["200m", "0m"] },
+            { node = "n2", position = ["400m", "0m"] },
+            { node = "n3", position = ["200m", "200m"] },
+        ]
+        [[flows]]
+        name = "u"
+        app = "cbr"
+        src = "n0"
+        dst = "n2"
+        rate = "64kbps"
+        packet_size = "512B"
+        stop = "4s"
+    "#;
+
+    /// The MAC's switch: with DSR's tap on, n3's station reports the frames n1 sends n2 and
+    /// the world lends them to n3's agent (which caches n3-n1-n2 from them); the packets are
+    /// delivered once, to n2 alone, and nothing at n3 is delivered, forwarded or dropped.
+    #[test]
+    fn an_overheard_frame_is_lent_to_routing_and_not_delivered() {
+        let run = |promiscuous: bool| {
+            let set = [(
+                "wlans.manet.routing.promiscuous".to_string(),
+                promiscuous.to_string(),
+            )];
+            let mut p = prepare(NET, Format::Toml, Some(1), &set, None).unwrap();
+            while !p.step(u64::MAX).unwrap() {}
+            let w = &p.world;
+            let n3 = &w.wifi().stations[3];
+            let AnyRouting::Dsr(d) = w.routing(NodeId(3)) else {
+                panic!("DSR at n3");
+            };
+            let route = d.cache().peek(w.nodes()[2].addr, w.now);
+            let hops: Option<Vec<u32>> =
+                route.map(|r| r.iter().map(|&a| addr_node(a, 4).unwrap().0).collect());
+            let n3_sent = n3.mac.stats.data_frames_sent;
+            let dropped = w.nodes()[3].drops;
+            let (overheard, delivered) = (n3.mac.stats.overheard, n3.mac.stats.delivered);
+            let cbr = p.finish().unwrap().summary.cbr[0].clone();
+            (
+                overheard,
+                hops,
+                delivered,
+                n3_sent,
+                dropped.routing,
+                cbr.sent,
+                cbr.received,
+            )
+        };
+        let on = run(true);
+        let off = run(false);
+        assert!(on.0 > 50, "n3 overheard n1's frames: {on:?}");
+        assert_eq!(on.1, Some(vec![3, 1, 2]), "lent to routing");
+        assert_eq!(off.0, 0, "off unless the agent asks");
+        assert_eq!(off.1, None);
+        // Only the broadcast requests reach n3's IP and leave it again, as without the tap.
+        assert_eq!((on.2, on.3, on.4), (off.2, off.3, off.4));
+        assert_eq!(on.6, on.5, "every datagram delivered once: {on:?}");
+        assert_eq!(off.6, off.5);
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod cache;
 pub mod params;
+mod tap;
 
 #[cfg(test)]
 mod tests;
@@ -71,6 +72,12 @@ pub struct Dsr {
     /// TCP-pgy S1: the latest cumulative ACK this node's TCP sent toward each destination.
     acks: LatestAcks,
     stats: RoutingStats,
+    /// Gratuitous Route Reply Table (RFC §4.4) and the replies sent (automatic route
+    /// shortening, `tap.rs`).
+    grat: tap::GratTable,
+    grat_sent: u64,
+    /// Reused for the routes overheard packets show (no allocation per frame heard).
+    scratch: Vec<Addr>,
 }
 
 impl Dsr {
@@ -97,6 +104,9 @@ impl Dsr {
             last_error: None,
             acks: LatestAcks::default(),
             stats: RoutingStats::default(),
+            grat: Default::default(),
+            grat_sent: 0,
+            scratch: Vec::new(),
         }
     }
 
@@ -110,6 +120,11 @@ impl Dsr {
 
     pub fn cache(&self) -> &PathCache {
         &self.cache
+    }
+
+    /// Gratuitous Route Replies sent (automatic route shortening, RFC §3.4.3).
+    pub fn grat_replies_sent(&self) -> u64 {
+        self.grat_sent
     }
 
     /// Packets waiting for a route.
@@ -725,6 +740,24 @@ impl RoutingAgent for Dsr {
         }
         // RFC §8.1.4: the destination removes the DSR Options header.
         Self::unwrap(pkt);
+    }
+
+    fn wants_overheard(&self) -> bool {
+        self.p.tap
+    }
+
+    fn on_overheard(
+        &mut self,
+        now: SimTime,
+        _port: Port,
+        from: Addr,
+        to: Addr,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) {
+        if self.p.tap {
+            self.overheard(now, from, to, pkt, io);
+        }
     }
 
     fn on_link_failure(

@@ -59,6 +59,22 @@ pub struct DsrParams {
     /// ELFN as Holland & Vaidya built it, on the route-failure message DSR returns to the
     /// sender. Off: only when no cached route remains. Off in both presets (neither has ELFN).
     pub notify_every_error: bool,
+    /// Listen promiscuously (ns-2 `dsragent_use_tap`, on): unicast frames for others are shown
+    /// to the agent, which cuts the links overheard Route Errors report, caches overheard
+    /// routes (with `snoop`) and shortens routes (`grat_replies`). RFC: a node MAY overhear
+    /// ("e.g., by operating its network interface in promiscuous receive mode", §3.4.3);
+    /// the `rfc4728` preset does not assume it.
+    pub tap: bool,
+    /// Automatic route shortening (RFC §3.4.3 SHOULD, ns-2 `dsragent_send_grat_replies`): a
+    /// node that overhears a data packet whose source route lists it after the next hop sends
+    /// the packet's source a gratuitous Route Reply with the shortened route.
+    pub grat_replies: bool,
+    /// Gratuitous Route Reply Table (RFC §4.4): no second gratuitous reply for the same
+    /// (source, transmitter) within `grat_hold` (RFC GratReplyHoldoff 1 s; ns-2
+    /// `grat_hold_down_time` 1 s), at most `grat_table` entries (RFC: no size given, so
+    /// unbounded; ns-2 RTREP_HOLDOFF_SIZE 10, the oldest replaced).
+    pub grat_hold: SimTime,
+    pub grat_table: usize,
 }
 
 impl DsrParams {
@@ -85,6 +101,10 @@ impl DsrParams {
             max_route_len: 62,
             ack_piggyback: false,
             notify_every_error: false,
+            tap: false,
+            grat_replies: true,
+            grat_hold: SimTime::from_secs(1),
+            grat_table: usize::MAX,
         }
     }
 
@@ -98,6 +118,8 @@ impl DsrParams {
             cache_timeout: None,
             error_hold: Some(SimTime::from_secs(1)),
             max_route_len: 16,
+            tap: true,
+            grat_table: 10,
             ..DsrParams::rfc4728()
         }
     }

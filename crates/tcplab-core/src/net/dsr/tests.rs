@@ -502,3 +502,118 @@ fn a_route_error_passing_through_is_no_notice() {
     assert_eq!(lost_at(&n, 1), 0, "the error passed node 1");
     assert_eq!(lost_at(&n, 0), 1, "it told its source");
 }
+
+/// The DSR agents the tap tests run: ns-2's preset (tap on), with `tweak` applied.
+fn tapped(tweak: impl Fn(&mut DsrParams)) -> DsrParams {
+    let mut p = DsrParams::ns2();
+    tweak(&mut p);
+    p
+}
+
+/// RFC §3.4.3 automatic route shortening: on 0–1–2–3 the route 0-1-2-3 was discovered while
+/// 1–3 was out of range; once it is in range, 3 overhears 1 → 2, is listed after the next hop,
+/// and sends 0 a gratuitous Route Reply with 0-1-3, back the way the packet came (3-1-0). The
+/// Gratuitous Route Reply Table (§4.4) holds back a second one for the same (source,
+/// transmitter) within GratReplyHoldoff; the overheard copy is not delivered, and the next
+/// packet takes the short route.
+#[test]
+fn an_overhearing_node_later_on_the_route_sends_a_gratuitous_reply() {
+    let run = |p: DsrParams| {
+        let mut n = net(4, &[(0, 1), (1, 2), (2, 3), (1, 3)], p);
+        n.fail_link(1, 3);
+        n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(1));
+        assert_eq!(
+            n.nodes[0].cache().peek(addr(3), n.now),
+            Some(addrs(&[0, 1, 2, 3]))
+        );
+        n.restore_link(1, 3);
+        let t0 = n.now;
+        let (a, b) = (n.send_data(0, 3), n.send_data(0, 3));
+        n.run_until(t0 + ms(100));
+        let grat: Vec<(usize, u32, Option<DsrOption>)> = n
+            .sent
+            .iter()
+            .filter(|s| s.at >= t0 && is(RREP)(&s.pkt))
+            .map(|s| (s.node, s.pkt.ip.dst, option(&s.pkt, RREP).cloned()))
+            .collect();
+        let c = n.send_data(0, 3);
+        n.run_until(t0 + ms(200));
+        let delivered = |id: crate::ids::PktId| {
+            let id = id.0 as u16;
+            n.delivered.iter().filter(|d| d.2.ip.ident == id).count()
+        };
+        assert_eq!(
+            (delivered(a), delivered(b), delivered(c)),
+            (1, 1, 1),
+            "each once"
+        );
+        let via: Vec<u32> = n
+            .data_hops
+            .iter()
+            .filter(|h| h.3.ip.ident == c.0 as u16)
+            .map(|h| h.2)
+            .collect();
+        (grat, via, n.nodes[3].grat_replies_sent())
+    };
+    let (grat, via, sent) = run(tapped(|_| {}));
+    let reply = DsrOption::RouteReply {
+        last_hop_external: false,
+        addrs: addrs(&[1, 3]),
+    };
+    // 3 originates one reply (the second packet is held back), 1 forwards it to 0.
+    assert_eq!(
+        grat,
+        [(3, addr(0), Some(reply.clone())), (1, addr(0), Some(reply))]
+    );
+    assert_eq!(sent, 1);
+    assert_eq!(via, addrs(&[1, 3]), "the next packet goes 0 → 1 → 3");
+    let (grat, via, _) = run(tapped(|p| p.grat_replies = false));
+    assert!(grat.is_empty());
+    assert_eq!(via, addrs(&[1, 2, 3]));
+    let (grat, _, _) = run(tapped(|p| p.grat_hold = SimTime::ZERO));
+    assert_eq!(
+        grat.len(),
+        4,
+        "without the table each packet overheard gets its reply"
+    );
+}
+
+/// ns-2's tap: a Route Error overheard on its way (unicast 2 → 1 toward 0) cuts the broken
+/// link from the cache of a bystander (4, next to 1 and 2) that used it, before any request
+/// carries the error around.
+#[test]
+fn an_overheard_route_error_cuts_the_link_from_the_cache() {
+    let run = |p: DsrParams| {
+        let mut n = net(5, &[(0, 1), (1, 2), (2, 3), (4, 1), (4, 2)], p);
+        n.send_data(4, 3);
+        n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(1));
+        let before = n.nodes[4].cache().has(addr(3), n.now);
+        n.fail_link(2, 3);
+        let t0 = n.now;
+        n.send_data(0, 3);
+        n.run_until(t0 + ms(10));
+        let heard = n.overheard.iter().any(|o| (o.1, o.2, o.3) == (4, 2, 1));
+        let erred = n.sent_by(2, is(RERR)).len();
+        (before, erred, heard, n.nodes[4].cache().has(addr(3), n.now))
+    };
+    assert_eq!(run(tapped(|_| {})), (true, 1, true, false));
+    assert_eq!(run(tapped(|p| p.tap = false)), (true, 1, false, true));
+}
+
+/// ns-2's tap snoops the source routes it overhears (`noticeRouteUsed`,
+/// `cache_use_overheard_routes`): 4, next to 1 only, hears 1 → 2 of 0's packet to 3 and
+/// caches 4-1-2-3 (the link to the transmitter assumed), as an overheard route.
+#[test]
+fn an_overheard_source_route_enters_the_cache_through_the_transmitter() {
+    let run = |p: DsrParams| {
+        let mut n = net(5, &[(0, 1), (1, 2), (2, 3), (4, 1)], p);
+        n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(1));
+        n.nodes[4].cache().peek(addr(3), n.now)
+    };
+    assert_eq!(run(tapped(|_| {})), Some(addrs(&[4, 1, 2, 3])));
+    assert_eq!(run(tapped(|p| p.snoop = false)), None);
+    assert_eq!(run(tapped(|p| p.tap = false)), None);
+}
