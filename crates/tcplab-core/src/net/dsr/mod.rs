@@ -315,7 +315,8 @@ impl Dsr {
         if !(self.p.notify_every_error && to_me) {
             return Vec::new();
         }
-        let uses = |r: &[Addr]| r.windows(2).any(|w| w == [a, b] || w == [b, a]);
+        // The way the failed packet went: the reported direction.
+        let uses = |r: &[Addr]| r.windows(2).any(|w| w == [a, b]);
         self.sourced
             .iter()
             .copied()

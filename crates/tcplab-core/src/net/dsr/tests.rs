@@ -465,6 +465,35 @@ fn a_break_of_the_sources_own_link_is_a_notice_when_asked() {
     }
 }
 
+/// Only the destinations whose route ran over the broken link hear of it: a second flow from
+/// the same source over another first hop is left alone.
+#[test]
+fn a_route_error_tells_only_the_flows_over_the_broken_link() {
+    let mut p = DsrParams::rfc4728();
+    p.salvage = false;
+    p.notify_every_error = true;
+    // 0–1–3 and 0–2–3 to node 3; 0–4 to node 4.
+    let mut n = net(5, &[(0, 1), (1, 3), (0, 2), (2, 3), (0, 4)], p);
+    n.send_data(0, 3);
+    n.send_data(0, 4);
+    n.run_until(SimTime::from_secs(1));
+    let relay = if n.nodes[0].cache.peek(addr(3), n.now).unwrap()[1] == addr(1) {
+        1
+    } else {
+        2
+    };
+    n.fail_link(relay, 3);
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs(2));
+    assert_eq!(lost_at(&n, 0), 1);
+    let to_4 = RouteSignal::Lost { dst: addr(4) };
+    assert!(
+        n.signals.iter().all(|&(_, _, s)| s != to_4),
+        "{:?}",
+        n.signals
+    );
+}
+
 /// A Route Error crossing a node on its way to another source is not that node's notice, even
 /// when its own route used the broken link and another remains: ELFN is what DSR returns to the
 /// sender of the failed packet.
