@@ -52,9 +52,10 @@ impl Drs {
     }
 
     fn sample(&mut self, r: SimTime) {
-        self.rtt = Some(match self.rtt {
-            Some(old) => SimTime((old.0 * 7 + r.0) / 8),
-            None => r,
+        self.rtt = Some(match (self.linux, self.rtt) {
+            (Some(_), old) => LinuxRcv::rtt_update(old, r),
+            (None, Some(old)) => SimTime((old.0 * 7 + r.0) / 8),
+            (None, None) => r,
         });
     }
 
@@ -84,10 +85,15 @@ impl Socket {
         if !d.tune {
             return;
         }
-        match h.ts {
-            Some((_, ecr)) if ts_on && ecr != 0 => d.sample(SimTime::from_millis(
+        // Linux samples once per new echo, from full-sized segments (tcp_rcv_rtt_measure_ts): a
+        // round's segments echoing one ACK do not lengthen its RTT.
+        let echo = h.ts.map(|(_, ecr)| ecr).filter(|&e| ts_on && e != 0);
+        let fresh = echo.is_some_and(|e| d.linux.as_mut().is_none_or(|l| l.fresh_echo(e, payload)));
+        match echo {
+            Some(ecr) if fresh => d.sample(SimTime::from_millis(
                 Self::ts_now(now).wrapping_sub(ecr) as u64,
             )),
+            Some(_) => {}
             _ if !ts_on => match d.window_timing {
                 Some((end, t0)) if rcv_nxt >= end => {
                     d.sample(now - t0);
@@ -102,11 +108,19 @@ impl Socket {
             d.round = Some((rcv_nxt, now));
             return;
         };
-        // The first round starts with the first in-order data (this segment included).
-        let Some((seq, at)) = d.round else {
-            d.round = Some((rcv_nxt.saturating_sub(payload as u64), now));
-            return;
+        let first = rcv_nxt.saturating_sub(payload as u64);
+        let (seq, at) = match (d.round, d.linux.is_some(), self.connected_at) {
+            (Some(r), _, _) => r,
+            // Linux measures from the connection's establishment (tcp_init_buffer_space), so
+            // its first check comes with the first data and counts only that segment.
+            (None, true, Some(t)) => (first, t),
+            // Otherwise the first round starts with the first in-order data (this one included).
+            _ => {
+                d.round = Some((first, now));
+                return;
+            }
         };
+        d.round = Some((seq, at));
         if now - at >= rtt {
             let delivered = rcv_nxt - seq;
             match d.linux.as_mut() {

@@ -11,18 +11,25 @@
 //!   on the validation pcap), and rcv_ssthresh starts there;
 //! - rcv_ssthresh grows by two MSS per in-order segment while it is below both the clamp and the
 //!   window the buffer's free space allows (tcp_grow_window);
+//! - the receiver's RTT is sampled from the timestamp echo once per new echo value
+//!   (rcv_rtt_last_tsecr), and autotuning's first round starts when the connection is
+//!   established;
+//! - a smaller receiver RTT sample replaces the estimate at once, a larger one is averaged in
+//!   with weight 1/8 ("tcp: always seek for minimal rtt in tcp_rcv_rtt_update()", 6.16);
 //! - autotuning (tcp_moderate_rcvbuf) measures the data read per receiver RTT and, when it
 //!   exceeds the largest earlier measurement (at first 10 MSS: "Initial rcvq_space gets
-//!   calculated as TCP_INIT_CWND * tp->advmss"), sets the window to twice that data plus 16 MSS,
-//!   raised further by twice its relative growth ("tcp: smoother receiver autotuning"), and the
-//!   buffer to what holds that window, at most tcp_rmem's maximum.
+//!   calculated as TCP_INIT_CWND * tp->advmss"), sets the window to twice that data, raised by
+//!   twice its relative growth, without the 16-MSS cushion older kernels added ("tcp: fix too
+//!   slow tcp_rcvbuf_grow() action", 6.18: "not exactly a revert, we do not add the
+//!   16 * tp->advmss cushion"), and the buffer to what holds that window, at most tcp_rmem's
+//!   maximum.
+
+use crate::time::SimTime;
 
 /// The share of the buffer that is window before any data arrived: 1/2, in 1/256ths.
 const DEFAULT_RATIO: u64 = 128;
 /// Autotuning's first threshold: TCP_INIT_CWND segments.
 const INIT_SPACE_SEGMENTS: u64 = 10;
-/// Autotuning's headroom: 16 MSS on top of twice the data of a round trip.
-const HEADROOM_SEGMENTS: u64 = 16;
 
 #[derive(Clone, Copy, Debug)]
 pub(super) struct LinuxRcv {
@@ -37,6 +44,8 @@ pub(super) struct LinuxRcv {
     mss: u64,
     /// The largest data read in one receiver RTT so far (Linux's rcvq_space.space).
     copied_max: u64,
+    /// The TSecr of the last receiver RTT sample (Linux's rcv_rtt_last_tsecr).
+    last_echo: u32,
 }
 
 impl LinuxRcv {
@@ -50,6 +59,7 @@ impl LinuxRcv {
             truesize,
             mss,
             copied_max: (INIT_SPACE_SEGMENTS * mss).min(window),
+            last_echo: 0,
         }
     }
 
@@ -71,6 +81,25 @@ impl LinuxRcv {
         self.ratio = self.mss * 256 / self.truesize;
     }
 
+    /// The receiver's RTT estimate after sample `r` (tcp_rcv_rtt_update since 6.16): a smaller
+    /// sample is taken at once, a larger one averaged in with weight 1/8.
+    pub(super) fn rtt_update(old: Option<SimTime>, r: SimTime) -> SimTime {
+        match old {
+            Some(o) if r >= o => SimTime((o.0 * 7 + r.0) / 8),
+            _ => r,
+        }
+    }
+
+    /// Whether a segment echoing `ecr` gives a receiver RTT sample: only a new echo does, and
+    /// only from a full-sized segment.
+    pub(super) fn fresh_echo(&mut self, ecr: u32, payload: u32) -> bool {
+        if ecr == self.last_echo {
+            return false;
+        }
+        self.last_echo = ecr;
+        payload as u64 >= self.mss
+    }
+
     /// The window the buffer allows when everything has been read (the window clamp).
     pub(super) fn space(&self) -> u64 {
         self.window_of(self.buf)
@@ -88,8 +117,8 @@ impl LinuxRcv {
         if copied <= prev {
             return;
         }
-        let mut wnd = 2 * copied + HEADROOM_SEGMENTS * self.mss;
-        // "smoother receiver autotuning": grown by twice the relative growth of the data.
+        // tcp_rcvbuf_grow (6.18): twice the data, grown by twice its relative growth.
+        let mut wnd = 2 * copied;
         wnd += 2 * wnd * (copied - prev) / prev.max(1);
         let buf = (wnd * 256 / self.ratio).min(self.buf_max);
         self.buf = self.buf.max(buf);

@@ -26,9 +26,19 @@ fn windows(
     ks: std::ops::RangeInclusive<u64>,
     at: impl Fn(u64) -> SimTime,
 ) -> Vec<u64> {
+    windows_rtt(c, ks, at, |_| 100)
+}
+
+/// As `windows`, segment k's echo `rtt(k)` ms old.
+fn windows_rtt(
+    c: &mut Socket,
+    ks: std::ops::RangeInclusive<u64>,
+    at: impl Fn(u64) -> SimTime,
+    rtt: impl Fn(u64) -> u64,
+) -> Vec<u64> {
     ks.map(|k| {
         let t = at(k);
-        let echo = (t.as_millis() - 100 + 1) as u32;
+        let echo = (t.as_millis() - rtt(k) + 1) as u32;
         let d = seg(
             TcpHeader {
                 seq: S + (k - 1) * M,
@@ -61,10 +71,10 @@ fn the_window_starts_at_whole_segments_and_climbs_to_what_the_buffer_allows() {
 }
 
 /// With autotuning, Linux's rule: a round trip's data raises the buffer only when it exceeds
-/// the largest earlier round's (10 MSS at first), to twice it plus 16 MSS, grown by twice its
-/// relative growth. Rounds of 10 and 20 segments, 100 ms apart: after the second the window is
-/// (2·20 000 + 16 000) · (1 + 2 · 9000/11 000) = 147 636 B, so it climbs on from 80 918 B two MSS
-/// per segment. Dynamic Right-Sizing (switch off) wants 2 · 20 000 B, below the 65 535 B it
+/// the largest earlier round's (10 MSS at first), to twice it, grown by twice its relative
+/// growth. Rounds of 10 and 20 segments, 100 ms apart: after the second the window is
+/// 2·20 000 · (1 + 2 · 10 000/10 000) = 120 000 B, so it climbs on from 80 918 B two MSS per
+/// segment. Dynamic Right-Sizing (switch off) wants 2 · 20 000 B, below the 65 535 B it
 /// has, and the window stays.
 #[test]
 fn autotuning_raises_the_buffer_by_linuxs_rule() {
@@ -80,9 +90,9 @@ fn autotuning_raises_the_buffer_by_linuxs_rule() {
     let w = windows(&mut client(true, true), 1..=40, at);
     // With the 6 MiB maximum's scale, 7 (128-byte units).
     let scaled = |w: u64| w >> 7 << 7;
-    // The first check, at segment 11, counts segments 1–11 (11 000 B, above 10 MSS): its window
-    // (2·11 000 + 16 000)·(1 + 2·1000/10 000) = 45 600 B is below the buffer's, nothing moves.
-    // The next, at segment 31, counts 12–31 (20 000 B): from there the window climbs again.
+    // The checks: at segment 1 (the first since the connection was established: 1000 B), at
+    // segment 11 (segments 2–11: 10 000 B, not above 10 MSS, nothing moves) and at segment 31
+    // (12–31: 20 000 B): from there the window climbs again.
     let mut want: Vec<u64> = (1..=7).map(|k| 65_000 + 2000 * k).collect();
     want.extend([80_918; 23]);
     want.extend((1..=10).map(|k| 80_918 + 2000 * k));
@@ -90,4 +100,29 @@ fn autotuning_raises_the_buffer_by_linuxs_rule() {
     // Off: the 6 MiB maximum's window is half of it, scale 6 (64-byte units).
     let w_off = windows(&mut client(false, true), 1..=40, at);
     assert_eq!(w_off, vec![65_535 >> 6 << 6; 40]);
+}
+
+/// Linux's receiver RTT takes a smaller sample at once (tcp_rcv_rtt_update since 6.16): after a
+/// first sample of 150 ms, the second round's 100 ms samples bring the estimate to 100 ms at its
+/// first segment, so the check falls at round boundaries as in the test above and the window
+/// first climbs at segment 31. Averaging them in (7/8) keeps it above 100 ms, the checks drift
+/// off the round boundaries and the window is still flat at segment 31 (checked once by making
+/// the update average every sample).
+#[test]
+fn a_smaller_receiver_rtt_sample_is_taken_at_once() {
+    let at = |k: u64| {
+        let round = match k {
+            1..=10 => 100,
+            11..=30 => 200,
+            _ => 290,
+        };
+        T0 + ms(round + k)
+    };
+    let w = windows_rtt(&mut client(true, true), 1..=32, at, |k| match k {
+        1 => 150,
+        _ => 100,
+    });
+    let scaled = |w: u64| w >> 7 << 7;
+    assert_eq!(w[29], scaled(80_918));
+    assert_eq!(w[30], scaled(82_918));
 }
