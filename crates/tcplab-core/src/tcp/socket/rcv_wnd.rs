@@ -1,6 +1,7 @@
 //! Linux's receive window (`rcv_wnd_growth`): how the kernel counts its receive buffer and grows
-//! the window it offers inside it. Facts from the kernel's public documentation and commit
-//! messages, no kernel code consulted:
+//! the window it offers inside it. Facts from the kernel's commit messages and public
+//! descriptions (the once-per-echo rule read off excerpts that public search results showed),
+//! checked on the validation pcap; no kernel code copied:
 //! - the buffer is counted in memory, not payload: each segment is charged its truesize, and the
 //!   window is the buffer times the scaling ratio payload/truesize, in 1/256ths ("tcp: get rid of
 //!   sysctl_tcp_adv_win_scale", 6.6: a per-socket ratio measured from skb->len/skb->truesize);
