@@ -83,11 +83,14 @@ def test_the_linux_profile_becomes_linux_as_it_ships() -> None:
     assert k.sysctls["net.ipv4.tcp_moderate_rcvbuf"] == "1" and k.rcvbuf is None
     assert k.sysctls["net.ipv4.tcp_rmem"] == "4096 131072 6291456"
     assert k.congestion_control == "cubic" and k.route_attrs[:4] == ["initcwnd", "10", "rto_min", "200ms"]
-    assert not any(line.startswith("tcp.undo") for line in k.unmatched)
+    assert not any(line.startswith(("tcp.undo", "tcp.rcv_")) for line in k.unmatched)
     k = kernel_tcp({**tcp, "rcv_buf_autotune": False, "undo": False, "tlp": False})
     assert k.rcvbuf == 65536 and "net.ipv4.tcp_moderate_rcvbuf" not in k.sysctls
     assert k.sysctls["net.ipv4.tcp_early_retrans"] == "0"
     assert any(line.startswith("tcp.undo") for line in k.unmatched)
+    # The kernel always grows its window inside a buffer counted in truesize.
+    assert any(line.startswith("tcp.rcv_wnd_growth") for line in kernel_tcp({**tcp, "rcv_wnd_growth": False}).unmatched)
+    assert any(line.startswith("tcp.rcv_overhead") for line in kernel_tcp({**tcp, "rcv_overhead": "1KiB"}).unmatched)
 
 
 def test_hystart_settings_are_checked_against_the_kernels_module_parameters(tmp_path: Path) -> None:

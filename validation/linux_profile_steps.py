@@ -17,7 +17,7 @@ CASES = {
     "lossy": ("examples/wired_bottleneck.toml", LOSSY),
     "lossy20": ("examples/wired_bottleneck.toml", LOSSY + ["flows.download.size=20MB"]),
 }
-OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart", "timestamp_undo", "quickack"]
+OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart", "timestamp_undo", "quickack", "rcv_wnd_growth"]
 STEPS = {
     "none": OFF,
     "+tlp": OFF[1:],
@@ -25,7 +25,9 @@ STEPS = {
     "+frto": OFF[4:],
     "+autotune": OFF[5:],
     "+hystart": OFF[6:],
-    "+ts_undo": [],
+    "+ts_undo": OFF[7:],
+    "+quickack": OFF[8:],
+    "+rcv_wnd": [],
 }
 base = ["tcp.profile=linux", "tcp.variant=rack"]
 for case, (path, sets) in CASES.items():

@@ -18,6 +18,9 @@ from .units import seconds, size_bytes
 _CC = {"reno": "reno", "cubic": "cubic"}
 # TCP_RTO_MAX in the kernel (include/net/tcp.h): 120 s, not configurable.
 LINUX_RTO_MAX_S = 120.0
+# The skb truesize of one full segment on the emulator's TUN devices (2304 B), beyond the model's 1460-byte
+# payload: read from the window the kernel offers (docs/validation/linux.md).
+LINUX_RCV_OVERHEAD = 844
 # tcp_cubic's HyStart module parameters: global to the kernel (not per namespace), so the real
 # run keeps the machine's values and a scenario that differs is listed as not matched.
 CUBIC_PARAMS = Path("/sys/module/tcp_cubic/parameters")
@@ -103,6 +106,16 @@ def kernel_tcp(tcp: dict[str, Any], cubic: dict[str, int] | None = None) -> Kern
                 "tcp.quickack = false: Linux's receiver ACKs every segment in quick-ACK mode (up to 16 "
                 "ACKs at the start, after idle and duplicates, and while its window grows)"
             )
+    if not tcp.get("rcv_wnd_growth"):
+        miss(
+            "tcp.rcv_wnd_growth = false: Linux's window starts at the buffer's in whole segments and grows "
+            "two MSS per segment inside the buffer (rcv_ssthresh), its buffer counted in skb truesize"
+        )
+    elif size_bytes(tcp.get("rcv_overhead", LINUX_RCV_OVERHEAD)) != LINUX_RCV_OVERHEAD:
+        miss(
+            f"tcp.rcv_overhead = {tcp.get('rcv_overhead')}: the kernel charges each segment its skb's truesize, "
+            "2304 B per full segment on the emulator's TUN devices (844 B beyond 1460)"
+        )
     if tcp.get("rcv_buf_autotune"):
         # ip-sysctl tcp_moderate_rcvbuf / tcp_rmem: the kernel sizes the receive buffer itself,
         # from tcp_rmem's default up to its maximum (6 MiB); SO_RCVBUF would stop it. The default

@@ -253,6 +253,12 @@ mod tests {
                 "tcp.rcv_buf_max",
                 "2·rcv_buf",
             ),
+            (
+                "rcv_overhead = \"2MiB\"",
+                "tcp.rcv_overhead",
+                "0 B to 1 MiB",
+            ),
+            ("rcv_wnd_growth = 1", "tcp.rcv_wnd_growth", "true or false"),
         ]);
     }
 

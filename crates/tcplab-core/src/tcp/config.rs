@@ -457,6 +457,18 @@ pub struct TcpConfig {
     /// start, after an idle gap longer than the RTO and after a duplicate or out-of-window
     /// segment, and every segment that raises the offered window (with `rcv_buf_autotune`).
     pub quickack: bool,
+    /// Linux's receive-window growth (rcv_ssthresh): the window starts at `rcv_buf` rounded down
+    /// to whole segments and grows two MSS per in-order segment up to what the buffer allows,
+    /// counted as the kernel counts it (`rcv_overhead` per segment); with `rcv_buf_autotune` the
+    /// buffer grows by the kernel's rule (twice the data of a round trip plus 16 MSS, more when
+    /// that data grew), not Dynamic Right-Sizing's.
+    pub rcv_wnd_growth: bool,
+    /// Memory the receive buffer is charged per segment beyond its payload (Linux's skb truesize
+    /// minus the payload); MSS/(MSS + overhead) is the share of the buffer that is window (used
+    /// with `rcv_wnd_growth`; 844 B makes the 2304-byte truesize of the validation's TUN device).
+    #[serde(with = "size_u64")]
+    #[schemars(with = "Size")]
+    pub rcv_overhead: u64,
     #[serde(with = "dur")]
     #[schemars(with = "Duration")]
     pub ack_delay: SimTime,
@@ -529,6 +541,8 @@ impl Default for TcpConfig {
             rcv_buf_max: 6 << 20,
             delayed_ack: true,
             quickack: false,
+            rcv_wnd_growth: false,
+            rcv_overhead: 844,
             ack_delay: SimTime::from_millis(200),
             ack_every: 2,
             sack: false,
@@ -589,6 +603,8 @@ impl TcpConfig {
             ack_delay: SimTime::from_millis(40),
             // Linux's receiver: quick-ACK mode at the start and while its window grows.
             quickack: true,
+            // Linux's receiver: the window starts at the initial window and grows per segment.
+            rcv_wnd_growth: true,
             ..TcpConfig::default()
         }
     }
@@ -691,6 +707,15 @@ impl TcpConfig {
                 format!(
                     "{} B leaves autotuning no room: half of it is window, and rcv_buf is {} B; allowed 2·rcv_buf to 1 GiB",
                     self.rcv_buf_max, self.rcv_buf
+                ),
+            ));
+        }
+        if self.rcv_overhead > (1u64 << 20) {
+            errs.push((
+                "rcv_overhead",
+                format!(
+                    "{} B is out of range; allowed 0 B to 1 MiB",
+                    self.rcv_overhead
                 ),
             ));
         }

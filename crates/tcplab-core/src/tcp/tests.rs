@@ -2543,4 +2543,5 @@ mod adhoc;
 mod hystart;
 mod linux;
 mod quickack;
+mod rcv_wnd;
 mod undo;

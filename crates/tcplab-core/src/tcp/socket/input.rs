@@ -496,7 +496,7 @@ impl Socket {
                 self.rcv_nxt = self.reasm.advance(e_eff);
                 let got = self.rcv_nxt - before;
                 self.deliver(got);
-                self.autotune(now, h);
+                self.autotune(now, h, payload);
                 if self.grow_window() {
                     self.quickack_window_grew();
                 }

@@ -14,6 +14,7 @@ mod input;
 mod output;
 mod quickack;
 mod rack;
+mod rcv_wnd;
 mod timers;
 mod tlp;
 
@@ -244,9 +245,12 @@ impl Socket {
             cfg.initial_ssthresh.unwrap_or(UNLIMITED),
         );
         // The largest window this receiver may offer sets the scale (RFC 7323 §2.3).
-        let largest = match cfg.rcv_buf_autotune {
-            true => cfg.rcv_buf.max(cfg.rcv_buf_max / 2),
-            false => cfg.rcv_buf,
+        // Linux picks it for tcp_rmem's maximum, the largest buffer, all of which could be window.
+        let largest = match (cfg.rcv_buf_autotune, cfg.rcv_wnd_growth) {
+            (true, true) => cfg.rcv_buf.max(cfg.rcv_buf_max),
+            (true, false) => cfg.rcv_buf.max(cfg.rcv_buf_max / 2),
+            (false, true) => 2 * cfg.rcv_buf,
+            (false, false) => cfg.rcv_buf,
         };
         let rcv_shift = if cfg.window_scaling && largest > 65_535 {
             let mut s = 0u8;
@@ -324,9 +328,7 @@ impl Socket {
             rcv_nxt: 0,
             rcv_shift,
             reasm: Reassembly::default(),
-            drs: cfg
-                .rcv_buf_autotune
-                .then(|| autotune::Drs::new(cfg.rcv_buf)),
+            drs: (cfg.rcv_buf_autotune || cfg.rcv_wnd_growth).then(|| autotune::Drs::new(&cfg)),
             quickack: cfg.quickack.then(quickack::QuickAck::default),
             unread: 0,
             auto_read: true,

@@ -1,0 +1,128 @@
+//! Linux's receive window (`rcv_wnd_growth`, docs/models/tcp.md "Linux's receive window") at the
+//! packet level: the window the client offers as the server's segments arrive. The client ACKs
+//! every segment (no delayed ACK, no quick-ACK mode) so that each window is seen.
+
+use super::*;
+
+/// A client with a 65535-byte window (a 131070-byte buffer), 1000-byte MSS, charged 1600 B per
+/// segment (600 B beyond the payload) (scaling ratio 1000·256/1600 = 160/256), timestamps on.
+fn client(rcv_wnd_growth: bool, rcv_buf_autotune: bool) -> Socket {
+    established(TcpConfig {
+        rcv_wnd_growth,
+        rcv_buf_autotune,
+        rcv_overhead: 600,
+        rcv_buf: 65_535,
+        delayed_ack: false,
+        timestamps: true,
+        ..cfg()
+    })
+    .0
+}
+
+/// The window (in bytes) the client offers after each of segments `ks`, segment k arriving at
+/// `at(k)` and echoing a timestamp the client sent 100 ms earlier (its RTT sample).
+fn windows(
+    c: &mut Socket,
+    ks: std::ops::RangeInclusive<u64>,
+    at: impl Fn(u64) -> SimTime,
+) -> Vec<u64> {
+    windows_rtt(c, ks, at, |_| 100)
+}
+
+/// As `windows`, segment k's echo `rtt(k)` ms old.
+fn windows_rtt(
+    c: &mut Socket,
+    ks: std::ops::RangeInclusive<u64>,
+    at: impl Fn(u64) -> SimTime,
+    rtt: impl Fn(u64) -> u64,
+) -> Vec<u64> {
+    ks.map(|k| {
+        let t = at(k);
+        let echo = (t.as_millis() - rtt(k) + 1) as u32;
+        let d = seg(
+            TcpHeader {
+                seq: S + (k - 1) * M,
+                ts: Some((t.as_millis() as u32, echo)),
+                ..S_TEMPL
+            },
+            M as u32,
+        );
+        let out = send(c, t, &d);
+        let a = &out.last().expect("every segment is ACKed").hdr;
+        assert_eq!(a.ack, S + k * M);
+        (a.window_field() as u64) << a.wscale_applied
+    })
+    .collect()
+}
+
+/// The window starts at the buffer's window in whole segments (65 000 B, not 65 535: Linux's
+/// SYN offers 64 240 = 44 × 1460 for the same buffer) and climbs two MSS per segment
+/// (tcp_grow_window) until it reaches what the buffer's free space allows with the measured
+/// ratio: (131 070 − 1600) · 160/256 = 80 918 B, the kernel's 80 512 B on the validation pcap.
+/// Off, the window is the buffer's 65 535 B throughout.
+#[test]
+fn the_window_starts_at_whole_segments_and_climbs_to_what_the_buffer_allows() {
+    let at = |k: u64| T0 + ms(100) + ms(k);
+    // Without autotuning the scale is chosen for the 131 070-byte buffer: 1 (2-byte units).
+    let mut want: Vec<u64> = (1..=7).map(|k| 65_000 + 2000 * k).collect();
+    want.extend([80_918; 5]);
+    assert_eq!(windows(&mut client(true, false), 1..=12, at), want);
+    assert_eq!(windows(&mut client(false, false), 1..=12, at), [65_535; 12]);
+}
+
+/// With autotuning, Linux's rule: a round trip's data raises the buffer only when it exceeds
+/// the largest earlier round's (10 MSS at first), to twice it, grown by twice its relative
+/// growth. Rounds of 10 and 20 segments, 100 ms apart: after the second the window is
+/// 2·20 000 · (1 + 2 · 10 000/10 000) = 120 000 B, so it climbs on from 80 918 B two MSS per
+/// segment. Dynamic Right-Sizing (switch off) wants 2 · 20 000 B, below the 65 535 B it
+/// has, and the window stays.
+#[test]
+fn autotuning_raises_the_buffer_by_linuxs_rule() {
+    // Rounds 100 ms apart: segments 1–10, 11–30, 31–40, each 1 ms after the one before.
+    let at = |k: u64| {
+        let round = match k {
+            1..=10 => 100,
+            11..=30 => 200,
+            _ => 290,
+        };
+        T0 + ms(round + k)
+    };
+    let w = windows(&mut client(true, true), 1..=40, at);
+    // With the 6 MiB maximum's scale, 7 (128-byte units).
+    let scaled = |w: u64| w >> 7 << 7;
+    // The checks: at segment 1 (the first since the connection was established: 1000 B), at
+    // segment 11 (segments 2–11: 10 000 B, not above 10 MSS, nothing moves) and at segment 31
+    // (12–31: 20 000 B): from there the window climbs again.
+    let mut want: Vec<u64> = (1..=7).map(|k| 65_000 + 2000 * k).collect();
+    want.extend([80_918; 23]);
+    want.extend((1..=10).map(|k| 80_918 + 2000 * k));
+    assert_eq!(w, want.into_iter().map(scaled).collect::<Vec<_>>());
+    // Off: the 6 MiB maximum's window is half of it, scale 6 (64-byte units).
+    let w_off = windows(&mut client(false, true), 1..=40, at);
+    assert_eq!(w_off, vec![65_535 >> 6 << 6; 40]);
+}
+
+/// Linux's receiver RTT takes a smaller sample at once (tcp_rcv_rtt_update since 6.16): after a
+/// first sample of 150 ms, the second round's 100 ms samples bring the estimate to 100 ms at its
+/// first segment, so the check falls at round boundaries as in the test above and the window
+/// first climbs at segment 31. Averaging them in (7/8) keeps it above 100 ms, the checks drift
+/// off the round boundaries and the window is still flat at segment 31 (checked once by making
+/// the update average every sample).
+#[test]
+fn a_smaller_receiver_rtt_sample_is_taken_at_once() {
+    let at = |k: u64| {
+        let round = match k {
+            1..=10 => 100,
+            11..=30 => 200,
+            _ => 290,
+        };
+        T0 + ms(round + k)
+    };
+    let w = windows_rtt(&mut client(true, true), 1..=32, at, |k| match k {
+        1 => 150,
+        _ => 100,
+    });
+    let scaled = |w: u64| w >> 7 << 7;
+    assert_eq!(w[29], scaled(80_918));
+    assert_eq!(w[30], scaled(82_918));
+}
