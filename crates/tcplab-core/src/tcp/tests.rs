@@ -15,7 +15,7 @@ use super::config::{
     CaMode, CcKind, ExtensionKind, FullAckCwnd, InitialWindow, PartialAckTimer, RecoverBoundary,
     RtoSsthresh, TcpConfig, Variant, WindowUnit,
 };
-use super::ext::{AnyExtension, Notice, Response, Scripted};
+use super::ext::{AnyExtension, Notice, Resend, Response, Scripted};
 use super::socket::{Segment, Socket, State};
 use crate::packet::{SackBlocks, TcpFlags, TcpHeader};
 use crate::time::SimTime;
@@ -1632,8 +1632,9 @@ fn accepted_probe_byte_is_acknowledged() {
     assert!(!s.in_persist());
 }
 
-#[test]
-fn a_lone_fin_is_the_probe_not_a_phantom_byte() {
+/// Four segments written and shut down into a receiver whose 4000-byte buffer they fill: the
+/// zero-window ACK of all four leaves only the FIN to send, behind the persist timer.
+fn only_the_fin_left_behind_a_zero_window() -> Socket {
     let ccfg = TcpConfig {
         rcv_buf: 4000,
         ..cfg()
@@ -1647,6 +1648,12 @@ fn a_lone_fin_is_the_probe_not_a_phantom_byte() {
     assert!(out.iter().all(|sg| !sg.hdr.flags.has(TcpFlags::FIN)));
     send(&mut s, T0 + ms(100), &zero_window(S + 4 * M));
     assert!(s.in_persist());
+    s
+}
+
+#[test]
+fn a_lone_fin_is_the_probe_not_a_phantom_byte() {
+    let mut s = only_the_fin_left_behind_a_zero_window();
     // Only the FIN is left to send: it is the probe (no data byte exists beyond it).
     let (_, probe) = fire(&mut s);
     assert_eq!(
@@ -2543,4 +2550,5 @@ mod adhoc;
 mod hystart;
 mod linux;
 mod quickack;
+mod timers;
 mod undo;
