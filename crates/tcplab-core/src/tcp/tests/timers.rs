@@ -78,3 +78,14 @@ fn the_persist_timer_sends_no_probe_once_the_waiting_data_is_sent() {
     assert!(probe.is_empty(), "{:?}", segs(&probe));
     assert_eq!(s.stats.window_probes, 0);
 }
+
+/// A SYN's retransmission timeouts count as timeouts, as the data's do (the statistic the
+/// scenarios report).
+#[test]
+fn syn_timeouts_are_counted() {
+    let (mut c, syn) = syn_sent(cfg());
+    for k in 1..=3 {
+        assert_eq!(fire(&mut c).1, syn);
+        assert_eq!(c.stats.timeouts, k);
+    }
+}
