@@ -1632,9 +1632,9 @@ fn accepted_probe_byte_is_acknowledged() {
     assert!(!s.in_persist());
 }
 
-/// Four segments written and shut down into a receiver whose 4000-byte buffer they fill: the
-/// zero-window ACK of all four leaves only the FIN to send, behind the persist timer.
-fn only_the_fin_left_behind_a_zero_window() -> Socket {
+/// Four segments written and shut down at `T0` into a receiver whose 4000-byte buffer they
+/// fill: the four go out, the FIN waits for the window.
+fn four_segments_and_a_waiting_fin() -> Socket {
     let ccfg = TcpConfig {
         rcv_buf: 4000,
         ..cfg()
@@ -1646,6 +1646,13 @@ fn only_the_fin_left_behind_a_zero_window() -> Socket {
     // The window holds the data; the FIN waits.
     assert_eq!(out.len(), 4);
     assert!(out.iter().all(|sg| !sg.hdr.flags.has(TcpFlags::FIN)));
+    s
+}
+
+/// The zero-window ACK of all four segments of `four_segments_and_a_waiting_fin` leaves only
+/// the FIN to send, behind the persist timer.
+fn only_the_fin_left_behind_a_zero_window() -> Socket {
+    let mut s = four_segments_and_a_waiting_fin();
     send(&mut s, T0 + ms(100), &zero_window(S + 4 * M));
     assert!(s.in_persist());
     s

@@ -89,3 +89,73 @@ fn syn_timeouts_are_counted() {
         assert_eq!(c.stats.timeouts, k);
     }
 }
+
+/// RFC 5681 §3.1 eq. (4) outside a recovery: ssthresh = max(FlightSize/2, 2·SMSS) even below an
+/// ssthresh that was already lower (KeepInRecovery keeps the lower one only inside an episode):
+/// seven segments in flight over ssthresh 2000 give 3500.
+#[test]
+fn a_timeout_outside_recovery_sets_ssthresh_from_the_flight_even_above_the_old_one() {
+    let (mut s, out) = sending(TcpConfig {
+        initial_window: InitialWindow::Segments(7),
+        initial_ssthresh: Some(2 * M),
+        rto_ssthresh: RtoSsthresh::KeepInRecovery,
+        ..cfg()
+    });
+    assert_eq!(out.len(), 7);
+    fire(&mut s);
+    assert_eq!((s.ssthresh(), s.cwnd()), (3500, M));
+}
+
+/// RFC 5682 §2: F-RTO does not start on a timeout inside fast recovery. Segment 1 is lost, three
+/// duplicates start NewReno's recovery, then the timer expires; the ACK of the timeout's
+/// retransmission is answered by conventional recovery (segment 2 again), not by F-RTO's two new
+/// segments.
+#[test]
+fn no_frto_after_a_timeout_inside_fast_recovery() {
+    let mut s = second_segment_lost_with(TcpConfig {
+        frto: true,
+        ..cfg()
+    });
+    for _ in 0..3 {
+        send(&mut s, T0 + ms(150), &c_ack(S + M));
+    }
+    assert!(s.in_recovery());
+    let (t, rto) = fire(&mut s);
+    assert_eq!(segs(&rto), [(S + M, M as u32)]);
+    let next = send(&mut s, t + ms(100), &c_ack(S + 2 * M));
+    assert_eq!(segs(&next).first(), Some(&(S + 2 * M, M as u32)));
+}
+
+/// A peer whose SACK blocks cover everything outstanding (a receiver that reneges on them,
+/// RFC 2018 §8, keeps ACKing below) still gets a retransmission at the timeout: the last byte
+/// sent, the one unSACKed position the go-back-N may take (RFC 6675 §5.1 skips SACKed data).
+#[test]
+fn a_timeout_with_everything_sacked_retransmits_the_last_byte() {
+    let (_, mut s) = established(sack_cfg());
+    assert_eq!(write(&mut s, T0, 4 * M).len(), 4);
+    send(&mut s, T0 + ms(100), &c_sack(S, &[(S, S + 4 * M)]));
+    let (_, rto) = fire(&mut s);
+    assert_eq!(segs(&rto), [(S + 4 * M - 1, 1)]);
+    assert_eq!(s.stats.timeouts, 1);
+}
+
+/// The FIN goes with a timeout's retransmission only if it was sent before: four segments fill
+/// the receiver's window with the FIN waiting behind them; the last segment is lost and the
+/// first three acknowledged with room for one more segment only. The timeout retransmits the
+/// fourth segment alone, without the FIN the window still holds back.
+#[test]
+fn a_timeout_retransmission_carries_no_fin_that_was_never_sent() {
+    let mut s = four_segments_and_a_waiting_fin();
+    let room_for_one = seg(
+        TcpHeader {
+            ack: S + 3 * M,
+            window: 1000,
+            ..C_TEMPL
+        },
+        0,
+    );
+    assert!(send(&mut s, T0 + ms(100), &room_for_one).is_empty());
+    let (_, rto) = fire(&mut s);
+    assert_eq!(segs(&rto), [(S + 3 * M, M as u32)]);
+    assert!(!rto[0].hdr.flags.has(TcpFlags::FIN));
+}

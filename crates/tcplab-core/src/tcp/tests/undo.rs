@@ -101,3 +101,26 @@ fn a_timeout_inside_recovery_keeps_the_recoverys_undo_state() {
     assert_eq!(s.ssthresh(), 7_500);
     assert!(s.cwnd() >= 10 * M, "{}", s.cwnd());
 }
+
+/// RFC 5681 §3.1 holds ssthresh when the same segment times out again, and the undo keeps the
+/// window from before the first timeout: two timeouts of segment 0, then an ACK echoing the
+/// original's TSval (RFC 3522) restores the ten segments of before, not the one of the first
+/// timeout's loss window.
+#[test]
+fn eifel_after_two_timeouts_restores_the_window_of_before_the_first() {
+    let (mut s, out) = sending(TcpConfig {
+        timestamps: true,
+        timestamp_undo: true,
+        initial_window: InitialWindow::Segments(10),
+        ..cfg()
+    });
+    assert_eq!(out.len(), 10);
+    let ssthresh = s.ssthresh();
+    fire(&mut s);
+    let (t, second) = fire(&mut s);
+    assert_eq!(segs(&second), [(S, M as u32)]);
+    assert_eq!(s.stats.timeouts, 2);
+    send(&mut s, t + ms(10), &c_ack_ts(S + M, 151));
+    assert_eq!(s.stats.undos, 1);
+    assert_eq!((s.cwnd(), s.ssthresh()), (11 * M, ssthresh));
+}
