@@ -2558,4 +2558,5 @@ mod hystart;
 mod linux;
 mod quickack;
 mod timers;
+mod tlp;
 mod undo;
