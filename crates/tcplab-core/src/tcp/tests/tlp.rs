@@ -70,3 +70,28 @@ fn the_probe_is_new_data_when_the_window_allows() {
     send(&mut s, t + ms(100), &c_ack(next + M));
     assert_eq!((s.stats.tlp_recoveries, s.stats.timeouts), (0, 0));
 }
+
+/// RFC 8985 §7.4.1: only a D-SACK of the probe itself (ending at TLP.end_seq) shows the
+/// retransmitted probe was redundant. The last of ten segments is lost and probed; the ACK of
+/// the eleventh segment, beyond the probe, carries a D-SACK of segment 5 (an unrelated
+/// duplicate): the probe repaired a loss, and congestion control reacts (§7.4.2).
+#[test]
+fn a_dsack_of_another_segment_does_not_make_the_probe_redundant() {
+    let (_, mut s) = established(TcpConfig {
+        tlp: true,
+        ..rack_cfg()
+    });
+    write(&mut s, T0, 10 * M);
+    send(&mut s, T0 + ms(100), &c_ack(S + 9 * M));
+    let (t, probe) = fire(&mut s);
+    assert_eq!(segs(&probe), [(S + 9 * M, M as u32)]);
+    send(&mut s, t + ms(100), &c_ack(S + 10 * M));
+    write(&mut s, t + ms(100), M);
+    send(
+        &mut s,
+        t + ms(200),
+        &c_sack(S + 11 * M, &[(S + 5 * M, S + 6 * M)]),
+    );
+    assert_eq!(s.stats.tlp_recoveries, 1);
+    assert_eq!(s.cwnd(), s.ssthresh());
+}
