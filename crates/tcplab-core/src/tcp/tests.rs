@@ -2554,6 +2554,7 @@ fn reno_timeout_inside_fast_recovery_ends_the_episode() {
 
 // The Linux profile's mechanisms, each against its switch.
 mod adhoc;
+mod frto;
 mod hystart;
 mod linux;
 mod quickack;
