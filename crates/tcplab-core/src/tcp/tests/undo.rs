@@ -124,3 +124,59 @@ fn eifel_after_two_timeouts_restores_the_window_of_before_the_first() {
     assert_eq!(s.stats.undos, 1);
     assert_eq!((s.cwnd(), s.ssthresh()), (11 * M, ssthresh));
 }
+
+/// A SACK sender with D-SACK and undo that sent ten segments at `T0` (slow start, ssthresh
+/// unbounded).
+fn ten_segments_with_dsack_undo() -> Socket {
+    let (s, out) = sending(TcpConfig {
+        dsack: true,
+        undo: true,
+        ..sack_cfg()
+    });
+    assert_eq!(out.len(), 10);
+    s
+}
+
+/// RFC 3708 §3 counts only the episode's own retransmissions: segment 0 is acknowledged, then
+/// segment 1 is reordered behind 2..4 and fast-retransmitted. A D-SACK of segment 0 (data
+/// acknowledged before the episode began) says nothing about the episode and undoes nothing;
+/// the D-SACK of segment 1 then does.
+#[test]
+fn a_dsack_of_data_from_before_the_episode_undoes_nothing() {
+    let mut s = ten_segments_with_dsack_undo();
+    send(&mut s, T0 + ms(100), &c_ack(S + M));
+    for k in 3..6 {
+        send(
+            &mut s,
+            T0 + ms(100),
+            &c_sack(S + M, &[(S + 2 * M, S + k * M)]),
+        );
+    }
+    assert!(s.in_recovery() && s.stats.retransmissions == 1);
+    send(&mut s, T0 + ms(101), &c_sack(S + 5 * M, &[(S, S + M)]));
+    assert_eq!(s.stats.undos, 0);
+    send(
+        &mut s,
+        T0 + ms(102),
+        &c_sack(S + 5 * M, &[(S + M, S + 2 * M)]),
+    );
+    assert_eq!(s.stats.undos, 1);
+}
+
+/// One D-SACK block may report several retransmissions (RFC 2883 §4): segments 0 and 1 are
+/// both reordered behind 2..4, both retransmitted, and one D-SACK of the two undoes the episode.
+#[test]
+fn one_dsack_of_two_retransmitted_segments_undoes_the_episode() {
+    let mut s = ten_segments_with_dsack_undo();
+    // Three SACKs start the recovery and retransmit segment 0; segment 1 goes once pipe has
+    // fallen below cwnd (RFC 6675 §5 NextSeg, rule 1: it is lost with three segments above).
+    let mut k = 3;
+    while s.stats.retransmissions < 2 {
+        assert!(k <= 10, "segment 1 never retransmitted");
+        send(&mut s, T0 + ms(100), &c_sack(S, &[(S + 2 * M, S + k * M)]));
+        k += 1;
+    }
+    assert!(s.in_recovery());
+    send(&mut s, T0 + ms(101), &c_sack(S + 10 * M, &[(S, S + 2 * M)]));
+    assert_eq!(s.stats.undos, 1);
+}
