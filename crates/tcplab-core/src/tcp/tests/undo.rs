@@ -180,3 +180,44 @@ fn one_dsack_of_two_retransmitted_segments_undoes_the_episode() {
     send(&mut s, T0 + ms(101), &c_sack(S + 10 * M, &[(S, S + 2 * M)]));
     assert_eq!(s.stats.undos, 1);
 }
+
+/// Each episode keeps its own undo state: an undo state left by an earlier episode that ended
+/// without a D-SACK (its loss was real) is replaced when the next episode begins. Episode 1:
+/// segment 0 is lost, SACKs of 1..3 start a recovery, its retransmission is acknowledged with
+/// everything else. Episode 2: of five new segments the first is reordered behind the next
+/// three; the D-SACK of its retransmission undoes episode 2, whose only retransmission it was.
+#[test]
+fn a_new_episode_replaces_the_undo_state_of_an_earlier_one() {
+    let (_, mut s) = established(TcpConfig {
+        dsack: true,
+        undo: true,
+        initial_window: InitialWindow::Segments(10),
+        ..sack_cfg()
+    });
+    assert_eq!(write(&mut s, T0, 10 * M).len(), 10);
+    for k in 2..5 {
+        send(&mut s, T0 + ms(100), &c_sack(S, &[(S + M, S + k * M)]));
+    }
+    assert!(s.in_recovery());
+    send(&mut s, T0 + ms(200), &c_ack(S + 10 * M));
+    assert!(!s.in_recovery());
+    let second = write(&mut s, T0 + ms(200), 10 * M);
+    assert_eq!(segs(&second).first(), Some(&(S + 10 * M, M as u32)));
+    assert!(second.len() >= 4, "{}", second.len());
+    for k in 12..15 {
+        send(
+            &mut s,
+            T0 + ms(300),
+            &c_sack(S + 10 * M, &[(S + 11 * M, S + k * M)]),
+        );
+    }
+    assert!(s.in_recovery());
+    assert_eq!(s.stats.retransmissions, 2);
+    send(&mut s, T0 + ms(301), &c_ack(S + 14 * M));
+    send(
+        &mut s,
+        T0 + ms(302),
+        &c_sack(S + 14 * M, &[(S + 10 * M, S + 11 * M)]),
+    );
+    assert_eq!(s.stats.undos, 1);
+}
