@@ -102,19 +102,26 @@ fn a_timeout_inside_recovery_keeps_the_recoverys_undo_state() {
     assert!(s.cwnd() >= 10 * M, "{}", s.cwnd());
 }
 
-/// RFC 5681 §3.1 holds ssthresh when the same segment times out again, and the undo keeps the
-/// window from before the first timeout: two timeouts of segment 0, then an ACK echoing the
-/// original's TSval (RFC 3522) restores the ten segments of before, not the one of the first
-/// timeout's loss window.
-#[test]
-fn eifel_after_two_timeouts_restores_the_window_of_before_the_first() {
-    let (mut s, out) = sending(TcpConfig {
+/// A sender with timestamps and Eifel detection (`timestamp_undo`) that sent ten segments at
+/// `T0` (TSval 151).
+fn ten_segments_with_eifel() -> Socket {
+    let (s, out) = sending(TcpConfig {
         timestamps: true,
         timestamp_undo: true,
         initial_window: InitialWindow::Segments(10),
         ..cfg()
     });
     assert_eq!(out.len(), 10);
+    s
+}
+
+/// RFC 5681 §3.1 holds ssthresh when the same segment times out again, and the undo keeps the
+/// window from before the first timeout: two timeouts of segment 0, then an ACK echoing the
+/// original's TSval (RFC 3522) restores the ten segments of before, not the one of the first
+/// timeout's loss window.
+#[test]
+fn eifel_after_two_timeouts_restores_the_window_of_before_the_first() {
+    let mut s = ten_segments_with_eifel();
     let ssthresh = s.ssthresh();
     fire(&mut s);
     let (t, second) = fire(&mut s);
@@ -219,5 +226,64 @@ fn a_new_episode_replaces_the_undo_state_of_an_earlier_one() {
         T0 + ms(302),
         &c_sack(S + 14 * M, &[(S + 10 * M, S + 11 * M)]),
     );
+    assert_eq!(s.stats.undos, 1);
+}
+
+/// Eifel detection (RFC 3522) only with its switch: a connection with timestamps and the
+/// D-SACK undo, but not `timestamp_undo`, keeps a spurious timeout's reduction when the ACK
+/// echoes the original's TSval (it waits for a D-SACK).
+#[test]
+fn no_eifel_undo_without_its_switch() {
+    let (mut s, out) = sending(TcpConfig {
+        timestamps: true,
+        dsack: true,
+        undo: true,
+        initial_window: InitialWindow::Segments(10),
+        ..sack_cfg()
+    });
+    assert_eq!(out.len(), 10);
+    let (t, rto) = fire(&mut s);
+    assert_eq!(segs(&rto), [(S, M as u32)]);
+    send(&mut s, t + ms(10), &c_ack_ts(S + M, 151));
+    assert_eq!((s.stats.undos, s.cwnd()), (0, 2 * M));
+}
+
+/// Eifel in fast recovery (RFC 3522 §3.2 applies to any retransmission): segment 0 is reordered
+/// behind three others, fast-retransmitted at T0 + 100 ms (TSval 251), and then acknowledged by
+/// an ACK echoing the original's TSval (151): the fast retransmit was spurious, and ssthresh
+/// comes back.
+#[test]
+fn eifel_undoes_a_spurious_fast_retransmit() {
+    let mut s = ten_segments_with_eifel();
+    let ssthresh = s.ssthresh();
+    for _ in 0..3 {
+        send(&mut s, T0 + ms(100), &c_ack_ts(S, 151));
+    }
+    assert!(s.in_recovery());
+    assert_eq!(s.stats.retransmissions, 1);
+    send(&mut s, T0 + ms(110), &c_ack_ts(S + 4 * M, 151));
+    assert_eq!((s.stats.undos, s.ssthresh()), (1, ssthresh));
+}
+
+/// Eifel's ACK must acknowledge the retransmitted data itself (RFC 3522 §3.2): SACK blocks of
+/// everything outstanding leave the last byte as the timeout's retransmission; an ACK up to
+/// that byte, echoing the original TSval, does not cover it and undoes nothing, one beyond it
+/// does.
+#[test]
+fn eifel_needs_the_ack_to_cover_the_retransmission() {
+    let (_, mut s) = established(TcpConfig {
+        timestamps: true,
+        timestamp_undo: true,
+        ..sack_cfg()
+    });
+    assert_eq!(write(&mut s, T0, 4 * M).len(), 4);
+    let mut all_sacked = c_sack(S, &[(S, S + 4 * M)]);
+    all_sacked.hdr.ts = Some((1, 151));
+    send(&mut s, T0 + ms(100), &all_sacked);
+    let (t, rto) = fire(&mut s);
+    assert_eq!(segs(&rto), [(S + 4 * M - 1, 1)]);
+    send(&mut s, t + ms(10), &c_ack_ts(S + 4 * M - 1, 151));
+    assert_eq!(s.stats.undos, 0);
+    send(&mut s, t + ms(20), &c_ack_ts(S + 4 * M, 151));
     assert_eq!(s.stats.undos, 1);
 }
