@@ -15,7 +15,7 @@ use super::config::{
     CaMode, CcKind, ExtensionKind, FullAckCwnd, InitialWindow, PartialAckTimer, RecoverBoundary,
     RtoSsthresh, TcpConfig, Variant, WindowUnit,
 };
-use super::ext::{AnyExtension, Notice, Response, Scripted};
+use super::ext::{AnyExtension, Notice, Resend, Response, Scripted};
 use super::socket::{Segment, Socket, State};
 use crate::packet::{SackBlocks, TcpFlags, TcpHeader};
 use crate::time::SimTime;
@@ -1632,8 +1632,9 @@ fn accepted_probe_byte_is_acknowledged() {
     assert!(!s.in_persist());
 }
 
-#[test]
-fn a_lone_fin_is_the_probe_not_a_phantom_byte() {
+/// Four segments written and shut down at `T0` into a receiver whose 4000-byte buffer they
+/// fill: the four go out, the FIN waits for the window.
+fn four_segments_and_a_waiting_fin() -> Socket {
     let ccfg = TcpConfig {
         rcv_buf: 4000,
         ..cfg()
@@ -1645,8 +1646,21 @@ fn a_lone_fin_is_the_probe_not_a_phantom_byte() {
     // The window holds the data; the FIN waits.
     assert_eq!(out.len(), 4);
     assert!(out.iter().all(|sg| !sg.hdr.flags.has(TcpFlags::FIN)));
+    s
+}
+
+/// The zero-window ACK of all four segments of `four_segments_and_a_waiting_fin` leaves only
+/// the FIN to send, behind the persist timer.
+fn only_the_fin_left_behind_a_zero_window() -> Socket {
+    let mut s = four_segments_and_a_waiting_fin();
     send(&mut s, T0 + ms(100), &zero_window(S + 4 * M));
     assert!(s.in_persist());
+    s
+}
+
+#[test]
+fn a_lone_fin_is_the_probe_not_a_phantom_byte() {
+    let mut s = only_the_fin_left_behind_a_zero_window();
     // Only the FIN is left to send: it is the probe (no data byte exists beyond it).
     let (_, probe) = fire(&mut s);
     assert_eq!(
@@ -2540,8 +2554,11 @@ fn reno_timeout_inside_fast_recovery_ends_the_episode() {
 
 // The Linux profile's mechanisms, each against its switch.
 mod adhoc;
+mod frto;
 mod hystart;
 mod linux;
 mod quickack;
 mod rcv_wnd;
+mod timers;
+mod tlp;
 mod undo;

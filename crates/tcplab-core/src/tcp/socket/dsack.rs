@@ -133,3 +133,44 @@ impl Socket {
         self.stats.undos += 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An ACK of everything below `ack` carrying `blocks`, first block first.
+    fn ack_with(ack: u64, blocks: &[(u64, u64)]) -> TcpHeader {
+        let mut h = TcpHeader::new(1, 2, 0, ack, TcpFlags::ACK, 65535);
+        for &(s, e) in blocks {
+            h.sack.push(s, e);
+        }
+        h
+    }
+
+    /// RFC 2883 §4: the first block is a D-SACK when it lies at or below the cumulative ACK
+    /// (case 1, §4.1.1), or inside the second block (case 2, §4.1.2: a duplicate of data held
+    /// above a hole); otherwise it is an ordinary SACK block.
+    #[test]
+    fn the_first_block_is_a_dsack_below_the_ack_or_inside_the_second() {
+        assert_eq!(dsack_block(&ack_with(3000, &[])), None);
+        // Below the ACK, and ending exactly at it.
+        assert_eq!(
+            dsack_block(&ack_with(3000, &[(1000, 2000)])),
+            Some((1000, 2000))
+        );
+        assert_eq!(
+            dsack_block(&ack_with(3000, &[(2000, 3000)])),
+            Some((2000, 3000))
+        );
+        // One byte above it: an ordinary block.
+        assert_eq!(dsack_block(&ack_with(3000, &[(2001, 3001)])), None);
+        // Inside the second block, at either edge or both.
+        let inside = |first, second| dsack_block(&ack_with(1000, &[first, second]));
+        assert_eq!(inside((5000, 6000), (4000, 7000)), Some((5000, 6000)));
+        assert_eq!(inside((4000, 7000), (4000, 7000)), Some((4000, 7000)));
+        // Sticking out of the second block on either side, or beside it: ordinary blocks.
+        assert_eq!(inside((3000, 6000), (4000, 7000)), None);
+        assert_eq!(inside((5000, 8000), (4000, 7000)), None);
+        assert_eq!(inside((8000, 9000), (4000, 7000)), None);
+    }
+}

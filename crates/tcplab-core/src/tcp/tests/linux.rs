@@ -4,7 +4,7 @@
 use super::*;
 use crate::tcp::config::{Profile, RtoRule};
 
-fn rack_cfg() -> TcpConfig {
+pub(super) fn rack_cfg() -> TcpConfig {
     TcpConfig {
         variant: None,
         recovery: Some(Variant::Rack),
