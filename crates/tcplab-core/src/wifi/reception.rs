@@ -273,4 +273,24 @@ mod tests {
         // Without a detection model every sensed frame is locked onto, decodable or not.
         assert!(PreambleDetection::Sensed.locks(1e-20, false, 1.0, 1.0));
     }
+
+    #[test]
+    fn the_plcp_header_and_the_psdu_each_count_at_their_own_rate() {
+        // At 3 dB the 6 Mb/s SIGNAL field loses bits too, so each part's share is visible.
+        let phy = PhyParams::erp_ofdm(false);
+        let air = phy.duration(1536, 54_000_000);
+        let spans = FrameSpans::new(&phy, 54_000_000, air);
+        let (sinr, t0) = (2.0, us(100));
+        let header = ln_bit_success(6_000_000, sinr);
+        assert!(header < 0.0);
+        let mut l = SinrLock::new(t0, spans);
+        // Preamble and SIGNAL: the 24 header bits at 6 Mb/s.
+        l.chunk(t0 + us(20), sinr);
+        assert!((l.ln_success / (24.0 * header) - 1.0).abs() < 1e-9);
+        // The next 10 µs: 540 data bits at 54 Mb/s.
+        let before = l.ln_success;
+        l.chunk(t0 + us(30), sinr);
+        let data = 540.0 * ln_bit_success(54_000_000, sinr);
+        assert!(((l.ln_success - before) / data - 1.0).abs() < 1e-9);
+    }
 }
