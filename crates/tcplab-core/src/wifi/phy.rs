@@ -538,4 +538,12 @@ mod tests {
         let g = PhyParams::erp_ofdm(false);
         assert_eq!(g.control_rate(MBPS), 6 * MBPS);
     }
+
+    #[test]
+    fn the_service_and_tail_bits_can_add_an_ofdm_symbol() {
+        // 17.3.5.4: 100 B at 6 Mb/s (N_DBPS 24) is 16 + 800 + 6 = 822 bits, 34.25 symbols → 35;
+        // without the 6 tail bits it would fit in 34.
+        let a = PhyParams::ofdm();
+        assert_eq!(a.duration(100, 6 * MBPS), us(20 + 35 * 4));
+    }
 }
