@@ -266,4 +266,77 @@ mod tests {
         assert_eq!(r.rate(120.0), 2_000_000);
         assert_eq!(r.rate(400.0), 1_000_000);
     }
+
+    #[test]
+    fn free_space_and_two_ray_powers_follow_their_equations() {
+        // Free-space path loss in dB: 20·log10(d) + 20·log10(f) − 147.55 (d in m, f in Hz);
+        // −147.55 is 20·log10(4π/c) rounded, hence the 0.01 dB bound.
+        let radio = RadioParams {
+            gt: 2.0,
+            gr: 3.0,
+            l: 4.0,
+            ht: 1.2,
+            hr: 2.5,
+            ..RadioParams::default()
+        };
+        let db = |p: f64| 10.0 * p.log10();
+        let gains_db = db(2.0 * 3.0 / 4.0);
+        let fs = Propagation::FreeSpace(radio.clone());
+        for d in [1.0, 100.0, 1000.0] {
+            let fspl = 20.0 * f64::log10(d) + 20.0 * radio.freq.log10() - 147.55;
+            let want = db(radio.pt) + gains_db - fspl;
+            assert!((db(fs.power(d)) - want).abs() < 0.01, "{d} m");
+        }
+        // Two-ray ground beyond the crossover d_c = 4π·h_t·h_r/λ (≈ 115 m here), Friis below
+        // it (ns-2.35 tworayground.cc): Pr = Pt·Gt·Gr·h_t²·h_r²/(d⁴·L).
+        let tr = Propagation::TwoRayGround(radio.clone());
+        let crossover = 4.0 * std::f64::consts::PI * 1.2 * 2.5 * radio.freq / SPEED_OF_LIGHT;
+        assert!((crossover - 114.9).abs() < 0.1, "{crossover}");
+        for d in [60.0, 110.0] {
+            assert_eq!(tr.power(d), fs.power(d), "{d} m, below the crossover");
+        }
+        for d in [120.0f64, 400.0] {
+            let want = radio.pt * 6.0 * (1.2f64 * 1.2 * 2.5 * 2.5) / (d.powi(4) * 4.0);
+            assert!((tr.power(d) / want - 1.0).abs() < 1e-12, "{d} m");
+        }
+    }
+
+    #[test]
+    fn log_distance_counts_from_its_reference_distance() {
+        // Pr(d) = Pt − L(d0) − 10·n·log10(d/d0); no gain closer than d0.
+        let radio = RadioParams::default();
+        let p = Propagation::LogDistance {
+            radio: radio.clone(),
+            exponent: 2.0,
+            ref_distance: 4.0,
+            ref_loss_db: Some(40.0),
+            shadowing_db: 6.0,
+        };
+        let db = |x: f64| 10.0 * x.log10();
+        assert!((db(radio.pt) - db(p.power(40.0)) - 60.0).abs() < 1e-9);
+        assert!((db(radio.pt) - db(p.power(4.0)) - 40.0).abs() < 1e-9);
+        assert_eq!(p.power(1.0), p.power(4.0));
+        assert_eq!(p.shadowing_db(), 6.0);
+        assert_eq!(Propagation::ns2_default().shadowing_db(), 0.0);
+    }
+
+    #[test]
+    fn shadowing_moves_a_receiver_across_the_thresholds() {
+        // ns-2 two-ray: 270 m is beyond the 250 m reception range, but 3 dB of shadowing
+        // (×2) brings it above RXThresh; 600 m is beyond carrier sense until shadowed.
+        let p = Propagation::ns2_default();
+        let (plain, up) = (p.reach(270.0), p.reach_shadowed(270.0, 3.0));
+        assert!(plain.sensed && !plain.decodable);
+        assert!(up.sensed && up.decodable);
+        assert!(!p.reach_shadowed(240.0, -3.0).decodable && p.reach(240.0).decodable);
+        assert!(!p.reach(600.0).sensed && p.reach_shadowed(600.0, 3.0).sensed);
+        assert!(!p.reach_shadowed(600.0, 3.0).decodable);
+        // The unit disk has no power: shadowing changes nothing.
+        let u = Propagation::UnitDisk {
+            rx_range: 250.0,
+            cs_range: 550.0,
+        };
+        assert_eq!(u.reach_shadowed(300.0, 20.0), u.reach(300.0));
+        assert_eq!(u.reach(300.0).power, 1.0);
+    }
 }

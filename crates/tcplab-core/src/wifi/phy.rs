@@ -469,4 +469,81 @@ mod tests {
         }
         assert!(PhyParams::by_name("802.11ax").is_none());
     }
+
+    #[test]
+    fn response_timeouts_eifs_and_rate_sets_of_every_preset() {
+        // ns-2: SIFS + the whole ACK at basicRate_ (192 + 112 µs) + 2 × 2 µs propagation.
+        let ns2 = PhyParams::ns2_dsss();
+        assert_eq!(ns2.response_timeout, us(10 + 192 + 112 + 4));
+        // 10.3.2.11 ACKTimeout = SIFS + slot + aRxPHYStartDelay (25 µs for OFDM and ERP).
+        let a = PhyParams::ofdm();
+        assert_eq!(a.response_timeout, us(16 + 9 + 25));
+        let g = PhyParams::erp_ofdm(false);
+        assert_eq!(g.response_timeout, us(10 + 9 + 25));
+        let gl = PhyParams::erp_ofdm(true);
+        assert_eq!(gl.response_timeout, us(10 + 20 + 25));
+        assert_eq!(PhyParams::hr_dsss(true).response_timeout, us(10 + 20 + 96));
+        // 10.3.2.3.7: an ERP BSS's EIFS uses the 1 Mb/s DSSS ACK (long preamble, 304 µs).
+        assert_eq!(g.eifs, us(10 + 28 + 304));
+        assert_eq!(gl.eifs, us(10 + 50 + 304));
+        // 17.3.5.6 / 18.4: the eight OFDM rates, of which 6, 12 and 24 Mb/s are basic.
+        let ofdm_rates: Vec<u64> = [6, 9, 12, 18, 24, 36, 48, 54].map(|r| r * MBPS).to_vec();
+        for p in [&a, &g, &gl] {
+            assert_eq!(p.rates, ofdm_rates, "{}", p.preset);
+            assert_eq!(
+                p.basic_rates,
+                vec![6 * MBPS, 12 * MBPS, 24 * MBPS],
+                "{}",
+                p.preset
+            );
+        }
+        assert_eq!(PhyParams::dsss().rates, vec![MBPS, 2 * MBPS]);
+    }
+
+    #[test]
+    fn plcp_header_of_each_modulation() {
+        let hdr = |p: &PhyParams, rate| {
+            let h = p.plcp_header(rate);
+            (h.preamble, h.header, h.rate, h.trailer)
+        };
+        // 16.2.2.2: the long PLCP, 144 µs of SYNC/SFD then 48 header bits at 1 Mb/s.
+        let long = (us(144), us(48), MBPS, SimTime::ZERO);
+        assert_eq!(hdr(&PhyParams::ns2_dsss(), 2 * MBPS), long);
+        // 16.2.2.3: the short PLCP (72 µs, then 48 bits at 2 Mb/s), but never at 1 Mb/s.
+        let short = PhyParams::hr_dsss(true);
+        assert_eq!(hdr(&short, MBPS), long);
+        assert_eq!(
+            hdr(&short, 2 * MBPS),
+            (us(72), us(24), 2 * MBPS, SimTime::ZERO)
+        );
+        // An ERP station's DSSS/CCK frame has the long DSSS PLCP and no signal extension.
+        assert_eq!(hdr(&PhyParams::erp_ofdm(false), 11 * MBPS), long);
+        // 17.3.4: 16 µs of training, the SIGNAL symbol at 6 Mb/s; 802.11a has no extension.
+        assert_eq!(
+            hdr(&PhyParams::ofdm(), 6 * MBPS),
+            (us(16), us(4), 6 * MBPS, SimTime::ZERO)
+        );
+    }
+
+    #[test]
+    fn rts_and_cts_go_at_a_fixed_rate_when_configured() {
+        // ns-3 sends RTS/CTS at the lowest basic rate; the ACK still follows the data rate.
+        let mut p = PhyParams::hr_dsss(false);
+        p.rts_cts_rate = Some(MBPS);
+        assert_eq!(p.rts_rate(11 * MBPS), MBPS);
+        assert_eq!(p.cts_duration(11 * MBPS), us(304));
+        assert_eq!(p.rts_duration(11 * MBPS), us(192 + 160));
+        assert_eq!(p.ack_duration(11 * MBPS), us(248));
+        // Data below every basic rate: control frames at the lowest basic rate.
+        let g = PhyParams::erp_ofdm(false);
+        assert_eq!(g.control_rate(MBPS), 6 * MBPS);
+    }
+
+    #[test]
+    fn the_service_and_tail_bits_can_add_an_ofdm_symbol() {
+        // 17.3.5.4: 100 B at 6 Mb/s (N_DBPS 24) is 16 + 800 + 6 = 822 bits, 34.25 symbols → 35;
+        // without the 6 tail bits it would fit in 34.
+        let a = PhyParams::ofdm();
+        assert_eq!(a.duration(100, 6 * MBPS), us(20 + 35 * 4));
+    }
 }

@@ -108,4 +108,25 @@ mod tests {
         assert_eq!(pq.pop().map(|x| x.pkt), Some(PktId(0)));
         assert!(pq.is_empty());
     }
+
+    #[test]
+    fn a_routing_packet_displaces_the_tail_only_when_the_queue_overflows() {
+        let mut pq = PriQueue::new(3);
+        assert_eq!(pq.push(q(0, false)), Ok(None));
+        assert_eq!(pq.push(q(1, false)), Ok(None));
+        assert_eq!(pq.len(), 2);
+        assert!(!pq.is_empty());
+        // Room left: the routing packet goes to the head and nothing is dropped.
+        assert_eq!(pq.push(q(2, true)), Ok(None));
+        assert_eq!(pq.len(), 3);
+        let order: Vec<_> = std::iter::from_fn(|| pq.pop()).map(|x| x.pkt).collect();
+        assert_eq!(order, vec![PktId(2), PktId(0), PktId(1)]);
+        assert_eq!(pq.len(), 0);
+        // drain_for keeps the others in order.
+        for i in [3, 4, 5] {
+            pq.push(q(i, false)).unwrap();
+        }
+        assert_eq!(pq.drain_for(1), vec![PktId(3), PktId(5)]);
+        assert_eq!(pq.pop().map(|x| x.pkt), Some(PktId(4)));
+    }
 }

@@ -223,4 +223,74 @@ mod tests {
         );
         assert_eq!(s.data_to, short.duration(1536, 11_000_000));
     }
+
+    #[test]
+    fn thermal_noise_is_kt_times_the_bandwidth_times_the_noise_figure() {
+        // N = k·T·B·F at T = 290 K: 20 MHz and a 7 dB noise figure give 4.0e-13 W (−94 dBm);
+        // −174 dBm/Hz is kT (−173.975 dBm/Hz) rounded, 0.57 % low, hence the 1 % bound.
+        let k_t = 1.380_649e-23 * 290.0;
+        for (bw, nf_db) in [(20e6, 7.0), (22e6, 0.0), (1e6, 10.0)] {
+            let want = k_t * bw * 10f64.powf(nf_db / 10.0);
+            let p = SinrParams::thermal(bw, nf_db);
+            assert!(
+                (p.noise_w / want - 1.0).abs() < 1e-2,
+                "{bw} Hz, {nf_db} dB: {}",
+                p.noise_w
+            );
+            assert_eq!(p.preamble, PreambleDetection::Sensed);
+        }
+    }
+
+    #[test]
+    fn dbm_converts_to_watts() {
+        // 0 dBm = 1 mW; 10 dB per decade.
+        for (dbm, w) in [
+            (0.0, 1e-3),
+            (30.0, 1.0),
+            (-30.0, 1e-6),
+            (15.0, 10f64.powf(1.5) * 1e-3),
+        ] {
+            assert!((dbm_to_w(dbm) / w - 1.0).abs() < 1e-12, "{dbm} dBm");
+        }
+    }
+
+    #[test]
+    fn threshold_preamble_detection_needs_a_decodable_frame_at_min_sinr() {
+        // ns-3 ThresholdPreambleDetectionModel: RSSI at or above MinimumRssi (here the
+        // propagation model's `decodable`) and SINR >= Threshold at the frame's start.
+        let th = PreambleDetection::Threshold { min_sinr: 3.0 };
+        // Noise 1 W + 1 W of other frames: the frame needs 3 · 2 = 6 W.
+        assert!(th.locks(6.0, true, 1.0, 1.0), "exactly at the threshold");
+        assert!(th.locks(7.0, true, 1.0, 1.0));
+        assert!(!th.locks(5.5, true, 1.0, 1.0), "below it");
+        assert!(
+            !th.locks(1e9, false, 0.0, 1.0),
+            "not decodable, however strong"
+        );
+        // Other signals never count negative (a rounding remainder after a frame ends).
+        assert!(th.locks(3.0, true, -1.0, 1.0));
+        assert!(!th.locks(2.9, true, -1.0, 1.0));
+        // Without a detection model every sensed frame is locked onto, decodable or not.
+        assert!(PreambleDetection::Sensed.locks(1e-20, false, 1.0, 1.0));
+    }
+
+    #[test]
+    fn the_plcp_header_and_the_psdu_each_count_at_their_own_rate() {
+        // At 3 dB the 6 Mb/s SIGNAL field loses bits too, so each part's share is visible.
+        let phy = PhyParams::erp_ofdm(false);
+        let air = phy.duration(1536, 54_000_000);
+        let spans = FrameSpans::new(&phy, 54_000_000, air);
+        let (sinr, t0) = (2.0, us(100));
+        let header = ln_bit_success(6_000_000, sinr);
+        assert!(header < 0.0);
+        let mut l = SinrLock::new(t0, spans);
+        // Preamble and SIGNAL: the 24 header bits at 6 Mb/s.
+        l.chunk(t0 + us(20), sinr);
+        assert!((l.ln_success / (24.0 * header) - 1.0).abs() < 1e-9);
+        // The next 10 µs: 540 data bits at 54 Mb/s.
+        let before = l.ln_success;
+        l.chunk(t0 + us(30), sinr);
+        let data = 540.0 * ln_bit_success(54_000_000, sinr);
+        assert!(((l.ln_success - before) / data - 1.0).abs() < 1e-9);
+    }
 }
