@@ -91,6 +91,9 @@ def test_the_linux_profile_becomes_linux_as_it_ships() -> None:
     # The kernel always grows its window inside a buffer counted in truesize.
     assert any(line.startswith("tcp.rcv_wnd_growth") for line in kernel_tcp({**tcp, "rcv_wnd_growth": False}).unmatched)
     assert any(line.startswith("tcp.rcv_overhead") for line in kernel_tcp({**tcp, "rcv_overhead": "1KiB"}).unmatched)
+    # The kernel's CUBIC always has its 5 %-per-round-trip floor before a loss.
+    assert not any(line.startswith("tcp.cubic_min_growth") for line in kernel_tcp(tcp).unmatched)
+    assert any(line.startswith("tcp.cubic_min_growth") for line in kernel_tcp({**tcp, "cubic_min_growth": False}).unmatched)
 
 
 def test_hystart_settings_are_checked_against_the_kernels_module_parameters(tmp_path: Path) -> None:

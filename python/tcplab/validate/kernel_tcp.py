@@ -151,6 +151,9 @@ def kernel_tcp(tcp: dict[str, Any], cubic: dict[str, int] | None = None) -> Kern
         )
     if k.congestion_control == "cubic":
         _hystart(tcp, cubic or {}, miss)
+        if not tcp.get("cubic_min_growth"):
+            miss("tcp.cubic_min_growth = false: Linux's CUBIC grows at least 5 % per round trip until its first loss "
+                 "and after each timeout")
     if ts and not tcp.get("timestamp_undo"):
         miss("tcp.timestamp_undo = false: Linux undoes a reduction when the timestamp echo shows the original arrived (RFC 3522)")
     if not tcp.get("undo"):

@@ -381,6 +381,10 @@ pub struct TcpConfig {
     pub rto_rule: RtoRule,
     /// RFC 9438 §4.7 fast convergence (cc = "cubic").
     pub cubic_fast_convergence: bool,
+    /// Linux's CUBIC floor (cc = "cubic"): until the first congestion event, and again after each
+    /// timeout, cwnd grows at least one segment per 20 acknowledged (5 % per round trip), however
+    /// flat W_cubic is there (docs/models/tcp.md). RFC 9438 has no such floor.
+    pub cubic_min_growth: bool,
     /// HyStart in CUBIC's slow start, as Linux runs it (cc = "cubic"): slow start ends when a
     /// round trip's ACKs keep arriving in a train for longer than half the minimum RTT, or its
     /// RTTs rise above the smallest one (docs/models/tcp.md).
@@ -517,6 +521,7 @@ impl Default for TcpConfig {
             timestamp_undo: false,
             rto_rule: RtoRule::Rfc6298,
             cubic_fast_convergence: true,
+            cubic_min_growth: false,
             hystart: false,
             hystart_detect: HyStartDetect::Both,
             hystart_low_window: 16,
@@ -605,6 +610,8 @@ impl TcpConfig {
             quickack: true,
             // Linux's receiver: the window starts at the initial window and grows per segment.
             rcv_wnd_growth: true,
+            // tcp_cubic: ACKs per segment of growth capped at 20 while no loss is remembered.
+            cubic_min_growth: true,
             ..TcpConfig::default()
         }
     }

@@ -30,6 +30,11 @@ pub struct Cubic {
     after_timeout: bool,
     /// Linux's HyStart in slow start (`hystart`).
     hystart: Option<HyStart>,
+    /// Linux's floor of one segment per 20 acknowledged (`cubic_min_growth`).
+    min_growth: bool,
+    /// No loss remembered: none yet, or a timeout since the last (Linux resets CUBIC's state,
+    /// its W_max included, when it enters the Loss state).
+    lossless: bool,
 }
 
 impl Cubic {
@@ -43,6 +48,8 @@ impl Cubic {
             w_est: 0.0,
             after_timeout: false,
             hystart: cfg.hystart.then(|| HyStart::new(cfg)),
+            min_growth: cfg.cubic_min_growth,
+            lossless: true,
         }
     }
 
@@ -100,6 +107,9 @@ impl CongestionControl for Cubic {
         let (t0, _) = self.epoch.expect("epoch started above");
         let t = (ack.now - t0).as_secs_f64();
         let segs_acked = ack.acked as f64 / mss;
+        // Linux's tcp_cubic: while no loss is remembered, at most 20 ACKed segments per segment
+        // of growth (at least 5 % per round trip), whichever region sets the window.
+        let floor = (self.min_growth && self.lossless).then(|| (cwnd + segs_acked / 20.0) * mss);
         // §4.3: W_est grows by α_cubic per cwnd of acknowledged segments; α_cubic = 3(1−β)/(1+β)
         // until W_est reaches cwnd_prior, then 1 (Reno's rate).
         let alpha = if self.w_est >= self.cwnd_prior {
@@ -111,13 +121,16 @@ impl CongestionControl for Cubic {
         if self.w_cubic(t) < self.w_est {
             // §4.3: the Reno-friendly region.
             w.cwnd = self.w_est * mss;
-            return;
+        } else {
+            // §4.4–4.5: aim at W_cubic one RTT ahead, clamped to [cwnd, 1.5·cwnd], and close
+            // (target − cwnd)/cwnd of the gap per acknowledged segment.
+            let rtt_s = rtt.srtt().or(ack.rtt).map_or(0.0, |r| r.as_secs_f64());
+            let target = self.w_cubic(t + rtt_s).clamp(cwnd, 1.5 * cwnd);
+            w.cwnd += (target - cwnd) / cwnd * segs_acked * mss;
         }
-        // §4.4–4.5: aim at W_cubic one RTT ahead, clamped to [cwnd, 1.5·cwnd], and close
-        // (target − cwnd)/cwnd of the gap per acknowledged segment.
-        let rtt_s = rtt.srtt().or(ack.rtt).map_or(0.0, |r| r.as_secs_f64());
-        let target = self.w_cubic(t + rtt_s).clamp(cwnd, 1.5 * cwnd);
-        w.cwnd += (target - cwnd) / cwnd * segs_acked * mss;
+        if let Some(f) = floor {
+            w.cwnd = w.cwnd.max(f);
+        }
     }
 
     fn ssthresh(&mut self, w: &Window, ev: Congestion, _f: &Flight, _rtt: &RttEstimator) -> u64 {
@@ -131,6 +144,7 @@ impl CongestionControl for Cubic {
         self.cwnd_prior = cwnd;
         self.epoch = None;
         self.after_timeout = ev == Congestion::Timeout;
+        self.lossless = ev == Congestion::Timeout;
         if ev == Congestion::Timeout {
             // Linux resets HyStart when a timeout starts slow start again.
             if let Some(h) = self.hystart.as_mut() {
@@ -310,5 +324,43 @@ mod tests {
             );
         }
         assert_eq!(crossed, 1, "the run must see both rates");
+    }
+
+    /// Linux's floor (`cubic_min_growth`): a flow that left slow start without a loss (HyStart)
+    /// at 60 segments sits on a flat W_cubic (K = 0, W_max = cwnd) and grows at Reno's pace, one
+    /// segment per round trip; with the floor it grows 5 % per round trip. A loss ends the floor,
+    /// a timeout brings it back (Linux resets CUBIC on entering Loss).
+    #[test]
+    fn the_floor_grows_five_percent_a_round_trip_until_a_loss() {
+        let est = rtt_after_sample(20);
+        let grown = |min_growth: bool, events: &[Congestion]| {
+            let cfg = TcpConfig {
+                cubic_min_growth: min_growth,
+                ..TcpConfig::default()
+            };
+            let mut cc = Cubic::new(&cfg);
+            let f = Flight {
+                now: SimTime::ZERO,
+                flight_size: 0,
+                snd_wnd: u64::MAX,
+            };
+            let probe = Window::new(WindowUnit::Bytes, MSS, 80 * MSS, u64::MAX);
+            for &ev in events {
+                cc.ssthresh(&probe, ev, &f, &est);
+            }
+            let mut w = Window::new(WindowUnit::Bytes, MSS, 60 * MSS, 60 * MSS);
+            one_rtt(&mut cc, &mut w, &est, SimTime::ZERO, 20);
+            w.cwnd / MSS as f64
+        };
+        let reno = grown(false, &[]);
+        assert!((60.9..61.1).contains(&reno), "{reno}");
+        let floor = grown(true, &[]);
+        assert!((62.9..63.1).contains(&floor), "{floor}");
+        // A loss is remembered: no floor (W_max = 80 above, so W_cubic climbs towards it).
+        let after_loss = grown(true, &[Congestion::FastRetransmit]);
+        assert_eq!(after_loss, grown(false, &[Congestion::FastRetransmit]));
+        // A timeout forgets it: the floor again.
+        let after_rto = grown(true, &[Congestion::FastRetransmit, Congestion::Timeout]);
+        assert!((62.9..63.1).contains(&after_rto), "{after_rto}");
     }
 }
