@@ -99,9 +99,9 @@ pub trait LossRecovery {
     /// step 4, RFC 6675 §5.1) so that the go-back-N duplicates do not start another.
     fn on_timeout(&mut self, s: &Seq);
 
-    /// The episode was spurious and its reduction undone (RFC 3708): it ends here, leaving cwnd
-    /// as the socket restored it. Only SACK-based schemes can learn of it (DSACK).
-    fn abandon(&mut self) {}
+    /// The episode was spurious and its reduction undone (RFC 3708 with DSACK, RFC 3522 with
+    /// timestamps): it ends here, leaving cwnd as the socket restored it.
+    fn abandon(&mut self);
 }
 
 /// RFC 6582 §3.2 step 2 / RFC 6675 §5: may a new episode start, given `recover`?

@@ -98,6 +98,12 @@ impl LossRecovery for NewReno {
         self.active = false;
         self.recover = s.snd_max - 1;
     }
+
+    fn abandon(&mut self) {
+        // RFC 3522 §3.2 (Eifel): a spurious episode ends at once; `recover` stays, so the
+        // duplicates the retransmission caused cannot start another.
+        self.active = false;
+    }
 }
 
 #[cfg(test)]

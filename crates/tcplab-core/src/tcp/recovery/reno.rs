@@ -46,6 +46,11 @@ impl LossRecovery for Reno {
     fn on_timeout(&mut self, _s: &Seq) {
         self.active = false;
     }
+
+    fn abandon(&mut self) {
+        // RFC 3522 §3.2 (Eifel): a spurious episode ends at once, without deflating.
+        self.active = false;
+    }
 }
 
 #[cfg(test)]

@@ -250,12 +250,13 @@ fn no_eifel_undo_without_its_switch() {
 
 /// Eifel in fast recovery (RFC 3522 §3.2 applies to any retransmission): segment 0 is reordered
 /// behind three others, fast-retransmitted at T0 + 100 ms (TSval 251), and then acknowledged by
-/// an ACK echoing the original's TSval (151): the fast retransmit was spurious, and ssthresh
-/// comes back.
+/// an ACK echoing the original's TSval (151): the fast retransmit was spurious, ssthresh and
+/// cwnd come back and NewReno's recovery ends there (its partial-ACK rule would shrink the
+/// restored window).
 #[test]
 fn eifel_undoes_a_spurious_fast_retransmit() {
     let mut s = ten_segments_with_eifel();
-    let ssthresh = s.ssthresh();
+    let (ssthresh, cwnd) = (s.ssthresh(), s.cwnd());
     for _ in 0..3 {
         send(&mut s, T0 + ms(100), &c_ack_ts(S, 151));
     }
@@ -263,6 +264,12 @@ fn eifel_undoes_a_spurious_fast_retransmit() {
     assert_eq!(s.stats.retransmissions, 1);
     send(&mut s, T0 + ms(110), &c_ack_ts(S + 4 * M, 151));
     assert_eq!((s.stats.undos, s.ssthresh()), (1, ssthresh));
+    assert!(!s.in_recovery(), "the spurious episode ended");
+    assert!(
+        s.cwnd() >= cwnd,
+        "cwnd {} after the undo, {cwnd} before",
+        s.cwnd()
+    );
 }
 
 /// Eifel's ACK must acknowledge the retransmitted data itself (RFC 3522 §3.2): SACK blocks of
