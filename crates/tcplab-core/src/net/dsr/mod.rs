@@ -291,9 +291,26 @@ impl Dsr {
         }
     }
 
-    /// The link this node → `next` (or one reported by an RERR) broke: cut it from the cache
-    /// and tell the transport about destinations it leaves without a route.
-    fn cut_link(&mut self, now: SimTime, a: Addr, b: Addr, io: &mut RoutingIo) {
+    /// The link a → b broke (this node's own, or one a Route Error reports): cut it from the
+    /// cache and tell the transport of each destination this node sends to that it leaves
+    /// without a route. With `notify_every_error`, when the break is reported to this node
+    /// (`to_me`: a Route Error addressed to it, or its own MAC's failure), also of each whose
+    /// route ran over a → b although another remains: ELFN as Holland & Vaidya built it, on
+    /// the route failure DSR returns to the sender.
+    fn cut_link(&mut self, now: SimTime, a: Addr, b: Addr, to_me: bool, io: &mut RoutingIo) {
+        // Read before the cut, in the reported direction (the way the failed packet went).
+        let through: Vec<Addr> = match self.p.notify_every_error && to_me {
+            true => self
+                .sourced
+                .iter()
+                .copied()
+                .filter(|&d| {
+                    let r = self.cache.peek(d, now);
+                    r.is_some_and(|r| r.windows(2).any(|w| w == [a, b]))
+                })
+                .collect(),
+            false => Vec::new(),
+        };
         if !self.cache.remove_link(a, b) {
             return;
         }
@@ -307,28 +324,7 @@ impl Dsr {
             self.lost.insert(dst);
             io.signals.push(RouteSignal::Lost { dst });
         }
-    }
-
-    /// With `notify_every_error`, the destinations this node sources whose route runs over
-    /// the link a → b, when the failure is reported to this node (`to_me`).
-    fn routes_through(&self, now: SimTime, a: Addr, b: Addr, to_me: bool) -> Vec<Addr> {
-        if !(self.p.notify_every_error && to_me) {
-            return Vec::new();
-        }
-        // The way the failed packet went: the reported direction.
-        let uses = |r: &[Addr]| r.windows(2).any(|w| w == [a, b]);
-        self.sourced
-            .iter()
-            .copied()
-            .filter(|&d| self.cache.peek(d, now).is_some_and(|r| uses(&r)))
-            .collect()
-    }
-
-    /// ELFN (Holland & Vaidya 1999): the route failure DSR returns to the sender is the
-    /// notice, also when another cached route remains. Destinations left without any route
-    /// were told by `cut_link`.
-    fn notify_failed(&self, through: &[Addr], io: &mut RoutingIo) {
-        for &dst in through.iter().filter(|d| !self.lost.contains(d)) {
+        for dst in through.into_iter().filter(|d| !self.lost.contains(d)) {
             io.signals.push(RouteSignal::Lost { dst });
         }
     }
@@ -581,9 +577,7 @@ impl Dsr {
         unreachable: Addr,
         io: &mut RoutingIo,
     ) {
-        let through = self.routes_through(now, src, unreachable, pkt.ip.dst == self.addr);
-        self.cut_link(now, src, unreachable, io);
-        self.notify_failed(&through, io);
+        self.cut_link(now, src, unreachable, pkt.ip.dst == self.addr, io);
         if pkt.ip.dst == self.addr {
             self.last_error = Some((src, unreachable, now));
         } else if pkt.ip.dst != BROADCAST_ADDR {
@@ -774,9 +768,7 @@ impl RoutingAgent for Dsr {
         }
         // RFC §8.3: the MAC's retries are DSR's hop-by-hop acknowledgement (§8.3.1).
         self.stats.link_breaks += 1;
-        let through = self.routes_through(now, self.addr, hop.next, true);
-        self.cut_link(now, self.addr, hop.next, io);
-        self.notify_failed(&through, io);
+        self.cut_link(now, self.addr, hop.next, true, io);
         // ns-2 `xmitFailed`: what else waits in the queue for that neighbour would only
         // fail in turn; it is taken back and salvaged now.
         io.recycle.push(hop);

@@ -67,7 +67,8 @@ impl Route<'_> {
 }
 
 impl Dsr {
-    /// Neighbour `from` sent `pkt` to neighbour `to`, and this node overheard it.
+    /// Neighbour `from` sent `pkt` to neighbour `to`, and this node overheard it; what waits
+    /// for a route it taught this node leaves.
     pub(super) fn overheard(
         &mut self,
         now: SimTime,
@@ -76,12 +77,22 @@ impl Dsr {
         pkt: &Packet,
         io: &mut RoutingIo,
     ) {
-        let Some(d) = pkt.dsr() else {
-            return; // a packet for a neighbour carries no route to learn from
-        };
-        if pkt.ip.src == self.addr {
-            return; // ns-2: not its own packets
+        if pkt.dsr().is_none() || pkt.ip.src == self.addr {
+            return; // a packet for a neighbour carries no route; ns-2: not its own packets
         }
+        self.learn_overheard(now, from, to, pkt, io);
+        self.release_ready(now, io);
+    }
+
+    fn learn_overheard(
+        &mut self,
+        now: SimTime,
+        from: Addr,
+        to: Addr,
+        pkt: &Packet,
+        io: &mut RoutingIo,
+    ) {
+        let Some(d) = pkt.dsr() else { return };
         for o in &d.hdr.options {
             match o {
                 // ns-2 `tap` → `processBrokenRouteError`: the link a Route Error reports is
@@ -90,7 +101,7 @@ impl Dsr {
                     err_src,
                     unreachable,
                     ..
-                } => self.cut_link(now, *err_src, *unreachable, io),
+                } => self.cut_link(now, *err_src, *unreachable, false, io),
                 // ns-2 `noticeRouteUsed` on a reply heard: its route from this node on.
                 DsrOption::RouteReply { addrs, .. } if self.p.snoop => {
                     if let Some(i) = addrs.iter().position(|&a| a == self.addr) {
@@ -101,7 +112,6 @@ impl Dsr {
             }
         }
         let Some((salvage, _, mids)) = d.source_route() else {
-            self.release_ready(now, io);
             return;
         };
         let route = Route {
@@ -110,7 +120,6 @@ impl Dsr {
             dst: pkt.ip.dst,
         };
         let (Some(t), Some(n)) = (route.position(from), route.position(to)) else {
-            self.release_ready(now, io);
             return;
         };
         let me = route.position(self.addr);
@@ -124,7 +133,6 @@ impl Dsr {
                 self.shorten(now, &route, t, j, io);
             }
         }
-        self.release_ready(now, io);
     }
 
     /// ns-2 `noticeRouteUsed` (`cache_use_overheard_routes`): the route from this node to the
@@ -155,10 +163,6 @@ impl Dsr {
         if !self.grat.admit(src, from, now, hold, cap) {
             return;
         }
-        let shortened: Vec<Addr> = (0..=t)
-            .chain(j..route.len())
-            .map(|k| route.get(k))
-            .collect();
         let mut back = Vec::with_capacity(t + 2);
         back.push(self.addr);
         back.extend((0..=t).rev().map(|k| route.get(k)));
@@ -167,7 +171,11 @@ impl Dsr {
         self.grat_sent += 1;
         let opt = DsrOption::RouteReply {
             last_hop_external: false,
-            addrs: shortened[1..].to_vec(),
+            // The route without hops t+1 … j−1, after its first node.
+            addrs: (1..=t)
+                .chain(j..route.len())
+                .map(|k| route.get(k))
+                .collect(),
         };
         self.send_routed(&back, vec![opt], io);
     }

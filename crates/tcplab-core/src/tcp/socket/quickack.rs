@@ -36,16 +36,11 @@ impl Socket {
     /// On an accepted data segment, before the ACK decision: the start-of-connection and
     /// idle-gap grants (Linux: "first time here", and a gap longer than the RTO).
     pub(super) fn quickack_on_data(&mut self, now: SimTime) {
-        let rto = self.rto();
         let Some(q) = self.quickack.as_mut() else {
             return;
         };
-        let grant = match q.last_data {
-            None => true,
-            Some(t) => now - t > rto,
-        };
-        q.last_data = Some(now);
-        if grant {
+        let last = q.last_data.replace(now);
+        if last.is_none_or(|t| now - t > self.rto()) {
             self.quickack_enter(MAX_QUICKACKS);
         }
     }

@@ -70,6 +70,17 @@ fn the_window_starts_at_whole_segments_and_climbs_to_what_the_buffer_allows() {
     assert_eq!(windows(&mut client(false, false), 1..=12, at), [65_535; 12]);
 }
 
+/// Arrival of segment `k` in rounds 100 ms apart: segments 1–10, 11–30, 31–40, each 1 ms after
+/// the one before.
+fn three_rounds(k: u64) -> SimTime {
+    let round = match k {
+        1..=10 => 100,
+        11..=30 => 200,
+        _ => 290,
+    };
+    T0 + ms(round + k)
+}
+
 /// With autotuning, Linux's rule: a round trip's data raises the buffer only when it exceeds
 /// the largest earlier round's (10 MSS at first), to twice it, grown by twice its relative
 /// growth. Rounds of 10 and 20 segments, 100 ms apart: after the second the window is
@@ -78,16 +89,7 @@ fn the_window_starts_at_whole_segments_and_climbs_to_what_the_buffer_allows() {
 /// has, and the window stays.
 #[test]
 fn autotuning_raises_the_buffer_by_linuxs_rule() {
-    // Rounds 100 ms apart: segments 1–10, 11–30, 31–40, each 1 ms after the one before.
-    let at = |k: u64| {
-        let round = match k {
-            1..=10 => 100,
-            11..=30 => 200,
-            _ => 290,
-        };
-        T0 + ms(round + k)
-    };
-    let w = windows(&mut client(true, true), 1..=40, at);
+    let w = windows(&mut client(true, true), 1..=40, three_rounds);
     // With the 6 MiB maximum's scale, 7 (128-byte units).
     let scaled = |w: u64| w >> 7 << 7;
     // The checks: at segment 1 (the first since the connection was established: 1000 B), at
@@ -98,7 +100,7 @@ fn autotuning_raises_the_buffer_by_linuxs_rule() {
     want.extend((1..=10).map(|k| 80_918 + 2000 * k));
     assert_eq!(w, want.into_iter().map(scaled).collect::<Vec<_>>());
     // Off: the 6 MiB maximum's window is half of it, scale 6 (64-byte units).
-    let w_off = windows(&mut client(false, true), 1..=40, at);
+    let w_off = windows(&mut client(false, true), 1..=40, three_rounds);
     assert_eq!(w_off, vec![65_535 >> 6 << 6; 40]);
 }
 
@@ -110,15 +112,7 @@ fn autotuning_raises_the_buffer_by_linuxs_rule() {
 /// the update average every sample).
 #[test]
 fn a_smaller_receiver_rtt_sample_is_taken_at_once() {
-    let at = |k: u64| {
-        let round = match k {
-            1..=10 => 100,
-            11..=30 => 200,
-            _ => 290,
-        };
-        T0 + ms(round + k)
-    };
-    let w = windows_rtt(&mut client(true, true), 1..=32, at, |k| match k {
+    let w = windows_rtt(&mut client(true, true), 1..=32, three_rounds, |k| match k {
         1 => 150,
         _ => 100,
     });
