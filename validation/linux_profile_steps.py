@@ -17,7 +17,7 @@ CASES = {
     "lossy": ("examples/wired_bottleneck.toml", LOSSY),
     "lossy20": ("examples/wired_bottleneck.toml", LOSSY + ["flows.download.size=20MB"]),
 }
-OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart", "timestamp_undo", "quickack", "rcv_wnd_growth"]
+OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart", "timestamp_undo", "quickack", "rcv_wnd_growth", "cubic_min_growth"]
 STEPS = {
     "none": OFF,
     "+tlp": OFF[1:],
@@ -27,7 +27,8 @@ STEPS = {
     "+hystart": OFF[6:],
     "+ts_undo": OFF[7:],
     "+quickack": OFF[8:],
-    "+rcv_wnd": [],
+    "+rcv_wnd": OFF[9:],
+    "+cubic_min_growth": [],
 }
 base = ["tcp.profile=linux", "tcp.variant=rack"]
 for case, (path, sets) in CASES.items():
@@ -41,5 +42,5 @@ for case, (path, sets) in CASES.items():
         rec = " / ".join("-" if x is None else f"{x:.3f}" for x in s.recovery_s)
         ss = compare._exit(s.slow_start_exit)
         undos = sim.summary["flows"][0]["undos"]
-        print(f"{case:10s} {step:12s} {s.completion_s:8.3f} s  retx {s.retransmissions:4d}  RTOs {s.rtos:3d}  "
+        print(f"{case:10s} {step:18s} {s.completion_s:8.3f} s  retx {s.retransmissions:4d}  RTOs {s.rtos:3d}  "
               f"undos {undos:3d}  rec {rec}  slow start {ss}  RTO times {rto}", flush=True)
