@@ -94,6 +94,9 @@ def test_the_linux_profile_becomes_linux_as_it_ships() -> None:
     # The kernel's CUBIC always has its 5 %-per-round-trip floor before a loss.
     assert not any(line.startswith("tcp.cubic_min_growth") for line in kernel_tcp(tcp).unmatched)
     assert any(line.startswith("tcp.cubic_min_growth") for line in kernel_tcp({**tcp, "cubic_min_growth": False}).unmatched)
+    # In its Loss state the kernel repairs a lost retransmission RACK finds (tcp_fastretrans_alert).
+    assert not any(line.startswith("tcp.rack_after_rto") for line in kernel_tcp(tcp).unmatched)
+    assert any(line.startswith("tcp.rack_after_rto") for line in kernel_tcp({**tcp, "rack_after_rto": False}).unmatched)
 
 
 def test_hystart_settings_are_checked_against_the_kernels_module_parameters(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ CASES = {
     "lossy": ("examples/wired_bottleneck.toml", LOSSY),
     "lossy20": ("examples/wired_bottleneck.toml", LOSSY + ["flows.download.size=20MB"]),
 }
-OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart", "timestamp_undo", "quickack", "rcv_wnd_growth", "cubic_min_growth"]
+OFF = ["tlp", "dsack", "undo", "frto", "rcv_buf_autotune", "hystart", "timestamp_undo", "quickack", "rcv_wnd_growth", "cubic_min_growth", "rack_after_rto"]
 STEPS = {
     "none": OFF,
     "+tlp": OFF[1:],
@@ -28,7 +28,8 @@ STEPS = {
     "+ts_undo": OFF[7:],
     "+quickack": OFF[8:],
     "+rcv_wnd": OFF[9:],
-    "+cubic_min_growth": [],
+    "+cubic_min_growth": OFF[10:],
+    "+rack_after_rto": [],
 }
 base = ["tcp.profile=linux", "tcp.variant=rack"]
 for case, (path, sets) in CASES.items():

@@ -154,6 +154,9 @@ def kernel_tcp(tcp: dict[str, Any], cubic: dict[str, int] | None = None) -> Kern
         if not tcp.get("cubic_min_growth"):
             miss("tcp.cubic_min_growth = false: Linux's CUBIC grows at least 5 % per round trip until its first loss "
                  "and after each timeout")
+    if rack and not tcp.get("rack_after_rto"):
+        miss("tcp.rack_after_rto = false: in its Loss state after a timeout Linux starts a recovery when RACK finds a "
+             "retransmission lost, instead of waiting for the next timeout")
     if ts and not tcp.get("timestamp_undo"):
         miss("tcp.timestamp_undo = false: Linux undoes a reduction when the timestamp echo shows the original arrived (RFC 3522)")
     if not tcp.get("undo"):

@@ -81,13 +81,16 @@ fn over_profile(t: &TcpTable) -> Map<String, Value> {
         if !sack_based && !t.0.contains_key("prr") {
             m.insert("prr".into(), Value::Bool(false));
         }
-        // Likewise the tail loss probe goes with RACK.
+        // Likewise the tail loss probe and the Loss state's recoveries go with RACK.
         let rack = ["variant", "recovery"]
             .iter()
             .filter_map(|k| t.0.get(*k))
             .any(|v| v == "rack");
         if !rack && !t.0.contains_key("tlp") {
             m.insert("tlp".into(), Value::Bool(false));
+        }
+        if !rack && !t.0.contains_key("rack_after_rto") {
+            m.insert("rack_after_rto".into(), Value::Bool(false));
         }
     }
     // HyStart is CUBIC's: a table that picks another controller over the profile drops it.
@@ -222,10 +225,16 @@ mod tests {
     }
 
     #[test]
-    fn the_tail_loss_probe_goes_with_rack() {
+    fn the_tail_loss_probe_and_the_loss_state_go_with_rack() {
         let c =
             tcp_config(&table("profile = \"linux\"\nvariant = \"sack\""), "tcp").expect("valid");
-        assert!(!c.tlp && c.prr && c.check().is_empty());
+        assert!(!c.tlp && !c.rack_after_rto && c.prr && c.check().is_empty());
+        assert!(TcpConfig::linux().rack_after_rto);
+        let mut errs = vec![];
+        validate_tcp(&table("rack_after_rto = true"), "tcp", &mut errs);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].loc, "tcp.rack_after_rto");
+        assert!(errs[0].msg.contains("\"rack\""), "{}", errs[0].msg);
         let mut errs = vec![];
         validate_tcp(&table("tlp = true\nvariant = \"sack\""), "tcp", &mut errs);
         assert_eq!(errs.len(), 1, "{errs:?}");

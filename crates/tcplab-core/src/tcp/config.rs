@@ -363,6 +363,11 @@ pub struct TcpConfig {
     /// RFC 8985 §7 tail loss probe: 2·SRTT after the last transmission or ACK, a probe of new data
     /// (or the last segment) instead of waiting for the RTO. Needs recovery = "rack".
     pub tlp: bool,
+    /// Linux's Loss state (needs recovery = "rack"): during the recovery after a timeout, a
+    /// retransmission RACK finds lost on an ACK, or any loss its reordering timer finds, starts a
+    /// fast recovery at once. Off, RFC 6675 §5.1 holds: no new recovery until the timeout's
+    /// RecoveryPoint is acknowledged, so a lost retransmission waits for the next timeout.
+    pub rack_after_rto: bool,
     /// RFC 2883 DSACK: the receiver reports a duplicate segment as the first SACK block (needs
     /// SACK).
     pub dsack: bool,
@@ -519,6 +524,7 @@ impl Default for TcpConfig {
             undo: false,
             frto: false,
             timestamp_undo: false,
+            rack_after_rto: false,
             rto_rule: RtoRule::Rfc6298,
             cubic_fast_convergence: true,
             cubic_min_growth: false,
@@ -581,6 +587,9 @@ impl TcpConfig {
             prr: true,
             // tcp_early_retrans = 3: the tail loss probe.
             tlp: true,
+            // tcp_fastretrans_alert: in the Loss state a lost retransmission (FLAG_LOST_RETRANS)
+            // falls through to tcp_enter_recovery; tcp_rack_reo_timeout enters it on any loss.
+            rack_after_rto: true,
             // tcp_dsack = 1; Linux undoes reductions DSACKs show spurious.
             dsack: true,
             undo: true,
@@ -701,6 +710,15 @@ impl TcpConfig {
                 "tlp",
                 format!(
                     "the tail loss probe needs recovery = \"rack\" (RFC 8985 §7 builds on RACK), not '{}'",
+                    self.recovery_kind().name()
+                ),
+            ));
+        }
+        if self.rack_after_rto && self.recovery_kind() != Variant::Rack {
+            errs.push((
+                "rack_after_rto",
+                format!(
+                    "a recovery started by RACK's marks after a timeout needs recovery = \"rack\", not '{}'",
                     self.recovery_kind().name()
                 ),
             ));

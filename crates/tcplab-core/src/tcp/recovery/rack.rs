@@ -70,7 +70,18 @@ pub struct Rack {
     retrans_out: u64,
     /// The reordering timer (RFC 8985 §6.2 step 5), absolute.
     timer: Option<SimTime>,
+    /// What the last detection marked: anything, a retransmission (Linux's FLAG_LOST_RETRANS).
+    marked: Marked,
     prr: Option<Prr>,
+}
+
+/// What one run of RACK_detect_loss marked lost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marked {
+    /// At least one segment.
+    pub any: bool,
+    /// At least one retransmission, lost again.
+    pub retransmission: bool,
 }
 
 impl Rack {
@@ -93,6 +104,7 @@ impl Rack {
             lost_out: 0,
             retrans_out: 0,
             timer: None,
+            marked: Marked::default(),
             prr: cfg.prr.then(Prr::default),
         }
     }
@@ -109,6 +121,11 @@ impl Rack {
     /// Segments marked lost and not yet delivered.
     pub fn has_lost(&self) -> bool {
         self.lost_out > 0
+    }
+
+    /// What the last detection (on an ACK or the reordering timer) marked lost.
+    pub fn marked(&self) -> Marked {
+        self.marked
     }
 
     /// Whether a new episode may start now.
@@ -317,6 +334,7 @@ impl Rack {
     /// time is up; arm the reordering timer for the others.
     pub fn detect_loss(&mut self, srtt: Option<SimTime>, now: SimTime) {
         self.timer = None;
+        self.marked = Marked::default();
         let reo = self.reo_wnd(srtt);
         let mut wait: Option<SimTime> = None;
         for g in self.segs.iter_mut() {
@@ -333,7 +351,9 @@ impl Rack {
             let deadline = g.xmit + self.rtt + reo;
             if deadline <= now {
                 g.lost = true;
+                self.marked.any = true;
                 if g.rexmit {
+                    self.marked.retransmission = true;
                     // A lost retransmission: in flight no more, to be sent again.
                     g.rexmit = false;
                     self.retrans_out -= g.end - g.start;

@@ -377,3 +377,64 @@ fn rack_recovery_uses_prr_when_configured() {
     assert_eq!(trace(false), CWND_SSTHRESH_SENDS);
     assert_eq!(trace(true), PRR_SENDS);
 }
+
+/// A RACK sender (`rack_after_rto` as given) that sent ten segments at `T0`.
+fn ten_segments_out(rack_after_rto: bool) -> Socket {
+    let (s, out) = sending(TcpConfig {
+        initial_window: InitialWindow::Segments(10),
+        rack_after_rto,
+        ..rack_cfg()
+    });
+    assert_eq!(out.len(), 10);
+    s
+}
+
+#[test]
+fn a_retransmission_lost_after_a_timeout_is_repaired_before_the_next_one() {
+    // Ten segments at T0, all lost: the RTO (T0 + 300 ms) resends segment 0; its ACK (+100 ms)
+    // lets go-back-N resend 1 and 2. The retransmission of 1 is lost, 2 is SACKed one RTT later:
+    // RACK marks 1 lost again (RFC 8985 §6.2: sent no later than 2, one RACK.rtt ago).
+    let trace = |rack_after_rto: bool| {
+        let mut s = ten_segments_out(rack_after_rto);
+        let (rto, out) = fire(&mut s);
+        assert_eq!((rto, segs(&out)), (T0 + ms(300), vec![(S, M as u32)]));
+        let t1 = rto + ms(100);
+        let out = send(&mut s, t1, &c_ack(S + M));
+        assert_eq!(segs(&out), [(S + M, M as u32), (S + 2 * M, M as u32)]);
+        let sack = c_sack(S + M, &[(S + 2 * M, S + 3 * M)]);
+        let out = send(&mut s, t1 + ms(100), &sack);
+        (segs(&out), s.in_recovery(), s.poll_timeout())
+    };
+    // Linux leaves its Loss state for Recovery and resends segment 1 on this ACK.
+    let (sent, rec, _) = trace(true);
+    assert_eq!(sent.first(), Some(&(S + M, M as u32)));
+    assert!(rec);
+    // RFC 6675 §5.1: no new recovery before RecoveryPoint (segment 9) is acknowledged; segment 1
+    // waits for the backed-off RTO, 600 ms after the ACK that restarted it.
+    let (sent, rec, next) = trace(false);
+    assert_eq!((sent, rec), (vec![], false));
+    assert_eq!(next, Some(T0 + ms(400) + ms(600)));
+}
+
+#[test]
+fn after_a_timeout_the_reordering_timer_starts_the_recovery() {
+    // Segment 0 arrives (min_rtt 100 ms, so RACK's reordering window is 25 ms); everything after
+    // it is lost. The RTO resends 1; its ACK lets go-back-N resend 2 and 3; 3 is SACKed one RTT
+    // later, 2 is not: RACK waits 25 ms, then its timer marks 2 lost.
+    let trace = |rack_after_rto: bool| {
+        let mut s = ten_segments_out(rack_after_rto);
+        send(&mut s, T0 + ms(100), &c_ack(S + M));
+        let (rto, out) = fire(&mut s);
+        assert_eq!(segs(&out), [(S + M, M as u32)]);
+        let t1 = rto + ms(100);
+        let out = send(&mut s, t1, &c_ack(S + 2 * M));
+        assert_eq!(segs(&out), [(S + 2 * M, M as u32), (S + 3 * M, M as u32)]);
+        let sack = c_sack(S + 2 * M, &[(S + 3 * M, S + 4 * M)]);
+        assert!(send(&mut s, t1 + ms(100), &sack).is_empty());
+        let (t, out) = fire(&mut s);
+        (t - t1, segs(&out).first().copied(), s.in_recovery())
+    };
+    assert_eq!(trace(true), (ms(125), Some((S + 2 * M, M as u32)), true));
+    // Off: the timer marks 2 but sends nothing; 2 waits for the backed-off RTO.
+    assert_eq!(trace(false), (ms(125), None, false));
+}
