@@ -37,6 +37,15 @@ impl Scoreboard {
         self.total
     }
 
+    /// SACKed bytes below `x`.
+    pub fn sacked_below(&self, x: u64) -> u64 {
+        self.sacked
+            .iter()
+            .take_while(|r| r.0 < x)
+            .map(|r| r.1.min(x) - r.0)
+            .sum()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.sacked.is_empty()
     }
@@ -256,6 +265,16 @@ mod tests {
     use super::*;
 
     const M: u64 = 1000;
+
+    #[test]
+    fn sacked_below_counts_the_part_of_each_block_under_the_mark() {
+        let mut sb = Scoreboard::default();
+        sb.add(2 * M, 4 * M, 0);
+        sb.add(6 * M, 8 * M, 0);
+        let below = |x| sb.sacked_below(x);
+        assert_eq!([below(2 * M), below(3 * M), below(5 * M)], [0, M, 2 * M]);
+        assert_eq!([below(7 * M), below(9 * M)], [3 * M, 4 * M]);
+    }
 
     #[test]
     fn merge_and_cumulative_ack() {

@@ -3,7 +3,7 @@
 //! that was never retransmitted, the segments were delayed, not lost, and the timeout was
 //! spurious. Its reduction is then undone (Linux's response: the pre-timeout cwnd and ssthresh
 //! come back, as RFC 4138 allows). With SACK the second ACK may show that progress in its SACK
-//! blocks (the SACK-enhanced variant, RFC 5682 §3).
+//! blocks, for data sent before the timeout (the SACK-enhanced variant, RFC 5682 §3).
 
 use super::*;
 
@@ -31,13 +31,22 @@ impl Socket {
         self.cfg.frto && !self.in_recovery() && self.loss_recover.is_none()
     }
 
-    /// Steps 2 and 3 on each ACK. `advanced`: snd_una moved; `new_sack`: new SACK information.
+    /// Step 3's `recover` while F-RTO waits for its second ACK.
+    pub(super) fn frto_recover(&self) -> Option<u64> {
+        match self.frto {
+            Some(Frto::Second { recover }) => Some(recover),
+            _ => None,
+        }
+    }
+
+    /// Steps 2 and 3 on each ACK. `advanced`: snd_una moved; `orig_sacked`: the ACK SACKed data
+    /// below step 3's `recover` not SACKed before (sent before the timeout, never retransmitted).
     pub(super) fn frto_on_ack(
         &mut self,
         now: SimTime,
         h: &TcpHeader,
         advanced: bool,
-        new_sack: bool,
+        orig_sacked: bool,
         out: &mut Vec<Segment>,
     ) {
         let Some(stage) = self.frto else { return };
@@ -63,13 +72,14 @@ impl Socket {
                 }
             }
             Frto::Second { .. } => {
-                // 3b: data never retransmitted was acknowledged (cumulatively, or in SACK blocks
-                // with the SACK-enhanced variant): the timeout was spurious.
-                if advanced || (self.sack_on && new_sack) {
+                // 3b: data never retransmitted was acknowledged: cumulatively, or, with the
+                // SACK-enhanced variant (RFC 5682 §3), in SACK blocks between SND.UNA and
+                // `recover`; SACKs of step 2b's new segments alone show the loss was real (3a).
+                if advanced || orig_sacked {
                     self.undo_reduction();
                 } else {
-                    // 3a: a duplicate ACK: the loss was real; cwnd ≤ 3·SMSS and the
-                    // retransmissions resume from snd_una.
+                    // 3a: a duplicate ACK (its SACKs, if any, only of the new data): the loss was
+                    // real; cwnd ≤ 3·SMSS and the retransmissions resume from snd_una.
                     self.win.set(self.win.window().min(3 * self.mss));
                     self.snd_nxt = self.snd_una;
                 }

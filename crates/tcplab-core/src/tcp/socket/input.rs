@@ -211,6 +211,9 @@ impl Socket {
         }
         // RFC 6937 DeliveredData = change in snd.una + change in SACKed bytes.
         let before = self.snd_una + self.sb.sacked_bytes();
+        // F-RTO step 3b looks for data sent before the timeout newly SACKed by this ACK.
+        let frto_mark = self.frto_recover();
+        let orig_before = frto_mark.map_or(0, |r| self.sb.sacked_below(r));
         // SACK information updates the scoreboard whatever else the ACK does (RFC 6675 §5 B.1).
         let mut new_sack = false;
         if self.sack_on {
@@ -220,6 +223,7 @@ impl Socket {
                 }
             }
         }
+        let orig_sacked = frto_mark.is_some_and(|r| self.sb.sacked_below(r) > orig_before);
         if self.ecn_on && h.flags.has(TcpFlags::ECE) {
             // ATCP's Congested state starts here, before TCP's own reaction.
             self.ext_event(now, SenderEvent::Ece, out);
@@ -281,7 +285,7 @@ impl Socket {
         self.rack_on_ack(now, h, out);
         self.tlp_on_ack(now, h, advanced);
         self.undo_on_dsack(h);
-        self.frto_on_ack(now, h, advanced, new_sack, out);
+        self.frto_on_ack(now, h, advanced, orig_sacked, out);
         if self.in_recovery() {
             let delivered = (self.snd_una + self.sb.sacked_bytes()).saturating_sub(before);
             let pipe = self.rec.pipe(&self.seq(), &self.sb);

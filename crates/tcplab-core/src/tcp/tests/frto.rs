@@ -47,17 +47,22 @@ fn frto_a_duplicate_second_ack_means_the_loss_was_real() {
 }
 
 /// The SACK-enhanced variant (RFC 5682 §3): a duplicate second ACK whose SACK block reports
-/// data never retransmitted (segment 10, sent by step 2b) shows the timeout was spurious.
+/// data sent before the timeout and never retransmitted (segment 5) shows the timeout was
+/// spurious; one that SACKs only step 2b's new segments (10 and 11) shows the loss was real, as a
+/// plain duplicate does (the retransmissions resume from segment 1).
 #[test]
-fn frto_with_sack_a_second_ack_sacking_new_data_undoes_the_timeout() {
-    let mut s = timed_out(true, None);
-    send(&mut s, T0 + ms(310), &c_ack(S + M));
-    send(
-        &mut s,
-        T0 + ms(311),
-        &c_sack(S + M, &[(S + 10 * M, S + 11 * M)]),
-    );
-    assert_eq!(s.stats.undos, 1);
+fn frto_with_sack_only_data_sent_before_the_timeout_tells_it_spurious() {
+    let second = |block: (u64, u64)| {
+        let mut s = timed_out(true, None);
+        send(&mut s, T0 + ms(310), &c_ack(S + M));
+        let out = send(&mut s, T0 + ms(311), &c_sack(S + M, &[block]));
+        (s.stats.undos, s.cwnd(), segs(&out).first().copied())
+    };
+    let (undos, cwnd, _) = second((S + 5 * M, S + 6 * M));
+    assert_eq!(undos, 1);
+    assert_eq!(cwnd, 10 * M, "the pre-timeout window");
+    let real = (0, 2 * M, Some((S + M, M as u32)));
+    assert_eq!(second((S + 10 * M, S + 12 * M)), real);
 }
 
 /// Step 2a: a first ACK that does not cover the whole retransmission, or that acknowledges
