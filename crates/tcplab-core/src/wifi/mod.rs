@@ -508,7 +508,13 @@ impl Wifi {
                 }
             }
             LINK_UP => {
-                if self.radios[s as usize].down && !self.stations[s as usize].outage.is_down(now) {
+                let outage = &self.stations[s as usize].outage;
+                if outage.is_down(now) {
+                    // Another interval touching or overlapping this one holds: up when it ends.
+                    if let Some((_, end)) = outage.next_interval(now) {
+                        self.io.sched.push((end, Event::WifiLink(s, LINK_UP)));
+                    }
+                } else if self.radios[s as usize].down {
                     self.radios[s as usize].down = false;
                     publish(&mut self.log, LinkSignalKind::Up);
                     self.schedule_outage(s, now);
