@@ -166,10 +166,13 @@ impl FreezeParams {
 mod tests {
     use super::*;
 
+    /// The errors `check` pushes.
+    type Errs = Vec<(&'static str, String)>;
+
     /// Each range's bounds are allowed and one step past each is refused, naming the field.
     #[test]
     fn each_range_check_at_its_bounds() {
-        let fields = |check: &dyn Fn(&mut Vec<(&'static str, String)>)| {
+        let fields = |check: &dyn Fn(&mut Errs)| {
             let mut errs = vec![];
             check(&mut errs);
             errs.into_iter().map(|e| e.0).collect::<Vec<_>>()
@@ -186,7 +189,7 @@ mod tests {
         assert!(fields(&atcp(100)).is_empty());
         assert_eq!(fields(&atcp(101)), ["atcp.timeout_threshold"]);
         let ms = SimTime::from_millis;
-        type Check = Box<dyn Fn(&mut Vec<(&'static str, String)>)>;
+        type Check = Box<dyn Fn(&mut Errs)>;
         let elfn =
             |probe_interval| -> Check { Box::new(move |e| ElfnParams { probe_interval }.check(e)) };
         let tcp_f =
