@@ -878,3 +878,305 @@ mod initial_window {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields `check` refuses in `c`, in order.
+    fn refused(c: TcpConfig) -> Vec<&'static str> {
+        c.check().into_iter().map(|e| e.0).collect()
+    }
+
+    /// Each range at its bounds: allowed at the bound, refused one step past it, naming the
+    /// scenario's field.
+    #[test]
+    fn each_range_is_checked_at_its_bounds() {
+        let d = TcpConfig::default;
+        assert!(refused(d()).is_empty());
+        for (mss, ok) in [(0, false), (1, true), (65_495, true), (65_496, false)] {
+            assert_eq!(
+                refused(TcpConfig { mss, ..d() }).is_empty(),
+                ok,
+                "mss {mss}"
+            );
+        }
+        for (rcv_buf, ok) in [
+            (0, false),
+            (1, true),
+            (1 << 30, true),
+            ((1 << 30) + 1, false),
+        ] {
+            let c = TcpConfig { rcv_buf, ..d() };
+            assert_eq!(refused(c) == ["rcv_buf"], !ok, "rcv_buf {rcv_buf}");
+        }
+        let max = |rcv_buf_max| TcpConfig { rcv_buf_max, ..d() };
+        assert!(refused(max(1 << 30)).is_empty());
+        assert_eq!(refused(max((1 << 30) + 1)), ["rcv_buf_max"]);
+        // Autotuning needs half of rcv_buf_max to be at least rcv_buf.
+        let tuned = |rcv_buf_max| TcpConfig {
+            rcv_buf_autotune: true,
+            rcv_buf: 1000,
+            rcv_buf_max,
+            ..d()
+        };
+        assert!(refused(tuned(2000)).is_empty());
+        assert_eq!(refused(tuned(1999)), ["rcv_buf_max"]);
+        let overhead = |rcv_overhead| TcpConfig {
+            rcv_overhead,
+            ..d()
+        };
+        assert!(refused(overhead(1 << 20)).is_empty());
+        assert_eq!(refused(overhead((1 << 20) + 1)), ["rcv_overhead"]);
+        let iw = |n| TcpConfig {
+            initial_window: InitialWindow::Segments(n),
+            ..d()
+        };
+        assert_eq!(
+            (refused(iw(0)), refused(iw(1))),
+            (vec!["initial_window"], vec![])
+        );
+        let ms = SimTime::from_millis;
+        // A minimum may equal its maximum, not exceed it.
+        type Bounds = fn(SimTime, SimTime) -> TcpConfig;
+        let bounds: [(&str, Bounds); 2] = [
+            ("rto_min", |rto_min, rto_max| TcpConfig {
+                rto_min,
+                rto_max,
+                ..TcpConfig::default()
+            }),
+            ("persist_min", |persist_min, persist_max| TcpConfig {
+                persist_min,
+                persist_max,
+                ..TcpConfig::default()
+            }),
+        ];
+        for (field, set) in bounds {
+            assert!(refused(set(ms(500), ms(500))).is_empty(), "{field}");
+            assert_eq!(refused(set(ms(501), ms(500))), [field]);
+        }
+        assert_eq!(
+            refused(TcpConfig {
+                rto_initial: SimTime::ZERO,
+                ..d()
+            }),
+            ["rto_initial"]
+        );
+        let zeros = TcpConfig {
+            abc_limit: 0,
+            dupack_threshold: 0,
+            ack_every: 0,
+            ..d()
+        };
+        assert_eq!(
+            refused(zeros),
+            ["abc_limit", "dupack_threshold", "ack_every"]
+        );
+    }
+
+    /// The consistency rules: one recovery scheme; PRR on SACK or RACK, TLP on RACK; HyStart
+    /// with CUBIC; DSACK with SACK, the undo with DSACK, Eifel with timestamps; an extension
+    /// listed once; the extensions' own ranges.
+    #[test]
+    fn each_consistency_rule_names_its_field() {
+        let d = TcpConfig::default;
+        let rec = |recovery| TcpConfig {
+            recovery: Some(recovery),
+            ..d()
+        };
+        let both = TcpConfig {
+            variant: Some(Variant::Sack),
+            ..rec(Variant::Sack)
+        };
+        assert!(refused(both).is_empty());
+        let clash = TcpConfig {
+            variant: Some(Variant::Reno),
+            ..rec(Variant::Sack)
+        };
+        assert_eq!(refused(clash), ["recovery"]);
+        for (recovery, prr, tlp) in [
+            (Variant::NewReno, false, false),
+            (Variant::Sack, true, false),
+            (Variant::Rack, true, true),
+        ] {
+            let c = TcpConfig {
+                prr: true,
+                ..rec(recovery)
+            };
+            assert_eq!(refused(c).is_empty(), prr, "prr with {recovery:?}");
+            let c = TcpConfig {
+                tlp: true,
+                ..rec(recovery)
+            };
+            assert_eq!(refused(c).is_empty(), tlp, "tlp with {recovery:?}");
+        }
+        let hystart = |cc| TcpConfig {
+            hystart: true,
+            cc,
+            ..d()
+        };
+        assert!(refused(hystart(CcKind::Cubic)).is_empty());
+        assert_eq!(refused(hystart(CcKind::Reno)), ["hystart"]);
+        let dsack = |sack, recovery| TcpConfig {
+            dsack: true,
+            sack,
+            recovery,
+            ..d()
+        };
+        assert!(refused(dsack(true, None)).is_empty());
+        assert!(refused(dsack(false, Some(Variant::Rack))).is_empty());
+        assert_eq!(refused(dsack(false, None)), ["dsack"]);
+        assert_eq!(refused(TcpConfig { undo: true, ..d() }), ["undo"]);
+        let undo = TcpConfig {
+            undo: true,
+            ..dsack(true, None)
+        };
+        assert!(refused(undo).is_empty());
+        let eifel = |timestamps| TcpConfig {
+            timestamp_undo: true,
+            timestamps,
+            ..d()
+        };
+        assert_eq!(
+            (refused(eifel(false)), refused(eifel(true))),
+            (vec!["timestamp_undo"], vec![])
+        );
+        let ext = |extensions| TcpConfig { extensions, ..d() };
+        use ExtensionKind::*;
+        assert!(refused(ext(vec![Atcp, DupCount])).is_empty());
+        assert_eq!(refused(ext(vec![Atcp, DupCount, Atcp])), ["extensions"]);
+        let elfn = TcpConfig {
+            elfn: ElfnParams {
+                probe_interval: SimTime::ZERO,
+            },
+            ..d()
+        };
+        assert_eq!(refused(elfn), ["elfn.probe_interval"]);
+    }
+
+    /// RFC 3390's initial window min(4·SMSS, max(2·SMSS, 4380 B)) in each of its three regions,
+    /// and a fixed number of segments.
+    #[test]
+    fn the_initial_window() {
+        let rfc = TcpConfig::default();
+        assert_eq!(rfc.initial_window_bytes(1000), 4000);
+        assert_eq!(rfc.initial_window_bytes(1460), 4380);
+        assert_eq!(rfc.initial_window_bytes(2500), 5000);
+        let ten = TcpConfig {
+            initial_window: InitialWindow::Segments(10),
+            ..rfc
+        };
+        assert_eq!(ten.initial_window_bytes(1460), 14_600);
+    }
+
+    /// `recovery` wins over `variant`, NewReno without either; SACK is on with `sack` or a
+    /// SACK-based scheme; names as results show them; `resolved` folds the variant in.
+    #[test]
+    fn recovery_sack_names_and_resolution() {
+        let d = TcpConfig::default;
+        assert_eq!(d().recovery_kind(), Variant::NewReno);
+        let v = TcpConfig {
+            variant: Some(Variant::Reno),
+            ..d()
+        };
+        assert_eq!(v.recovery_kind(), Variant::Reno);
+        let both = TcpConfig {
+            recovery: Some(Variant::Sack),
+            ..v.clone()
+        };
+        assert_eq!(both.recovery_kind(), Variant::Sack);
+        assert!(both.uses_sack() && !v.uses_sack());
+        assert!(TcpConfig { sack: true, ..d() }.uses_sack());
+        let r = v.resolved();
+        assert_eq!((r.variant, r.recovery), (None, Some(Variant::Reno)));
+        assert_eq!(d().name(), "newreno");
+        let composed = TcpConfig {
+            cc: CcKind::Westwood,
+            recovery: Some(Variant::Rack),
+            extensions: vec![ExtensionKind::TcpF, ExtensionKind::AckPiggyback],
+            ..d()
+        };
+        assert_eq!(composed.name(), "westwood+rack+tcp_f+ack_piggyback");
+        assert!(composed.has(ExtensionKind::TcpF) && !composed.has(ExtensionKind::Atcp));
+        let names = |cc: CcKind, v: Variant, e: ExtensionKind| [cc.name(), v.name(), e.name()];
+        assert_eq!(
+            names(CcKind::Adaptive, Variant::Sack, ExtensionKind::DupCount),
+            ["adaptive", "sack", "dup_count"]
+        );
+        assert_eq!(
+            names(CcKind::Cubic, Variant::NewReno, ExtensionKind::Atcp),
+            ["cubic", "newreno", "atcp"]
+        );
+        assert_eq!(
+            names(CcKind::Reno, Variant::Rack, ExtensionKind::Elfn),
+            ["reno", "rack", "elfn"]
+        );
+        assert_eq!(ExtensionKind::Freeze.name(), "freeze");
+        assert_eq!(Variant::Reno.name(), "reno");
+    }
+
+    /// `hystart_detect`: both tests, or one of them.
+    #[test]
+    fn hystart_detect_selects_the_tests() {
+        let tests = |d: HyStartDetect| (d.ack_train(), d.delay());
+        assert_eq!(tests(HyStartDetect::Both), (true, true));
+        assert_eq!(tests(HyStartDetect::AckTrain), (true, false));
+        assert_eq!(tests(HyStartDetect::Delay), (false, true));
+    }
+
+    /// The Linux profile sets each value docs/models/tcp.md lists for it (ip-sysctl's defaults
+    /// and the kernel's constants), and is what `profile = "linux"` resolves to. (Two of them,
+    /// window scaling and the 1 s initial RTO, are also the classic defaults.)
+    #[test]
+    fn the_linux_profile_sets_each_documented_value() {
+        let l = TcpConfig::profile_defaults(Profile::Linux);
+        assert_eq!(l, TcpConfig::linux());
+        assert_eq!(
+            TcpConfig::profile_defaults(Profile::Classic),
+            TcpConfig::default()
+        );
+        assert_eq!(
+            (l.profile, l.cc, l.recovery),
+            (Profile::Linux, CcKind::Cubic, Some(Variant::Rack))
+        );
+        let switches = [
+            l.hystart,
+            l.sack,
+            l.prr,
+            l.tlp,
+            l.dsack,
+            l.undo,
+            l.frto,
+            l.timestamp_undo,
+            l.rcv_buf_autotune,
+            l.timestamps,
+            l.window_scaling,
+            l.restart_after_idle,
+            l.limited_transmit,
+            l.quickack,
+            l.rcv_wnd_growth,
+            l.cubic_min_growth,
+        ];
+        assert_eq!(switches, [true; 16]);
+        let ms = SimTime::from_millis;
+        assert_eq!(
+            (
+                l.initial_window,
+                l.rto_rule,
+                l.rto_min,
+                l.rto_initial,
+                l.rto_max,
+                l.ack_delay
+            ),
+            (
+                InitialWindow::Segments(10),
+                RtoRule::Linux,
+                ms(200),
+                ms(1000),
+                ms(120_000),
+                ms(40)
+            )
+        );
+        assert!(l.check().is_empty());
+    }
+}

@@ -128,4 +128,81 @@ mod tests {
         let b: Vec<_> = r.sack_blocks(3).collect();
         assert_eq!(b, vec![(8000, 9000), (5000, 6000)]);
     }
+
+    /// The store against a byte-by-byte reading over pseudo-random arrivals above rcv_nxt and
+    /// in-order advances: the ranges are the maximal held runs (adjacent ones merged), `held` and
+    /// `new_bytes` count bytes, `covers`/`holding` find the run holding all of [s, e), and the
+    /// SACK blocks follow RFC 2018 §4 — the first holds the most recently received segment, the
+    /// others the runs of the segments received before it, most recent first, then the highest
+    /// runs, no block twice, at most four. At most eight segments a round, so the recency list
+    /// (eight starts) never forgets one.
+    #[test]
+    fn ranges_counts_and_sack_blocks_agree_with_a_byte_by_byte_reading() {
+        use crate::rng::{Rng, StreamId};
+        const LIMIT: u64 = 40;
+        let mut rng = Rng::derive(2018, StreamId::Custom(1));
+        for _ in 0..300 {
+            let mut r = Reassembly::default();
+            let mut held = [false; LIMIT as usize];
+            let mut rcv_nxt = 0;
+            let mut segments: Vec<(u64, u64)> = vec![]; // most recent first
+            for _ in 0..8 {
+                if rcv_nxt + 1 >= LIMIT {
+                    break;
+                }
+                if rng.below(4) == 0 {
+                    // Data up to `to` arrived in order: everything held from there on joins it.
+                    let to = (rcv_nxt + rng.below(6)).min(LIMIT - 1);
+                    let mut expect = to;
+                    while expect < LIMIT && held[expect as usize] {
+                        expect += 1;
+                    }
+                    held[..expect as usize].fill(false);
+                    assert_eq!(r.advance(to), expect, "advance({to})");
+                    rcv_nxt = expect;
+                } else {
+                    let s = rcv_nxt + 1 + rng.below(LIMIT - 1 - rcv_nxt);
+                    let e = (s + 1 + rng.below(5)).min(LIMIT);
+                    let fresh = (s..e).filter(|&b| !held[b as usize]).count() as u64;
+                    assert_eq!(r.insert(s, e).new_bytes, fresh, "insert({s}, {e})");
+                    held[s as usize..e as usize].fill(true);
+                    segments.insert(0, (s, e));
+                }
+                let mut runs: Vec<(u64, u64)> = vec![];
+                for b in (0..LIMIT).filter(|&b| held[b as usize]) {
+                    match runs.last_mut() {
+                        Some(run) if run.1 == b => run.1 = b + 1,
+                        _ => runs.push((b, b + 1)),
+                    }
+                }
+                assert_eq!(r.ranges().collect::<Vec<_>>(), runs);
+                assert_eq!(r.held(), runs.iter().map(|x| x.1 - x.0).sum::<u64>());
+                assert_eq!(r.is_empty(), runs.is_empty());
+                for s in 0..LIMIT {
+                    for e in s + 1..=LIMIT {
+                        let run = runs.iter().copied().find(|x| x.0 <= s && x.1 >= e);
+                        assert_eq!(r.holding(s, e), run, "holding({s}, {e}) in {runs:?}");
+                        assert_eq!(r.covers(s, e), run.is_some());
+                    }
+                }
+                let run_of =
+                    |seg: &(u64, u64)| runs.iter().copied().find(|x| x.0 <= seg.0 && seg.0 < x.1);
+                let mut order: Vec<(u64, u64)> = vec![];
+                for run in segments
+                    .iter()
+                    .filter_map(run_of)
+                    .chain(runs.iter().rev().copied())
+                {
+                    if !order.contains(&run) {
+                        order.push(run);
+                    }
+                }
+                for max in 0..=5 {
+                    let blocks: Vec<_> = r.sack_blocks(max).collect();
+                    let n = max.min(4).min(runs.len());
+                    assert_eq!(blocks, order[..n], "sack_blocks({max}) after {segments:?}");
+                }
+            }
+        }
+    }
 }

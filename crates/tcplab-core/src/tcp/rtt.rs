@@ -192,4 +192,36 @@ mod tests {
         e.on_sample(ms(100));
         assert_eq!(e.rto(), SimTime::from_secs(1));
     }
+
+    /// RFC 6298 (5.5) doubles the RTO per expiry and the count stops at the cap (the RTO cannot
+    /// double past RTO_max); (5.7): after a SYN timeout the RTO is at least the floor until the
+    /// first sample, which also ends the backoff — and once a sample exists the floor is ignored.
+    #[test]
+    fn backoff_counts_to_the_cap_and_the_syn_floor_holds_only_before_a_sample() {
+        let mut e = RttEstimator::new(ms(700), ms(200), ms(3000), ms(1));
+        for (expiries, rto) in [(0, 700), (1, 1400), (2, 2800), (3, 3000), (4, 3000)] {
+            assert_eq!(
+                (e.backoff_count(), e.rto()),
+                (expiries.min(3), ms(rto)),
+                "{expiries}"
+            );
+            e.back_off();
+        }
+        // (5.7): a 1 s floor raises the 700 ms base and clears the doublings.
+        e.raise_floor_before_sample(SimTime::from_secs(1));
+        assert_eq!((e.backoff_count(), e.rto()), (0, SimTime::from_secs(1)));
+        // A floor above RTO_max stops at RTO_max.
+        e.raise_floor_before_sample(SimTime::from_secs(5));
+        assert_eq!(e.rto(), ms(3000));
+        // After a sample the floor does nothing.
+        e.on_sample(ms(100));
+        e.back_off();
+        e.raise_floor_before_sample(SimTime::from_secs(2));
+        assert_eq!((e.backoff_count(), e.rto()), (1, ms(600)));
+        // The Linux form keeps the cap too: 2 s + 4·1 s = 6 s > 3 s.
+        let mut lin = RttEstimator::new(ms(700), ms(200), ms(3000), ms(1)).linux();
+        lin.on_sample(SimTime::from_secs(2));
+        assert_eq!(lin.rto(), ms(3000));
+        assert_eq!(lin.srtt(), Some(SimTime::from_secs(2)));
+    }
 }

@@ -353,4 +353,153 @@ mod tests {
             NextSeg::Nothing
         );
     }
+
+    /// The scoreboard byte by byte, as RFC 6675 §4 words its queries: which octets are SACKed.
+    struct Bytes(Vec<bool>);
+
+    impl Bytes {
+        fn sacked(&self, seq: u64) -> bool {
+            self.0[seq as usize]
+        }
+        /// The maximal SACKed runs, lowest first.
+        fn runs(&self) -> Vec<(u64, u64)> {
+            let mut out: Vec<(u64, u64)> = vec![];
+            for (i, &b) in self.0.iter().enumerate() {
+                let i = i as u64;
+                match out.last_mut() {
+                    Some(r) if b && r.1 == i => r.1 = i + 1,
+                    _ if b => out.push((i, i + 1)),
+                    _ => {}
+                }
+            }
+            out
+        }
+        /// IsLost(seq): DupThresh discontiguous SACKed runs above seq, or more than
+        /// (DupThresh − 1)·SMSS SACKed octets above it; a SACKed octet is not lost.
+        fn is_lost(&self, seq: u64, dupthresh: u32, smss: u64) -> bool {
+            if self.sacked(seq) {
+                return false;
+            }
+            let runs = self.runs().iter().filter(|r| r.0 > seq).count() as u32;
+            let above = (seq + 1..self.0.len() as u64)
+                .filter(|&b| self.sacked(b))
+                .count() as u64;
+            runs >= dupthresh || above > (dupthresh as u64 - 1) * smss
+        }
+        /// The unSACKed run starting at `seq`, up to SMSS octets: a segment to retransmit.
+        fn segment(&self, seq: u64, smss: u64) -> NextSeg {
+            let len = (seq..seq + smss).take_while(|&b| !self.sacked(b)).count() as u64;
+            NextSeg::Retransmit {
+                seq,
+                len,
+                rescue: false,
+            }
+        }
+    }
+
+    /// Every query against the byte-by-byte reading of RFC 6675 §4 (IsLost, SetPipe, NextSeg's
+    /// rules 1–4) and of what the scoreboard holds, over a pseudo-random sequence of SACK blocks
+    /// and cumulative ACKs with DupThresh 2–4: merging (adjacent blocks too), trimming at the
+    /// cumulative ACK, the running byte count and each boundary of each query.
+    #[test]
+    fn every_query_agrees_with_rfc6675_read_byte_by_byte() {
+        use crate::rng::{Rng, StreamId};
+        const LIMIT: u64 = 48;
+        const SMSS: u64 = 4;
+        let mut rng = Rng::derive(6675, StreamId::Custom(1));
+        for _ in 0..40 {
+            let mut sb = Scoreboard::default();
+            let mut bytes = Bytes(vec![false; LIMIT as usize + SMSS as usize]);
+            let mut snd_una = 0;
+            for _ in 0..12 {
+                if rng.below(4) == 0 {
+                    snd_una = (snd_una + rng.below(8)).min(LIMIT);
+                    sb.on_cumulative_ack(snd_una);
+                    bytes.0[..snd_una as usize].fill(false);
+                } else {
+                    let start = rng.below(LIMIT);
+                    let end = start + rng.below(10);
+                    let end = end.min(LIMIT);
+                    let from = start.max(snd_una);
+                    let fresh = (from..end).any(|b| !bytes.sacked(b));
+                    assert_eq!(sb.add(start, end, snd_una), fresh, "add({start}, {end})");
+                    bytes.0[from as usize..end.max(from) as usize].fill(true);
+                }
+                let runs = bytes.runs();
+                assert_eq!(sb.ranges(), &runs[..]);
+                assert_eq!(
+                    sb.sacked_bytes(),
+                    runs.iter().map(|r| r.1 - r.0).sum::<u64>()
+                );
+                assert_eq!(sb.is_empty(), runs.is_empty());
+                let high_sacked = runs.last().map(|r| r.1);
+                assert_eq!(sb.high_sacked(), high_sacked);
+                let snd_max = high_sacked.unwrap_or(snd_una).max(snd_una + rng.below(12));
+                let dupthresh = 2 + rng.below(3) as u32;
+                for seq in snd_una..LIMIT {
+                    assert_eq!(sb.is_sacked(seq), bytes.sacked(seq), "is_sacked({seq})");
+                    let unsacked = (seq..).find(|&b| !bytes.sacked(b)).unwrap();
+                    assert_eq!(sb.next_unsacked(seq), unsacked, "next_unsacked({seq})");
+                    for limit in [seq + 1, seq + 3, LIMIT + 1] {
+                        let run_end = (seq..limit).find(|&b| bytes.sacked(b)).unwrap_or(limit);
+                        assert_eq!(
+                            sb.unsacked_run_end(seq, limit),
+                            run_end,
+                            "unsacked_run_end({seq}, {limit})"
+                        );
+                    }
+                    assert_eq!(
+                        sb.is_lost(seq, dupthresh, SMSS),
+                        bytes.is_lost(seq, dupthresh, SMSS),
+                        "is_lost({seq}, {dupthresh}) with {runs:?}"
+                    );
+                }
+                for high_rxt in snd_una..=snd_max {
+                    // SetPipe: (a) every unSACKed octet not lost, (b) every one retransmitted.
+                    let pipe = (snd_una..snd_max)
+                        .filter(|&b| !bytes.sacked(b))
+                        .map(|b| {
+                            u64::from(!bytes.is_lost(b, dupthresh, SMSS)) + u64::from(b < high_rxt)
+                        })
+                        .sum::<u64>();
+                    assert_eq!(
+                        sb.pipe(snd_una, snd_max, high_rxt, dupthresh, SMSS),
+                        pipe,
+                        "pipe(una {snd_una}, max {snd_max}, rxt {high_rxt}) with {runs:?}"
+                    );
+                    for (rescue, new) in
+                        [(false, false), (true, false), (false, true), (true, true)]
+                    {
+                        let from = snd_una.max(high_rxt);
+                        let holes = (from..high_sacked.unwrap_or(0)).filter(|&b| !bytes.sacked(b));
+                        let expected = if let Some(s) =
+                            holes.clone().find(|&b| bytes.is_lost(b, dupthresh, SMSS))
+                        {
+                            bytes.segment(s, SMSS) // (1) the lowest lost octet above HighRxt
+                        } else if new {
+                            NextSeg::New // (2)
+                        } else if let Some(s) = holes.clone().next() {
+                            bytes.segment(s, SMSS) // (3) the lowest unSACKed octet above HighRxt
+                        } else if let Some(h) = high_sacked.filter(|&h| rescue && snd_max > h) {
+                            // (4) one segment holding the highest outstanding unSACKed octet.
+                            let len = (snd_max - h).min(SMSS);
+                            NextSeg::Retransmit {
+                                seq: snd_max - len,
+                                len,
+                                rescue: true,
+                            }
+                        } else {
+                            NextSeg::Nothing
+                        };
+                        assert_eq!(
+                            sb.next_seg(snd_una, snd_max, high_rxt, rescue, new, dupthresh, SMSS),
+                            expected,
+                            "next_seg(una {snd_una}, max {snd_max}, rxt {high_rxt}, rescue \
+                             {rescue}, new {new}, dupthresh {dupthresh}) with {runs:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -417,12 +417,8 @@ mod tests {
         assert_eq!(ss, w.ssthresh);
     }
 
-    /// A timeout at 11 s with cwnd = 14 segments after RTT samples of 100, 170 and 135 ms
-    /// (α = 1/2), the RTO backed off `backoffs` times: (ssthresh, loss window, the loss window
-    /// asked for again), in segments.
-    fn timeout(cc: &mut Adaptive, backoffs: u32) -> (u64, u64, u64) {
-        let mut est = rtt_after_sample(100);
-        let w = Window::new(WindowUnit::Segments, MSS, 14 * MSS, u64::MAX);
+    /// RTT samples of 100, 170 and 135 ms at 10 s: α = 1/2 at the next loss.
+    fn samples_100_170_135(cc: &mut Adaptive, w: &Window, est: &RttEstimator) {
         for r in [100, 170, 135] {
             let ack = Ack {
                 now: SimTime::from_secs(10),
@@ -432,8 +428,17 @@ mod tests {
                 snd_una: 0,
                 snd_max: 0,
             };
-            cc.on_any_ack(&w, &ack, &est);
+            cc.on_any_ack(w, &ack, est);
         }
+    }
+
+    /// A timeout at 11 s with cwnd = 14 segments after RTT samples of 100, 170 and 135 ms
+    /// (α = 1/2), the RTO backed off `backoffs` times: (ssthresh, loss window, the loss window
+    /// asked for again), in segments.
+    fn timeout(cc: &mut Adaptive, backoffs: u32) -> (u64, u64, u64) {
+        let mut est = rtt_after_sample(100);
+        let w = Window::new(WindowUnit::Segments, MSS, 14 * MSS, u64::MAX);
+        samples_100_170_135(cc, &w, &est);
         for _ in 0..backoffs {
             est.back_off();
         }
@@ -470,5 +475,126 @@ mod tests {
             });
             assert_eq!(timeout(&mut cc, 1), expected, "{form:?}");
         }
+    }
+
+    /// Eqs. (5) and (6) in both forms: the slope of cwnd over the slot (none for a slot of no
+    /// length) or its ratio to W_LA(n−1) (none from a zero window), and ssthresh(adv) along the
+    /// slope from ssthresh(n−1) or scaled by K(n−1), truncated to whole segments.
+    #[test]
+    fn utilisation_and_advanced_ssthresh_in_both_forms() {
+        use AdaptiveAdvance::*;
+        let prev = Slot {
+            t: 10.0,
+            w_la: 8.0,
+            ssthresh: 9.0,
+            k: None,
+        };
+        assert!(close(utilisation(Slope, &prev, 12.0, 18.0).unwrap(), 0.5));
+        assert_eq!(utilisation(Slope, &prev, 12.0, 10.0), None);
+        assert!(close(utilisation(Ratio, &prev, 12.0, 18.0).unwrap(), 1.5));
+        let empty = Slot { w_la: 0.0, ..prev };
+        assert_eq!(utilisation(Ratio, &empty, 12.0, 18.0), None);
+        assert_eq!(advanced_ssthresh(Slope, &prev, 0.5, 17.58), 12.0);
+        assert_eq!(advanced_ssthresh(Ratio, &prev, 1.5, 17.58), 13.0);
+    }
+
+    /// Sec. 3.2's "favourable slot" is K(n) > K(n−1): an equal K advances nothing. Three losses
+    /// 8 s apart, the first two at cwnd 13 with the same RTTs (so the same α and W_LA ≈ 9,
+    /// bit for bit): K(3) at cwnd 13 equals K(2) exactly and nothing advances; at cwnd 14 it
+    /// is larger and ssthresh advances.
+    #[test]
+    fn an_equal_utilisation_is_not_favourable() {
+        let run = |cwnd3| {
+            let mut cc = sample_rtt();
+            fast_recovery(&mut cc, &[100, 170, 140], 10.0, 13);
+            fast_recovery(&mut cc, &[140], 18.0, 13);
+            fast_recovery(&mut cc, &[140], 26.0, cwnd3);
+            (cc.history()[1], cc.history()[2])
+        };
+        let (second, third) = run(13);
+        assert_eq!(third.k, second.k);
+        assert!(
+            close(third.k.unwrap(), 0.5) && third.advanced.is_none(),
+            "{third:?}"
+        );
+        let (second, third) = run(14);
+        assert!(third.k > second.k && third.advanced.is_some(), "{third:?}");
+    }
+
+    /// `adaptive_rtt = "srtt"` (the default) reads the smoothed RTT, and only on ACKs that
+    /// carry a valid sample; `adaptive_slot_start = "recovery_end"` starts the next slot at the
+    /// last ACK of the recovery instead of at the loss detection.
+    #[test]
+    fn the_srtt_form_and_the_recovery_end_slot_start() {
+        let mut cc = Adaptive::new(&TcpConfig::default());
+        let w = Window::new(WindowUnit::Segments, MSS, 12 * MSS, u64::MAX);
+        for (srtt, sampled) in [(100, true), (170, true), (135, true), (170, false)] {
+            let ack = Ack {
+                now: SimTime::from_secs(10),
+                acked: MSS,
+                rtt: sampled.then(|| SimTime::from_millis(srtt)),
+                ca_rtt: None,
+                snd_una: 0,
+                snd_max: 0,
+            };
+            cc.on_any_ack(&w, &ack, &rtt_after_sample(srtt));
+        }
+        fast_recovery(&mut cc, &[], 11.0, 12);
+        assert!(close(cc.history()[0].alpha, 0.5), "{:?}", cc.history());
+        assert_eq!(cc.name(), "adaptive");
+
+        let k2 = |slot_start| {
+            let mut cc = Adaptive::new(&TcpConfig {
+                adaptive_rtt: AdaptiveRtt::Sample,
+                adaptive_slot_start: slot_start,
+                ..TcpConfig::default()
+            });
+            fast_recovery(&mut cc, &[100, 170, 135], 148.65, 12);
+            fast_recovery(&mut cc, &[140], 156.65, 13);
+            cc.history()[1].k.unwrap()
+        };
+        assert!(close(k2(AdaptiveSlotStart::Detection), 4.0 / 8.0));
+        // The recovery's last ACK came 10 ms before the detection in `fast_recovery`.
+        assert!(close(k2(AdaptiveSlotStart::RecoveryEnd), 4.0 / 8.01));
+    }
+
+    /// In bytes the windows are whole bytes (α = 1/2 of the way from 7 to 14 segments is
+    /// 10.5 segments = 10 500 B); a timeout inside an episode takes cwnd(n) at its detection,
+    /// not the inflated window; an ECN-Echo cuts to W_LA but leaves ssthresh alone when the
+    /// episode ends.
+    #[test]
+    fn bytes_timeouts_inside_an_episode_and_ecn() {
+        let est = rtt_after_sample(100);
+        let setup = |unit| {
+            let mut cc = sample_rtt();
+            let w = Window::new(unit, MSS, 14 * MSS, u64::MAX);
+            samples_100_170_135(&mut cc, &w, &est);
+            (cc, w)
+        };
+        let f = Flight {
+            now: SimTime::from_secs(11),
+            flight_size: 14 * MSS,
+            snd_wnd: u64::MAX,
+        };
+        let (mut cc, w) = setup(WindowUnit::Bytes);
+        assert_eq!(
+            cc.ssthresh(&w, Congestion::FastRetransmit, &f, &est),
+            10_500
+        );
+        // Inflated to 20 segments in recovery; the timeout still sees cwnd(n) = 14.
+        let mut inflated = w.clone();
+        inflated.cwnd = 20_000.0;
+        assert_eq!(
+            cc.ssthresh(&inflated, Congestion::Timeout, &f, &est),
+            10_500
+        );
+        assert!(close(cc.history()[1].w_la, 7.5));
+        assert_eq!(cc.loss_window(&w), 7_500);
+
+        let (mut cc, mut w) = setup(WindowUnit::Segments);
+        assert_eq!(cc.ssthresh(&w, Congestion::Ecn, &f, &est), 10 * MSS);
+        w.ssthresh = 10 * MSS;
+        cc.on_recovery_exit(&mut w);
+        assert_eq!(w.ssthresh, 10 * MSS);
     }
 }

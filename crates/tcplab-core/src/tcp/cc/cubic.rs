@@ -363,4 +363,82 @@ mod tests {
         let after_rto = grown(true, &[Congestion::FastRetransmit, Congestion::Timeout]);
         assert!((62.9..63.1).contains(&after_rto), "{after_rto}");
     }
+
+    /// A congestion event's flight, where the controller does not read it.
+    fn no_flight() -> Flight {
+        Flight {
+            now: SimTime::ZERO,
+            flight_size: 0,
+            snd_wnd: u64::MAX,
+        }
+    }
+
+    /// Where an avoidance stage starts its curve (RFC 9438 eq. (2)): after a fast retransmit
+    /// at 100 segments, from 30 segments K = ∛(70/C); after a timeout (§4.8) K = 0 and W_max is
+    /// cwnd_epoch; with no loss yet W_max is cwnd too. A second loss at the plateau itself is
+    /// not below it: no fast convergence (§4.7), W_max stays. ssthresh is at least 2 segments.
+    #[test]
+    fn the_epoch_after_a_fast_retransmit_a_timeout_and_no_loss() {
+        let est = rtt_after_sample(100);
+        let f = no_flight();
+        let epoch = |events: &[Congestion]| {
+            let mut cc = Cubic::new(&TcpConfig::default());
+            let at_loss = Window::new(WindowUnit::Bytes, MSS, 100 * MSS, u64::MAX);
+            for &ev in events {
+                cc.ssthresh(&at_loss, ev, &f, &est);
+            }
+            let mut w = Window::new(WindowUnit::Bytes, MSS, 30 * MSS, 0);
+            one_rtt(&mut cc, &mut w, &est, SimTime::from_secs(1), 100);
+            let (t0, k) = cc.epoch.expect("epoch");
+            assert_eq!(t0, SimTime::from_secs(1));
+            (k, cc.w_max())
+        };
+        let (k, w_max) = epoch(&[Congestion::FastRetransmit]);
+        assert!(
+            (k - (70.0 / C).cbrt()).abs() < 1e-9 && w_max == 100.0,
+            "{k} {w_max}"
+        );
+        assert_eq!(epoch(&[Congestion::Timeout]), (0.0, 30.0));
+        assert_eq!(epoch(&[]), (0.0, 30.0));
+        let (_, w_max) = epoch(&[Congestion::FastRetransmit, Congestion::FastRetransmit]);
+        assert_eq!(w_max, 100.0);
+        let mut cc = Cubic::new(&TcpConfig::default());
+        let tiny = Window::new(WindowUnit::Bytes, MSS, 2 * MSS, u64::MAX);
+        assert_eq!(cc.ssthresh(&tiny, Congestion::Timeout, &f, &est), 2 * MSS);
+        assert_eq!(cc.name(), "cubic");
+    }
+
+    /// Linux resets HyStart when a timeout restarts slow start: the exit it found is forgotten
+    /// (a fast retransmit keeps it).
+    #[test]
+    fn a_timeout_resets_hystart() {
+        use crate::tcp::config::HyStartDetect;
+        let est = rtt_after_sample(40);
+        let f = no_flight();
+        let after = |ev| {
+            let mut cc = Cubic::new(&TcpConfig {
+                hystart: true,
+                hystart_detect: HyStartDetect::AckTrain,
+                ..TcpConfig::default()
+            });
+            let mut w = Window::new(WindowUnit::Bytes, MSS, 40 * MSS, u64::MAX);
+            // ACKs 1 ms apart with a 40 ms RTT: the train ends slow start after 20.5 ms.
+            for k in 0..30 {
+                let a = Ack {
+                    now: SimTime::from_millis(k),
+                    acked: MSS,
+                    rtt: None,
+                    ca_rtt: Some(SimTime::from_millis(40)),
+                    snd_una: (k + 1) * MSS,
+                    snd_max: 100 * MSS,
+                };
+                cc.on_ack(&mut w, &a, &est);
+            }
+            assert_eq!(cc.hystart_exit(), Some(Exit::AckTrain));
+            cc.ssthresh(&w, ev, &f, &est);
+            cc.hystart_exit()
+        };
+        assert_eq!(after(Congestion::FastRetransmit), Some(Exit::AckTrain));
+        assert_eq!(after(Congestion::Timeout), None);
+    }
 }

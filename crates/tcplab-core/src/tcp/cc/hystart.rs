@@ -358,4 +358,42 @@ mod tests {
         assert_eq!(run(true), 48_000);
         assert_eq!(run(false), u64::MAX);
     }
+
+    /// Below the 1 ms cap the cushion is four 64 KiB bursts at 2·cwnd/SRTT: with 1000 segments
+    /// and 1 ms of SRTT that is 4·65 536 B / 2·10⁹ B/s = 131.072 µs.
+    #[test]
+    fn the_cushion_below_its_cap_is_four_gso_bursts_at_the_pacing_rate() {
+        let w = Window::new(WindowUnit::Bytes, MSS, 1000 * MSS, u64::MAX);
+        let c = cushion(&w, Some(SimTime::from_millis(1)));
+        assert!((131_071..=131_073).contains(&c.0), "{c:?}");
+        assert_eq!(Exit::AckTrain.name(), "ack_train");
+        assert_eq!(Exit::Delay.name(), "delay");
+    }
+
+    /// A reset (a timeout) forgets the exit and the minimum RTT but keeps the configured tests,
+    /// low window and ACK gap: here the delay test alone, 8 segments, 1 ms.
+    #[test]
+    fn a_reset_keeps_the_configuration() {
+        let mut h = HyStart::new(&TcpConfig {
+            hystart_detect: HyStartDetect::Delay,
+            hystart_low_window: 8,
+            hystart_ack_delta: SimTime::from_millis(1),
+            ..TcpConfig::default()
+        });
+        let w = Window::new(WindowUnit::Bytes, MSS, 10 * MSS, u64::MAX);
+        let rounds = |h: &mut HyStart| {
+            round(h, &w, (0, 1000, 10), (0, 10 * MSS), 40_000);
+            round(h, &w, (100_000, 1000, 20), (10 * MSS, 30 * MSS), 50_000)
+        };
+        assert_eq!(rounds(&mut h), Some((Exit::Delay, 8)));
+        assert_eq!(h.found(), Some(Exit::Delay));
+        h.reset();
+        assert_eq!(h.found(), None);
+        // 10 segments are over the low window of 8, not over the default 16.
+        assert_eq!(rounds(&mut h), Some((Exit::Delay, 8)));
+        assert_eq!(
+            (h.detect, h.low_window, h.ack_delta),
+            (HyStartDetect::Delay, 8, SimTime::from_millis(1))
+        );
+    }
 }

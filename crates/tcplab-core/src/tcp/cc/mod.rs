@@ -189,3 +189,59 @@ pub(crate) fn rtt_after_sample(ms: u64) -> RttEstimator {
     r.on_sample(SimTime::from_millis(ms));
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 1000;
+
+    /// The usable window: whole bytes (RFC 5681), or ns-2's int(cwnd_) segments and never
+    /// less than one.
+    #[test]
+    fn the_window_in_bytes_and_in_whole_segments() {
+        let mut w = Window::new(WindowUnit::Bytes, MSS, 0, u64::MAX);
+        w.cwnd = 2999.9;
+        assert_eq!(w.window(), 2999);
+        w.unit = WindowUnit::Segments;
+        assert_eq!(w.window(), 2 * MSS);
+        w.cwnd = 400.0;
+        assert_eq!(w.window(), MSS, "at least one segment");
+        // `set` restarts the congestion-avoidance count.
+        w.ca_acked = 700;
+        w.set(5 * MSS);
+        assert_eq!((w.cwnd, w.ca_acked), (5000.0, 0));
+    }
+
+    /// RFC 5681 §3.1: slow start while cwnd < ssthresh (not at equality), growing by the bytes
+    /// acknowledged up to L·SMSS (RFC 3465 §2.2), or by one segment per ACK in ns-2's mode.
+    #[test]
+    fn slow_start_below_ssthresh_by_acked_bytes_up_to_l_smss() {
+        let mut w = Window::new(WindowUnit::Bytes, MSS, 4 * MSS, 4 * MSS);
+        assert!(
+            !w.in_slow_start(),
+            "cwnd = ssthresh is congestion avoidance"
+        );
+        w.cwnd = 3999.5;
+        assert!(w.in_slow_start());
+        w.ssthresh = 3000;
+        assert!(!w.in_slow_start());
+        let mut w = Window::new(WindowUnit::Bytes, MSS, 4 * MSS, u64::MAX);
+        w.slow_start(700, 2);
+        assert_eq!(w.cwnd, 4700.0);
+        w.slow_start(5 * MSS, 2);
+        assert_eq!(w.cwnd, 6700.0, "at most L = 2 segments per ACK");
+        let mut w = Window::new(WindowUnit::Segments, MSS, 4 * MSS, u64::MAX);
+        w.slow_start(300, 1);
+        assert_eq!(w.cwnd, 5000.0, "ns-2: one segment per new ACK");
+    }
+
+    /// RFC 5681 §3.1: after a timeout cwnd is the loss window, one SMSS (the trait's default).
+    #[test]
+    fn the_default_loss_window_is_one_smss() {
+        let cc = AnyCc::new(&TcpConfig::default());
+        let w = Window::new(WindowUnit::Bytes, 1460, 10 * 1460, u64::MAX);
+        assert_eq!(cc.get().loss_window(&w), 1460);
+        assert_eq!(cc.get().name(), "reno");
+    }
+}

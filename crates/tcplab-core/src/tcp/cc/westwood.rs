@@ -268,4 +268,72 @@ mod tests {
         ack_trace(&mut slow, &rtt, SimTime::ZERO, 100_000, 5000);
         assert_eq!(slow.ssthresh(&w40, Congestion::Timeout, &f, &rtt), 2 * MSS);
     }
+
+    /// Each filter's first steps, exactly: the first sample initialises it; then Mascolo et
+    /// al. eq. (3), ns-3's Tustin form (the mean of this and the previous sample) and Linux's
+    /// two 7/8 stages.
+    #[test]
+    fn each_filter_steps_as_its_source_writes_it() {
+        let steps = |filter| {
+            let mut cc = Westwood::new(&TcpConfig {
+                westwood_filter: filter,
+                ..TcpConfig::default()
+            });
+            [1000.0, 2000.0, 4000.0].map(|b| {
+                cc.filter_sample(b);
+                cc.bwe().unwrap()
+            })
+        };
+        assert_eq!(steps(WestwoodFilter::Mascolo), [1000.0, 1100.0, 1390.0]);
+        // 0.9·1000 + 0.1·1500 = 1050; 0.9·1050 + 0.1·3000 = 1245.
+        let t = steps(WestwoodFilter::Tustin);
+        assert!(
+            (t[1] - 1050.0).abs() < 1e-9 && (t[2] - 1245.0).abs() < 1e-9,
+            "{t:?}"
+        );
+        // Stage 1125, estimate 1015.625; stage 1484.375, estimate 1074.21875.
+        assert_eq!(steps(WestwoodFilter::Linux), [1000.0, 1015.625, 1074.21875]);
+    }
+
+    /// Linux samples at most every 50 ms (TCP_WESTWOOD_RTT_MIN), the other filters once per
+    /// SRTT, here 20 ms; an interval of no length is never a sample, even when the RTT is zero.
+    #[test]
+    fn the_sampling_interval_and_reno_growth() {
+        let fast = rtt_after_sample(20);
+        let sampled = |filter, ms| {
+            let mut cc = Westwood::new(&TcpConfig {
+                westwood_filter: filter,
+                ..TcpConfig::default()
+            });
+            ack_trace(&mut cc, &fast, SimTime::ZERO, 1000, ms);
+            cc.bwe()
+        };
+        assert_eq!(sampled(WestwoodFilter::Mascolo, 22), Some(1e6));
+        assert_eq!(sampled(WestwoodFilter::Linux, 50), None);
+        assert_eq!(sampled(WestwoodFilter::Linux, 52), Some(1e6));
+        let mut cc = Westwood::new(&TcpConfig::default());
+        let no_sample = RttEstimator::new(
+            SimTime::from_secs(1),
+            SimTime::from_millis(200),
+            SimTime::from_secs(60),
+            SimTime::from_millis(1),
+        );
+        let w = Window::new(WindowUnit::Bytes, MSS, 10 * MSS, u64::MAX);
+        let zero = Ack {
+            now: SimTime::from_millis(5),
+            acked: MSS,
+            rtt: Some(SimTime::ZERO),
+            ca_rtt: None,
+            snd_una: 0,
+            snd_max: 0,
+        };
+        cc.on_any_ack(&w, &zero, &no_sample);
+        cc.on_any_ack(&w, &zero, &no_sample);
+        assert_eq!(cc.bwe(), None);
+        // Growth is Reno's: slow start adds the acknowledged bytes.
+        let mut w = Window::new(WindowUnit::Bytes, MSS, 10 * MSS, u64::MAX);
+        cc.on_ack(&mut w, &zero, &fast);
+        assert_eq!(w.cwnd, 11_000.0);
+        assert_eq!(cc.name(), "westwood");
+    }
 }

@@ -209,3 +209,168 @@ impl Extension for Atcp {
         Some(self.state.name())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::ext::Notice::{IcmpUnreachable, RouteFailure};
+    use crate::tcp::ext::{ctx, run, step};
+
+    /// `step`'s RTO.
+    const RTO: u64 = 1000;
+
+    /// Liu & Singh's ATCP with its defaults (seed 003 §5): the 3rd duplicate ACK, not the 1st,
+    /// and not in recovery, puts TCP in persist and resends the window (Loss); further
+    /// duplicates are absorbed; ATCP's timer resends at TCP's RTO; a new ACK leaves Loss. ECN
+    /// hands congestion to TCP until its next segment. ICMP unreachable (not a route failure by
+    /// default) disconnects with probes at RTO, 2·RTO, 4·RTO; any ACK ends it.
+    #[test]
+    fn the_original_state_machine() {
+        use SenderEvent::*;
+        let mut a = Atcp::new(AtcpParams::default());
+        let in_recovery = Ctx {
+            in_recovery: true,
+            ..ctx(0, RTO)
+        };
+        assert_eq!(a.on_event(DupAck(3), &in_recovery), Response::Ignore);
+        let persist = Response::Persist(Resend::Window);
+        let resend = Response::Resend(Resend::Window);
+        let probe = Response::Resend(Resend::Byte);
+        let ack = |advanced| Ack { advanced };
+        run(
+            &mut a,
+            &[
+                (0, DupAck(1), (Response::Ignore, "normal", None)),
+                (10, DupAck(3), (persist, "loss", Some(1010))),
+                (
+                    20,
+                    DupAck(4),
+                    (Response::Persist(Resend::Nothing), "loss", Some(1010)),
+                ),
+                (1010, Timer, (resend, "loss", Some(2010))),
+                // Never handed back (threshold 0).
+                (1020, Timer, (resend, "loss", Some(2020))),
+                (1030, ack(false), (Response::Ignore, "loss", Some(2020))),
+                (1040, ack(true), (Response::Unfreeze, "normal", None)),
+                (1050, Ece, (Response::Ignore, "congested", None)),
+                (1060, ack(true), (Response::Ignore, "congested", None)),
+                (1070, NewData, (Response::Ignore, "normal", None)),
+                (1080, Timeout, (persist, "loss", Some(2080))),
+                (1090, Ece, (Response::Unfreeze, "congested", None)),
+                (
+                    1100,
+                    Notice(RouteFailure),
+                    (Response::Ignore, "congested", None),
+                ),
+                (
+                    1100,
+                    Notice(IcmpUnreachable),
+                    (Response::Disconnect, "disconnected", Some(2100)),
+                ),
+                (2100, Timer, (probe, "disconnected", Some(4100))),
+                (4100, Timer, (probe, "disconnected", Some(8100))),
+                (5000, ack(false), (Response::Flush, "normal", None)),
+            ],
+        );
+        assert_eq!(a.atcp_state(), AtcpState::Normal);
+        assert_eq!(a.name(), "atcp");
+    }
+
+    /// Sridhara & Subramanya §7's switches: only the lost segment, one per partial ACK until
+    /// the data outstanding at entry is acknowledged; the timeouts past the threshold (here 2)
+    /// go to TCP, which keeps them until snd_una advances; linear probe intervals; and a route
+    /// failure taken as ICMP unreachable.
+    #[test]
+    fn the_modified_state_machine() {
+        use SenderEvent::*;
+        let mut a = Atcp::new(AtcpParams {
+            loss_retransmit: LossRetransmit::LostSegment,
+            timeout_threshold: 2,
+            probe_backoff: ProbeBackoff::Linear,
+            route_failure_disconnects: true,
+        });
+        let head = Response::Resend(Resend::Head);
+        let partial = Ctx {
+            snd_una: 4000,
+            ..ctx(100, RTO)
+        };
+        let all = Ctx {
+            snd_una: 10_000,
+            ..ctx(200, RTO)
+        };
+        let advanced = Ack { advanced: true };
+        assert_eq!(step(&mut a, 0, Timeout).0, Response::Persist(Resend::Head));
+        // A partial ACK (below SND.MAX at entry, 10 000) resends the next lost segment.
+        assert_eq!(a.on_event(advanced, &partial), head);
+        assert_eq!(
+            (a.state(), a.poll_timeout()),
+            (Some("loss"), Some(SimTime::from_millis(1100)))
+        );
+        // It also restarted the count: two more timeouts are absorbed, the third is TCP's.
+        assert_eq!(step(&mut a, 1100, Timer), (head, "loss", Some(2100)));
+        assert_eq!(step(&mut a, 2100, Timer), (head, "loss", Some(3100)));
+        assert_eq!(
+            step(&mut a, 3100, Timer),
+            (Response::Release, "normal", None)
+        );
+        assert_eq!(step(&mut a, 3200, DupAck(3)).0, Response::Ignore);
+        assert_eq!(step(&mut a, 3300, Timeout).0, Response::Ignore);
+        // snd_una advances: ATCP takes losses again.
+        assert_eq!(a.on_event(advanced, &partial), Response::Ignore);
+        assert_eq!(
+            step(&mut a, 3400, DupAck(3)).0,
+            Response::Persist(Resend::Head)
+        );
+        assert_eq!(a.on_event(advanced, &all), Response::Unfreeze);
+        // In Normal too the threshold counts: two absorbed (via Loss and back), the third not.
+        assert_eq!(
+            step(&mut a, 4000, Timeout).0,
+            Response::Persist(Resend::Head)
+        );
+        assert_eq!(step(&mut a, 4100, Ece).1, "congested");
+        assert_eq!(step(&mut a, 4200, NewData).1, "normal");
+        assert_eq!(
+            step(&mut a, 4300, Timeout).0,
+            Response::Persist(Resend::Head)
+        );
+        assert_eq!(step(&mut a, 4400, Ece).1, "congested");
+        assert_eq!(step(&mut a, 4500, NewData).1, "normal");
+        assert_eq!(
+            step(&mut a, 4600, Timeout),
+            (Response::Ignore, "normal", None)
+        );
+        let route = Notice(super::Notice::RouteFailure);
+        let probe = Response::Resend(Resend::Byte);
+        assert_eq!(
+            step(&mut a, 5000, route),
+            (Response::Disconnect, "disconnected", Some(6000))
+        );
+        assert_eq!(
+            step(&mut a, 6000, Timer),
+            (probe, "disconnected", Some(8000))
+        );
+        assert_eq!(
+            step(&mut a, 8000, Timer),
+            (probe, "disconnected", Some(11_000))
+        );
+    }
+
+    /// The probe interval stops at 60 s, or at the RTO if that is longer.
+    #[test]
+    fn the_probe_interval_is_capped() {
+        let a = Atcp::new(AtcpParams::default());
+        let s = SimTime::from_secs;
+        assert_eq!(a.probe_interval(s(40), 0), s(40));
+        assert_eq!(a.probe_interval(s(40), 1), s(60));
+        assert_eq!(a.probe_interval(s(100), 3), s(100));
+        assert_eq!(a.probe_interval(s(1), 40), s(60));
+        let names = [
+            AtcpState::Normal,
+            AtcpState::Loss,
+            AtcpState::Congested,
+            AtcpState::Disconnected,
+        ]
+        .map(AtcpState::name);
+        assert_eq!(names, ["normal", "loss", "congested", "disconnected"]);
+    }
+}

@@ -62,3 +62,43 @@ impl Extension for Elfn {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::ext::run;
+
+    /// Stand-by on a route failure (once), a probe of the window's head every interval, and
+    /// out of it on an ACK (old cwnd and RTO: Unfreeze) or a re-establishment notice (Resume);
+    /// outside stand-by none of these do anything.
+    #[test]
+    fn standby_probes_and_its_two_exits() {
+        use SenderEvent::*;
+        let mut e = Elfn::new(ElfnParams {
+            probe_interval: SimTime::from_millis(500),
+        });
+        let failure = Notice(super::Notice::RouteFailure);
+        let back = Notice(super::Notice::RouteReestablished);
+        let probe = Response::Resend(Resend::Head);
+        let normal = (Response::Ignore, "normal", None);
+        run(
+            &mut e,
+            &[
+                (0, Timer, normal),
+                (0, Ack { advanced: true }, normal),
+                (0, back, normal),
+                (100, failure, (Response::Freeze, "standby", Some(600))),
+                (200, failure, (Response::Ignore, "standby", Some(600))),
+                (600, Timer, (probe, "standby", Some(1100))),
+                (
+                    700,
+                    Ack { advanced: false },
+                    (Response::Unfreeze, "normal", None),
+                ),
+                (800, failure, (Response::Freeze, "standby", Some(1300))),
+                (900, back, (Response::Resume, "normal", None)),
+            ],
+        );
+        assert_eq!(e.name(), "elfn");
+    }
+}

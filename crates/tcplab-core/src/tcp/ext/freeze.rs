@@ -52,3 +52,29 @@ impl Extension for Freeze {
         Some(if self.zero { "frozen" } else { "open" })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::ext::ctx;
+
+    /// The warning closes the window at once (one ACK advertising zero), once; the
+    /// reconnection reopens it with the configured number of ACKs, once.
+    #[test]
+    fn zero_window_on_the_warning_and_tr_acks_on_reconnection() {
+        use SenderEvent::Notice as N;
+        let mut f = Freeze::new(FreezeParams {
+            reconnection_acks: 4,
+        });
+        let cx = ctx(0, 1000);
+        assert_eq!(f.on_event(N(Notice::LinkUp), &cx), Response::Ignore);
+        assert_eq!((f.window(8192), f.state()), (8192, Some("open")));
+        assert_eq!(f.on_event(N(Notice::LinkDown), &cx), Response::SendAcks(1));
+        assert_eq!((f.window(8192), f.state()), (0, Some("frozen")));
+        assert_eq!(f.on_event(N(Notice::LinkDown), &cx), Response::Ignore);
+        assert_eq!(f.on_event(N(Notice::LinkUp), &cx), Response::SendAcks(4));
+        assert_eq!((f.window(8192), f.state()), (8192, Some("open")));
+        assert_eq!(f.on_event(N(Notice::LinkUp), &cx), Response::Ignore);
+        assert_eq!(f.name(), "freeze");
+    }
+}

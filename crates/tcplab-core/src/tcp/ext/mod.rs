@@ -272,3 +272,88 @@ impl AnyExtension {
         }
     }
 }
+
+/// What the socket tells an extension at `now_ms`, with an RTO of `rto_ms`, DupThresh 3, out of
+/// recovery, SND.UNA 0 and SND.MAX 10 000 (tests of the extensions).
+#[cfg(test)]
+pub(crate) fn ctx(now_ms: u64, rto_ms: u64) -> Ctx {
+    Ctx {
+        now: SimTime::from_millis(now_ms),
+        rto: SimTime::from_millis(rto_ms),
+        in_recovery: false,
+        dupthresh: 3,
+        snd_una: 0,
+        snd_max: 10_000,
+    }
+}
+
+/// Feeds `ev` at `now_ms` (RTO 1 s) and returns the response, the state's name and the
+/// extension's timer in ms (tests of the extensions).
+#[cfg(test)]
+pub(crate) fn step(
+    e: &mut dyn Extension,
+    now_ms: u64,
+    ev: SenderEvent,
+) -> (Response, &'static str, Option<u64>) {
+    let r = e.on_event(ev, &ctx(now_ms, 1000));
+    let timer = e.poll_timeout().map(|t| t.as_millis());
+    (r, e.state().unwrap_or("none"), timer)
+}
+
+/// One line of an extension's script: at `now` ms this event, then this `step` result.
+#[cfg(test)]
+pub(crate) type Line = (u64, SenderEvent, (Response, &'static str, Option<u64>));
+
+/// Runs a script through `step`, naming the line that differs.
+#[cfg(test)]
+pub(crate) fn run(e: &mut dyn Extension, script: &[Line]) {
+    for (i, &(now, ev, want)) in script.iter().enumerate() {
+        assert_eq!(step(e, now, ev), want, "line {i}: {ev:?} at {now} ms");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::TcpFlags;
+
+    /// The defaults are standard TCP: the buffer's window, no duplicate-ACK evidence, no timer,
+    /// no state, and notices reach `on_notice` through `on_event` (here TCP-pgy S1's learned ACK,
+    /// which the socket takes as its highest ACK).
+    #[test]
+    fn the_defaults_are_standard_tcp_and_notices_reach_on_notice() {
+        let mut e = AckPiggyback;
+        let h = TcpHeader::new(1, 2, 0, 0, TcpFlags::ACK, 1000);
+        assert_eq!(e.window(4096), 4096);
+        assert_eq!(e.dupacks_seen(&h, 2), 0);
+        assert_eq!((e.poll_timeout(), e.state()), (None, None));
+        let cx = ctx(0, 1000);
+        let learned = SenderEvent::Notice(Notice::AckLearned(5000));
+        assert_eq!(e.on_event(learned, &cx), Response::AdvanceAck(5000));
+        let other = SenderEvent::Notice(Notice::RouteFailure);
+        assert_eq!(e.on_event(other, &cx), Response::Ignore);
+        assert_eq!(e.on_event(SenderEvent::Timeout, &cx), Response::Ignore);
+        assert_eq!(e.name(), "ack_piggyback");
+    }
+
+    /// TCP-pgy S2: the receiver stamps the out-of-order arrivals since the last in-order one;
+    /// the sender takes the larger of its own duplicate count and the stamp.
+    #[test]
+    fn dup_count_stamps_out_of_order_arrivals_and_the_sender_takes_the_larger() {
+        let mut e = DupCount::default();
+        let mut h = TcpHeader::new(1, 2, 0, 0, TcpFlags::ACK, 1000);
+        for in_order in [true, false, false, false] {
+            e.on_data(in_order);
+        }
+        e.stamp(&mut h);
+        assert_eq!(h.dup_count, Some(3));
+        assert_eq!(e.dupacks_seen(&h, 1), 3);
+        assert_eq!(e.dupacks_seen(&h, 4), 4);
+        e.on_data(true);
+        e.stamp(&mut h);
+        assert_eq!(h.dup_count, Some(0));
+        h.dup_count = None;
+        assert_eq!(e.dupacks_seen(&h, 2), 2);
+        assert_eq!(e.name(), "dup_count");
+    }
+}

@@ -161,3 +161,74 @@ impl FreezeParams {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The errors `check` pushes.
+    type Errs = Vec<(&'static str, String)>;
+
+    /// Each range's bounds are allowed and one step past each is refused, naming the field.
+    #[test]
+    fn each_range_check_at_its_bounds() {
+        let fields = |check: &dyn Fn(&mut Errs)| {
+            let mut errs = vec![];
+            check(&mut errs);
+            errs.into_iter().map(|e| e.0).collect::<Vec<_>>()
+        };
+        let atcp = |t| {
+            move |e: &mut Vec<_>| {
+                AtcpParams {
+                    timeout_threshold: t,
+                    ..AtcpParams::default()
+                }
+                .check(e)
+            }
+        };
+        assert!(fields(&atcp(100)).is_empty());
+        assert_eq!(fields(&atcp(101)), ["atcp.timeout_threshold"]);
+        let ms = SimTime::from_millis;
+        type Check = Box<dyn Fn(&mut Errs)>;
+        let elfn =
+            |probe_interval| -> Check { Box::new(move |e| ElfnParams { probe_interval }.check(e)) };
+        let tcp_f =
+            |failure_timer| -> Check { Box::new(move |e| TcpFParams { failure_timer }.check(e)) };
+        let freeze = |reconnection_acks| -> Check {
+            Box::new(move |e| FreezeParams { reconnection_acks }.check(e))
+        };
+        // Below the lower bound, at each bound, above the upper one.
+        let cases = [
+            (
+                "elfn.probe_interval",
+                [
+                    elfn(ms(9)),
+                    elfn(ms(10)),
+                    elfn(ms(60_000)),
+                    elfn(ms(60_001)),
+                ],
+            ),
+            (
+                "tcp_f.failure_timer",
+                [
+                    tcp_f(ms(9)),
+                    tcp_f(ms(10)),
+                    tcp_f(ms(600_000)),
+                    tcp_f(ms(600_001)),
+                ],
+            ),
+            (
+                "freeze.reconnection_acks",
+                [freeze(0), freeze(1), freeze(10), freeze(11)],
+            ),
+        ];
+        for (field, [below, low, high, above]) in cases {
+            assert_eq!(fields(&*below), [field]);
+            assert!(
+                fields(&*low).is_empty() && fields(&*high).is_empty(),
+                "{field}"
+            );
+            assert_eq!(fields(&*above), [field]);
+        }
+    }
+}

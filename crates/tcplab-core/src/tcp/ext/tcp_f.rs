@@ -56,3 +56,35 @@ impl Extension for TcpF {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::ext::run;
+
+    /// A route failure notice snoozes (once) with the route-failure timer; a re-establishment
+    /// notice or the timer flushes the window; when active neither does anything.
+    #[test]
+    fn snooze_until_a_reestablishment_or_the_timer() {
+        use SenderEvent::*;
+        let mut f = TcpF::new(TcpFParams {
+            failure_timer: SimTime::from_secs(3),
+        });
+        let failure = Notice(super::Notice::RouteFailure);
+        let back = Notice(super::Notice::RouteReestablished);
+        let active = (Response::Ignore, "active", None);
+        run(
+            &mut f,
+            &[
+                (0, Timer, active),
+                (0, back, active),
+                (100, failure, (Response::Freeze, "snooze", Some(3100))),
+                (200, failure, (Response::Ignore, "snooze", Some(3100))),
+                (300, back, (Response::Flush, "active", None)),
+                (400, failure, (Response::Freeze, "snooze", Some(3400))),
+                (3400, Timer, (Response::Flush, "active", None)),
+            ],
+        );
+        assert_eq!(f.name(), "tcp_f");
+    }
+}
