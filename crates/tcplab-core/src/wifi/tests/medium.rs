@@ -44,13 +44,8 @@ fn the_neighbour_lists_hold_the_sensed_stations_and_under_sinr_the_interferers()
     // Two-ray ground: decodable to 250 m, sensed to 550 m. Station 3 at 1.5 km is 21 dB above
     // a 22 MHz noise floor (Pr = 1.43/d⁴ W = 2.8e-13 W against 4.4e-13 W of noise, i.e. above
     // noise/100); station 4 at 5 km is below noise/100 (2.3e-15 W).
-    let at = [
-        (0.0, 0.0),
-        (200.0, 0.0),
-        (500.0, 0.0),
-        (1500.0, 0.0),
-        (5000.0, 0.0),
-    ];
+    // On a diagonal away from the origin, so that both coordinates count.
+    let at = [0.0, 200.0, 500.0, 1500.0, 5000.0].map(|x| (1000.0 + 0.6 * x, 1000.0 + 0.8 * x));
     let run = |reception: Reception| {
         let mut c = cfg();
         c.propagation = Propagation::ns2_default();
@@ -192,8 +187,13 @@ fn broadcasts_go_at_the_lowest_basic_rate_and_unicasts_at_the_distances_rate() {
     let mut c = cfg();
     c.phy = PhyParams::hr_dsss(false);
     c.phy.basic_rates = vec![2_000_000, 1_000_000];
-    c.rate = RateSelection::Distance(vec![(50.0, 11_000_000), (150.0, 5_500_000)]);
-    let mut air = Air::new(c, &[(0.0, 0.0), (40.0, 0.0), (120.0, 0.0)]);
+    c.rate = RateSelection::Distance(vec![
+        (50.0, 11_000_000),
+        (150.0, 5_500_000),
+        (400.0, 2_000_000),
+    ]);
+    // 40 m and 160 m from station 0, neither along an axis nor from the origin.
+    let mut air = Air::new(c, &[(10.0, 10.0), (34.0, 42.0), (106.0, 138.0)]);
     air.send_at(SimTime::ZERO, 0, BROADCAST, 500);
     air.send_at(SimTime::ZERO, 0, 1, 500);
     air.send_at(SimTime::ZERO, 0, 2, 500);
@@ -205,7 +205,7 @@ fn broadcasts_go_at_the_lowest_basic_rate_and_unicasts_at_the_distances_rate() {
         .collect();
     assert_eq!(
         rates,
-        vec![(BROADCAST, 1_000_000), (1, 11_000_000), (2, 5_500_000)]
+        vec![(BROADCAST, 1_000_000), (1, 11_000_000), (2, 2_000_000)]
     );
     // The broadcast is decoded by both, and nobody acknowledges it.
     let ok = air.records(FrameEvent::RxOk, FrameKind::Data);
