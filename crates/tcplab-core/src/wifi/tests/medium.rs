@@ -537,3 +537,32 @@ fn under_sinr_an_overlapping_frame_is_interference_that_destroys_the_reception()
         assert_eq!((r.arriving, r.arriving_w, r.sensed), (0, 0.0, 0), "{s}");
     }
 }
+
+#[test]
+fn a_captured_frame_sets_an_eifs_long_nav_at_the_receiver() {
+    // ns-2.35 Mac802_11::capture(): the captured-away frame's air time plus EIFS of NAV. Station
+    // 1 receives 0's frame and captures 2's (as in the test above), then has a frame of its own
+    // for 0: with no backoff (CW 0) it waits for the NAV to end, then DIFS — well after 2's frame
+    // has ended, which alone would let it send DIFS after that end.
+    let mut c = cfg();
+    c.propagation = two_ray_no_cs_margin();
+    c.phy.cw_min = 0;
+    c.phy.cw_max = 0;
+    // One attempt: 2, which hears no ACK, would otherwise retry at once and hold the medium.
+    c.mac.short_retry_limit = 1;
+    let phy = c.phy.clone();
+    let mut air = Air::new(c, &[(-20.0, 0.0), (0.0, 0.0), (240.0, 0.0)]);
+    air.send_at(SimTime::ZERO, 0, 1, 1000);
+    air.send_at(ms(1), 2, 1, 1000);
+    air.send_at(ms(2), 1, 0, 1000);
+    air.run_until(ms(20));
+    let tx = air.records(FrameEvent::Tx, FrameKind::Data);
+    let from = |s: u32| *tx.iter().find(|r| r.src == s).unwrap();
+    let (t2, f2) = (from(2).t, from(2));
+    let air2 = phy.duration(f2.bytes, f2.rate);
+    // The medium hands the capture to the MAC when the frame starts (not δ later).
+    let nav_end = t2 + phy.eifs + air2;
+    assert_eq!(from(1).t, nav_end + phy.difs, "{tx:?}");
+    // 2's frame ended at 1 well before.
+    assert!(t2 + us(1) + air2 + phy.difs < nav_end);
+}
