@@ -433,16 +433,24 @@ fn frame_event_names_are_the_traces_words() {
 /// Two-ray ground with both thresholds at 1e-8 W (decoded and sensed to 109 m), the SINR
 /// model with `noise_w`; stations at `at`.
 fn sinr_air(noise_w: f64, at: &[(f64, f64)]) -> Air {
+    sinr_air_with(1e-8, PreambleDetection::Sensed, noise_w, at)
+}
+
+/// Two-ray ground decoding to 109 m (1e-8 W) and sensing down to `cs_thresh`, the SINR model
+/// with `preamble` detection and `noise_w`; stations at `at`.
+fn sinr_air_with(
+    cs_thresh: f64,
+    preamble: PreambleDetection,
+    noise_w: f64,
+    at: &[(f64, f64)],
+) -> Air {
     let mut c = cfg();
     c.propagation = Propagation::TwoRayGround(RadioParams {
         rx_thresh: 1e-8,
-        cs_thresh: 1e-8,
+        cs_thresh,
         ..RadioParams::default()
     });
-    c.reception = Reception::Sinr(SinrParams {
-        noise_w,
-        preamble: PreambleDetection::Sensed,
-    });
+    c.reception = Reception::Sinr(SinrParams { noise_w, preamble });
     Air::new(c, at)
 }
 
@@ -565,4 +573,36 @@ fn a_captured_frame_sets_an_eifs_long_nav_at_the_receiver() {
     assert_eq!(from(1).t, nav_end + phy.difs, "{tx:?}");
     // 2's frame ended at 1 well before.
     assert!(t2 + us(1) + air2 + phy.difs < nav_end);
+}
+
+#[test]
+fn with_preamble_detection_an_undecodable_frame_leaves_the_phy_free_for_a_later_one() {
+    // 1 at the origin; 2 150 m away is sensed (down to 1e-9 W, 194 m) but not decodable; 0 is
+    // 60 m away on the other side, hidden from 2 (210 m). 2's broadcast starts first, 0's frame
+    // to 1 300 µs later, 35 times stronger. Sensed detection locks the PHY on 2's frame, so
+    // 0's is lost; ns-3's threshold detection (4 dB) skips 2's and locks on 0's, whose SINR
+    // against 2's frame and the noise is 15 dB.
+    let noise = 1e-10;
+    let run = |preamble: PreambleDetection| {
+        let at = [(-60.0, 0.0), (0.0, 0.0), (150.0, 0.0)];
+        let mut air = sinr_air_with(1e-9, preamble, noise, &at);
+        air.send_at(SimTime::ZERO, 2, BROADCAST, 1000);
+        air.send_at(us(300), 0, 1, 200);
+        air.run_until(ms(6));
+        let at1 = |ev: FrameEvent| -> Vec<u32> {
+            air.records(ev, FrameKind::Data)
+                .iter()
+                .filter(|r| r.sta == 1)
+                .map(|r| r.src)
+                .collect()
+        };
+        (at1(FrameEvent::RxOk), at1(FrameEvent::RxMissed))
+    };
+    // (0 retries while 2's 8.5-ms frame lasts: each attempt is missed.)
+    let (ok, missed) = run(PreambleDetection::Sensed);
+    assert!(ok.is_empty() && !missed.is_empty() && missed.iter().all(|&s| s == 0));
+    let threshold = PreambleDetection::Threshold {
+        min_sinr: 10f64.powf(0.4),
+    };
+    assert_eq!(run(threshold), (vec![0], vec![]));
 }
