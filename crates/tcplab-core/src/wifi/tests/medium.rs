@@ -480,6 +480,14 @@ fn under_sinr_a_lone_frame_survives_with_the_probability_of_its_bits() {
     let n = 400;
     for k in 0..n {
         air.send_at(ms(10 * k), 0, BROADCAST, 500);
+        if k == 0 {
+            // The receiver's account of the frame starts when the frame reaches it, δ after
+            // it left.
+            air.run_until(ms(1));
+            let tx = air.records(FrameEvent::Tx, FrameKind::Data)[0];
+            let lock = air.wifi.radios[1].rx.unwrap();
+            assert_eq!((lock.sinr.start, lock.power), (tx.t + us(1), p));
+        }
     }
     air.run_until(ms(10 * n + 10));
     let ok = air.records(FrameEvent::RxOk, FrameKind::Data).len() as f64;
@@ -527,6 +535,21 @@ fn under_sinr_an_overlapping_frame_is_interference_that_destroys_the_reception()
     for k in 1..=20u64 {
         air.send_at(ms(20 * k), 0, BROADCAST, 500);
         air.send_at(ms(20 * k) + us(300), 2, BROADCAST, 500);
+        if k == 1 {
+            // Between the end of 0's frame at 1 and the end of 2's, only 2's power arrives.
+            let t = ms(20) + us(4700);
+            air.run_until(t);
+            let tx = air.records(FrameEvent::Tx, FrameKind::Data);
+            let ends: Vec<SimTime> = tx[1..]
+                .iter()
+                .map(|r| r.t + us(1) + cfg().phy.duration(r.bytes, r.rate))
+                .collect();
+            assert!(ends[0] < t && t < ends[1], "{ends:?}");
+            let r = air.wifi.radios[1];
+            let p2 = Propagation::ns2_default().power(60.0);
+            assert_eq!(r.arriving, 1);
+            assert!((r.arriving_w / p2 - 1.0).abs() < 1e-9, "{} W", r.arriving_w);
+        }
     }
     air.run_until(ms(500));
     // At 1, each of 0's frames was locked on and destroyed; 2's arrived during it (missed).
