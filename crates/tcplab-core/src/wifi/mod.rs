@@ -1001,3 +1001,6 @@ fn pair_normal(seed: u64, a: u32, b: u32) -> f64 {
     let u2 = rng.uniform();
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
+
+#[cfg(test)]
+mod tests;
