@@ -2557,6 +2557,7 @@ mod adhoc;
 mod frto;
 mod hystart;
 mod linux;
+mod observers;
 mod quickack;
 mod rcv_wnd;
 mod timers;
