@@ -2556,6 +2556,7 @@ fn reno_timeout_inside_fast_recovery_ends_the_episode() {
 mod adhoc;
 mod frto;
 mod hystart;
+mod input;
 mod linux;
 mod observers;
 mod quickack;
