@@ -57,3 +57,72 @@ fn a_reset_aborts_a_connection_but_not_a_listener() {
     // send a RST, which the model does not).
     assert!(send(&mut closed, ms(2), &c_ack(S + M)).is_empty());
 }
+
+/// RFC 9293 §3.10.7.2–.3: a listener takes only a SYN without ACK; a SYN-SENT socket only a
+/// SYN-ACK acknowledging its SYN (ISS + 1). Anything else leaves the state and sends nothing.
+#[test]
+fn only_the_handshakes_own_segments_move_its_states() {
+    let mut l = Socket::new(cfg(), SERVER_PORT, CLIENT_PORT, SERVER_ISS);
+    l.listen();
+    for flags in [SYN_ACK, TcpFlags::ACK] {
+        let wrong = seg(TcpHeader { flags, ..SYN_TEMPL }, 0);
+        assert!(send(&mut l, ms(1), &wrong).is_empty());
+        assert_eq!(l.state(), State::Listen);
+    }
+    let (mut c, _) = syn_sent(cfg());
+    for (flags, ack) in [(SYN_ACK, C + 1), (SYN_ACK, C - 1), (TcpFlags::SYN, C)] {
+        let wrong = seg(
+            TcpHeader {
+                flags,
+                ack,
+                ..SYNACK_TEMPL
+            },
+            0,
+        );
+        assert!(send(&mut c, ms(50), &wrong).is_empty());
+        assert_eq!(c.state(), State::SynSent);
+    }
+    assert_eq!(send(&mut c, ms(60), &seg(SYNACK_TEMPL, 0)).len(), 1);
+    assert_eq!(c.state(), State::Established);
+}
+
+/// RFC 3168 §6.1.1: an ECN-setup SYN-ACK has ECE set and CWR clear, and a host sets ECT on its
+/// data only after sending an ECN-setup SYN and receiving an ECN-setup SYN-ACK; a SYN-ACK with
+/// both flags, or with neither, leaves the connection without ECN.
+#[test]
+fn ecn_needs_an_ecn_setup_syn_ack() {
+    let conf = TcpConfig { ecn: true, ..cfg() };
+    let ece = TcpFlags(SYN_ACK.0 | TcpFlags::ECE.0);
+    let ece_cwr = TcpFlags(ece.0 | TcpFlags::CWR.0);
+    for (flags, ecn) in [(ece, true), (ece_cwr, false), (SYN_ACK, false)] {
+        let (mut c, _) = syn_sent(conf.clone());
+        send(
+            &mut c,
+            ms(100),
+            &seg(
+                TcpHeader {
+                    flags,
+                    ..SYNACK_TEMPL
+                },
+                0,
+            ),
+        );
+        assert_eq!(c.state(), State::Established);
+        let data = write(&mut c, ms(100), M);
+        assert_eq!(data[0].ect, ecn, "SYN-ACK flags {flags:?}");
+    }
+    // A client without the switch ignores the server's ECE.
+    let (mut c, _) = syn_sent(cfg());
+    send(
+        &mut c,
+        ms(100),
+        &seg(
+            TcpHeader {
+                flags: ece,
+                ..SYNACK_TEMPL
+            },
+            0,
+        ),
+    );
+    assert!(!write(&mut c, ms(100), M)[0].ect);
+}
