@@ -126,3 +126,38 @@ fn ecn_needs_an_ecn_setup_syn_ack() {
     );
     assert!(!write(&mut c, ms(100), M)[0].ect);
 }
+
+/// RFC 9293 §3.10.7.4 (fifth step): the send window is taken from the newest segment — one with
+/// a later sequence number than the last update's (SND.WL1), or the same one and an ACK at
+/// least SND.WL2 — and never from an ACK below SND.UNA. The client's segments here carry 100
+/// bytes of data each so that their sequence numbers differ.
+#[test]
+fn the_send_window_follows_the_newest_segment() {
+    let (_c, mut s) = established(cfg());
+    write(&mut s, T0, 4 * M);
+    let from_client = |seq: u64, ack: u64, window: u32| {
+        seg(
+            TcpHeader {
+                seq,
+                ack,
+                window,
+                ..C_TEMPL
+            },
+            100,
+        )
+    };
+    let t = T0 + ms(100);
+    // A later sequence number (the handshake's ACK left SND.WL1 at C).
+    send(&mut s, t, &from_client(C + 100, S + M, 30_000));
+    assert_eq!(s.snd_wnd(), 30_000);
+    // An earlier one (reordered) acknowledges new data but leaves the window.
+    send(&mut s, t, &from_client(C, S + 2 * M, 10_000));
+    assert_eq!(s.snd_wnd(), 30_000);
+    assert_eq!(s.snd_una_rel(), 2 * M);
+    // The same sequence number with an ACK below SND.UNA: an old ACK, the window stays.
+    send(&mut s, t, &from_client(C + 100, S + M, 5_000));
+    assert_eq!(s.snd_wnd(), 30_000);
+    // The same sequence number with a newer ACK: the window is updated.
+    send(&mut s, t, &from_client(C + 100, S + 2 * M, 12_000));
+    assert_eq!(s.snd_wnd(), 12_000);
+}
