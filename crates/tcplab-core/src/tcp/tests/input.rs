@@ -161,3 +161,54 @@ fn the_send_window_follows_the_newest_segment() {
     send(&mut s, t, &from_client(C + 100, S + 2 * M, 12_000));
     assert_eq!(s.snd_wnd(), 12_000);
 }
+
+/// RFC 3168 §6.1.1 on the server's side: an ECN-setup SYN has both ECE and CWR; a SYN with one
+/// of them, or a server without the switch, gives a SYN-ACK without ECE and data without ECT.
+#[test]
+fn a_server_answers_ecn_only_to_an_ecn_setup_syn() {
+    let ecn = TcpConfig { ecn: true, ..cfg() };
+    let ece = TcpFlags(TcpFlags::SYN.0 | TcpFlags::ECE.0);
+    let cwr = TcpFlags(TcpFlags::SYN.0 | TcpFlags::CWR.0);
+    let setup = TcpFlags(ece.0 | TcpFlags::CWR.0);
+    for (conf, flags, on) in [
+        (&ecn, setup, true),
+        (&ecn, ece, false),
+        (&ecn, cwr, false),
+        (&cfg(), setup, false),
+    ] {
+        let mut s = Socket::new(conf.clone(), SERVER_PORT, CLIENT_PORT, SERVER_ISS);
+        s.listen();
+        let synack = send(&mut s, ms(0), &seg(TcpHeader { flags, ..SYN_TEMPL }, 0));
+        assert_eq!(synack[0].hdr.flags.has(TcpFlags::ECE), on, "SYN {flags:?}");
+        send(&mut s, ms(100), &c_ack(S));
+        assert_eq!(s.state(), State::Established);
+        assert_eq!(write(&mut s, ms(100), M)[0].ect, on, "SYN {flags:?}");
+    }
+}
+
+/// With timestamps, an ACK echoing 0 gives no RTT sample (the echo of a peer that had no
+/// TS.Recent; Linux likewise ignores a zero TSecr): SRTT stays at the handshake's 100 ms.
+#[test]
+fn an_ack_echoing_zero_gives_no_rtt_sample() {
+    let conf = TcpConfig {
+        timestamps: true,
+        ..cfg()
+    };
+    let (mut s, _) = sending(conf);
+    let ack = |ack, ecr| {
+        seg(
+            TcpHeader {
+                ack,
+                ts: Some((5000, ecr)),
+                ..C_TEMPL
+            },
+            0,
+        )
+    };
+    send(&mut s, T0 + ms(300), &ack(S + M, 0));
+    assert_eq!(s.snd_una_rel(), M);
+    assert_eq!(s.srtt(), Some(ms(100)));
+    // The next ACK's echo (TSval 151 at 150 ms) gives R = 451 − 151 = 300 ms.
+    send(&mut s, T0 + ms(300), &ack(S + 2 * M, 151));
+    assert_eq!(s.srtt(), Some(SimTime(125_000_000)));
+}
