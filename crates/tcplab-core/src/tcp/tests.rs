@@ -98,6 +98,14 @@ fn cfg() -> TcpConfig {
     }
 }
 
+/// `cfg()` with RFC 7323 timestamps.
+fn ts_cfg() -> TcpConfig {
+    TcpConfig {
+        timestamps: true,
+        ..cfg()
+    }
+}
+
 fn ms(x: u64) -> SimTime {
     SimTime::from_millis(x)
 }
@@ -1736,10 +1744,7 @@ fn s_data_ts(seq: u64, tsval: u32) -> Segment {
 
 #[test]
 fn tsecr_echoes_ts_recent() {
-    let conf = TcpConfig {
-        timestamps: true,
-        ..cfg()
-    };
+    let conf = ts_cfg();
     let (mut c, _s) = established(conf);
     let echo = |out: &[Segment]| {
         assert_eq!(out.len(), 1);
@@ -1767,10 +1772,7 @@ fn tsecr_echoes_ts_recent() {
 
 #[test]
 fn rtt_samples_from_tsecr() {
-    let conf = TcpConfig {
-        timestamps: true,
-        ..cfg()
-    };
+    let conf = ts_cfg();
     let (mut s, out) = sending(conf);
     // TSval = 150 ms + 1.
     assert_eq!(out[0].hdr.ts, Some((151, 101)));
@@ -1792,10 +1794,7 @@ fn rtt_samples_from_tsecr() {
     assert_eq!(s.srtt(), Some(SimTime(118_750_000)));
 
     // With timestamps, the ACK of a retransmission is a valid sample (no Karn ambiguity).
-    let (_c, mut s) = established(TcpConfig {
-        timestamps: true,
-        ..cfg()
-    });
+    let (_c, mut s) = established(ts_cfg());
     write(&mut s, T0, 1000);
     let rx = recv(&mut s, T0 + ms(300));
     assert_eq!(rx[0].hdr.ts, Some((451, 101)));

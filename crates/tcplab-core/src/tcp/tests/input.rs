@@ -190,10 +190,7 @@ fn a_server_answers_ecn_only_to_an_ecn_setup_syn() {
 /// TS.Recent; Linux likewise ignores a zero TSecr): SRTT stays at the handshake's 100 ms.
 #[test]
 fn an_ack_echoing_zero_gives_no_rtt_sample() {
-    let conf = TcpConfig {
-        timestamps: true,
-        ..cfg()
-    };
+    let conf = ts_cfg();
     let (mut s, _) = sending(conf);
     let ack = |ack, ecr| {
         seg(
