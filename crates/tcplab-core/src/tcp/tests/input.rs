@@ -84,6 +84,18 @@ fn only_the_handshakes_own_segments_move_its_states() {
     }
     assert_eq!(send(&mut c, ms(60), &seg(SYNACK_TEMPL, 0)).len(), 1);
     assert_eq!(c.state(), State::Established);
+    // In SYN-RECEIVED a segment without ACK is dropped (§3.10.7.4, fifth step): no second
+    // SYN-ACK for it, unlike for a retransmitted SYN.
+    let (mut s, _) = syn_received(cfg());
+    let no_ack = seg(
+        TcpHeader {
+            flags: TcpFlags(0),
+            ..C_TEMPL
+        },
+        100,
+    );
+    assert!(send(&mut s, ms(10), &no_ack).is_empty());
+    assert_eq!(s.state(), State::SynReceived);
 }
 
 /// RFC 3168 §6.1.1: an ECN-setup SYN-ACK has ECE set and CWR clear, and a host sets ECT on its
@@ -208,4 +220,53 @@ fn an_ack_echoing_zero_gives_no_rtt_sample() {
     // The next ACK's echo (TSval 151 at 150 ms) gives R = 451 − 151 = 300 ms.
     send(&mut s, T0 + ms(300), &ack(S + 2 * M, 151));
     assert_eq!(s.srtt(), Some(SimTime(125_000_000)));
+}
+
+/// RFC 9293 §3.6 simultaneous close: a FIN arriving in FIN-WAIT-1 (ours not yet acknowledged)
+/// leads to CLOSING, the ACK of our FIN then to TIME-WAIT; each FIN is acknowledged at once, and
+/// a FIN that arrives again (our ACK of it lost) is acknowledged again at once.
+#[test]
+fn simultaneous_close_goes_through_closing() {
+    let (mut c, _s) = established(cfg());
+    let mut out = Vec::new();
+    c.shutdown(T0, &mut out);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].hdr.flags.has(TcpFlags::FIN));
+    assert_eq!(c.state(), State::FinWait1);
+    // The server's FIN, sent before ours arrived: it acknowledges nothing new.
+    let fin = seg(
+        TcpHeader {
+            flags: FIN_ACK,
+            ..S_TEMPL
+        },
+        0,
+    );
+    assert_eq!(
+        send(&mut c, T0 + D, &fin),
+        [seg(
+            TcpHeader {
+                seq: C + 1,
+                ack: S + 1,
+                ..C_TEMPL
+            },
+            0
+        )]
+    );
+    assert_eq!(c.state(), State::Closing);
+    assert!(c.peer_closed());
+    // The server's FIN again: acknowledged again, nothing else changes.
+    assert_eq!(send(&mut c, T0 + D + D, &fin).len(), 1);
+    assert_eq!((c.state(), c.rcv_nxt_rel()), (State::Closing, 1));
+    // The ACK of our FIN.
+    let ack = seg(
+        TcpHeader {
+            seq: S + 1,
+            ack: C + 1,
+            ..S_TEMPL
+        },
+        0,
+    );
+    assert!(send(&mut c, T0 + D + D, &ack).is_empty());
+    assert_eq!(c.state(), State::TimeWait);
+    assert!(c.is_closed());
 }
