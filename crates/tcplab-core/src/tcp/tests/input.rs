@@ -270,3 +270,24 @@ fn simultaneous_close_goes_through_closing() {
     assert_eq!(c.state(), State::TimeWait);
     assert!(c.is_closed());
 }
+
+/// Without timestamps one segment at a time is timed (RFC 6298 §3): an ACK gives a sample only
+/// when it covers the timed segment. Of the first flight, segment 1 is timed; its ACK (at
+/// 200 ms, R = 200 ms) starts the timing of segment 5, the first sent after it, so the ACK of
+/// segment 2 gives no sample and the ACK of segment 5 the next one.
+#[test]
+fn only_the_ack_covering_the_timed_segment_gives_a_sample() {
+    let (mut s, first) = sending(cfg());
+    assert_eq!(first.len(), 4);
+    let after_one = send(&mut s, T0 + ms(200), &c_ack(S + M));
+    assert_eq!(after_one[0].hdr.seq, S + 4 * M);
+    let srtt = SimTime(112_500_000);
+    assert_eq!(s.srtt(), Some(srtt));
+    send(&mut s, T0 + ms(210), &c_ack(S + 2 * M));
+    assert_eq!(s.srtt(), Some(srtt));
+    send(&mut s, T0 + ms(220), &c_ack(S + 3 * M));
+    assert_eq!(s.srtt(), Some(srtt));
+    // Segments 4 and 5 at once: R = 650 − 350 = 300 ms, SRTT = 7/8·112.5 + 300/8.
+    send(&mut s, T0 + ms(500), &c_ack(S + 5 * M));
+    assert_eq!(s.srtt(), Some(SimTime(135_937_500)));
+}
