@@ -291,3 +291,66 @@ fn only_the_ack_covering_the_timed_segment_gives_a_sample() {
     send(&mut s, T0 + ms(500), &c_ack(S + 5 * M));
     assert_eq!(s.srtt(), Some(SimTime(135_937_500)));
 }
+
+/// RFC 5681 §2's duplicate ACK (without SACK): data outstanding, the ACK carries no data, neither
+/// SYN nor FIN, acknowledges nothing new and advertises the window of the last ACK. Each
+/// exception below leaves the duplicate count at zero; the plain duplicate then counts.
+#[test]
+fn what_counts_as_a_duplicate_ack() {
+    // Idle: nothing outstanding, so an ACK of everything again is no duplicate.
+    let (_c, mut s) = established(cfg());
+    send(&mut s, T0, &c_ack(S));
+    send(&mut s, T0, &c_ack(S));
+    assert_eq!(s.stats.dupacks_received, 0);
+
+    let (mut s, _) = sending(cfg());
+    let t = T0 + ms(100);
+    let same = |h: TcpHeader, payload: u32| seg(TcpHeader { ack: S, ..h }, payload);
+    // (b) carrying data.
+    send(&mut s, t, &same(C_TEMPL, 100));
+    // (c) a FIN.
+    let fin = TcpHeader {
+        seq: C + 100,
+        flags: FIN_ACK,
+        ..C_TEMPL
+    };
+    send(&mut s, t, &same(fin, 0));
+    // (e) another window (a window update).
+    let smaller = TcpHeader {
+        seq: C + 101,
+        window: 30_000,
+        ..C_TEMPL
+    };
+    send(&mut s, t, &same(smaller.clone(), 0));
+    assert_eq!(s.stats.dupacks_received, 0);
+    // The same window again: a duplicate.
+    send(&mut s, t, &same(smaller, 0));
+    assert_eq!(s.stats.dupacks_received, 1);
+}
+
+/// RFC 9293 §3.10.7.4: an ACK of something not yet sent (SEG.ACK > SND.NXT) is answered with an
+/// ACK and otherwise ignored: it neither acknowledges data nor opens the window.
+#[test]
+fn an_ack_of_unsent_data_is_answered_and_ignored() {
+    let (mut s, _) = sending(cfg());
+    let beyond = seg(
+        TcpHeader {
+            ack: S + 5 * M,
+            window: 1000,
+            ..C_TEMPL
+        },
+        0,
+    );
+    let out = send(&mut s, T0 + ms(100), &beyond);
+    assert_eq!(
+        out,
+        [seg(
+            TcpHeader {
+                seq: S + 4 * M,
+                ..S_TEMPL
+            },
+            0
+        )]
+    );
+    assert_eq!((s.snd_una_rel(), s.snd_wnd()), (0, 65_535));
+}
