@@ -354,3 +354,75 @@ fn an_ack_of_unsent_data_is_answered_and_ignored() {
     );
     assert_eq!((s.snd_una_rel(), s.snd_wnd()), (0, 65_535));
 }
+
+/// The FIN rides on the segment that ends at it, a retransmission of the head included (RFC
+/// 9293 §3.10.4): the client's 8000-byte window holds back segment 9 until the first ACK, by
+/// which time the FIN is queued and rides on it. Segments 2 and 9 are lost; NewReno's fast
+/// retransmit resends segment 2, and the partial ACK up to segment 9 (RFC 6582 §3.2 step 3)
+/// resends segment 9 with its FIN.
+#[test]
+fn the_fin_rides_on_a_retransmitted_head() {
+    let ccfg = TcpConfig {
+        rcv_buf: 8 * M,
+        ..cfg()
+    };
+    let (_c, mut s) = established_with(
+        ccfg,
+        TcpConfig {
+            variant: Some(Variant::NewReno),
+            initial_window: InitialWindow::Segments(10),
+            ..cfg()
+        },
+    );
+    assert_eq!(write(&mut s, T0, 9 * M).len(), 8);
+    let mut out = Vec::new();
+    s.shutdown(T0, &mut out);
+    assert!(out.is_empty());
+    let fin_segment = seg(
+        TcpHeader {
+            seq: S + 8 * M,
+            flags: TcpFlags(FIN_ACK.0 | TcpFlags::PSH.0),
+            ..S_TEMPL
+        },
+        M as u32,
+    );
+    let t = T0 + ms(100);
+    assert_eq!(send(&mut s, t, &c_ack(S + M)), [fin_segment.clone()]);
+    let mut rtx = Vec::new();
+    for _ in 3..=8 {
+        rtx.extend(send(&mut s, t, &c_ack(S + M)));
+    }
+    assert_eq!(segs(&rtx), [(S + M, 1000)]);
+    let rtx = send(&mut s, t + ms(100), &c_ack(S + 8 * M));
+    assert_eq!(rtx, [fin_segment]);
+    assert_eq!(s.state(), State::FinWait1);
+}
+
+/// FIN-WAIT-1 lasts until the FIN itself is acknowledged (RFC 9293 §3.10.7.4): an ACK of all
+/// the data but not of the (bare) FIN sent after it leaves the state and the retransmission
+/// timer, which then resends the FIN.
+#[test]
+fn fin_wait_1_ends_when_the_fin_is_acknowledged() {
+    let (_c, mut s) = established(cfg());
+    let mut out = write(&mut s, T0, M);
+    s.shutdown(T0, &mut out);
+    assert_eq!(segs(&out), [(S, 1000), (S + M, 0)]);
+    assert!(out[1].hdr.flags.has(TcpFlags::FIN));
+    send(&mut s, T0 + ms(100), &c_ack(S + M));
+    assert_eq!(s.state(), State::FinWait1);
+    let (_, rtx) = fire(&mut s);
+    assert_eq!(
+        rtx,
+        [seg(
+            TcpHeader {
+                seq: S + M,
+                flags: FIN_ACK,
+                ..S_TEMPL
+            },
+            0
+        )]
+    );
+    send(&mut s, T0 + secs(1), &c_ack(S + M + 1));
+    assert_eq!(s.state(), State::FinWait2);
+    assert_eq!(s.poll_timeout(), None);
+}
