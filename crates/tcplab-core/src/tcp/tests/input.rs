@@ -426,3 +426,45 @@ fn fin_wait_1_ends_when_the_fin_is_acknowledged() {
     assert_eq!(s.state(), State::FinWait2);
     assert_eq!(s.poll_timeout(), None);
 }
+
+/// RFC 3168 §6.1.2 names the sender's reaction to ECE; it applies only to a connection that
+/// negotiated ECN (§6.1.1) and not inside a fast recovery, which has already reduced the window
+/// for that window of data (§6.1.2: at most once per window). Neither case here reduces.
+#[test]
+fn ece_is_ignored_without_ecn_and_inside_fast_recovery() {
+    let ece = |ack: u64| {
+        seg(
+            TcpHeader {
+                ack,
+                flags: TcpFlags(TcpFlags::ACK.0 | TcpFlags::ECE.0),
+                ..C_TEMPL
+            },
+            0,
+        )
+    };
+    let (mut s, _) = sending(TcpConfig {
+        initial_window: InitialWindow::Segments(10),
+        ..cfg()
+    });
+    let ssthresh = s.ssthresh();
+    send(&mut s, T0 + ms(100), &ece(S + M));
+    assert_eq!((s.stats.ecn_reductions, s.ssthresh()), (0, ssthresh));
+
+    // Segment 1 of 10 is lost (an ECN connection).
+    let (mut s, _) = sending(TcpConfig {
+        ecn: true,
+        variant: Some(Variant::NewReno),
+        initial_window: InitialWindow::Segments(10),
+        ..cfg()
+    });
+    for _ in 0..3 {
+        send(&mut s, T0 + ms(100), &c_ack(S));
+    }
+    assert!(s.in_recovery());
+    let (cwnd, ssthresh) = (s.cwnd(), s.ssthresh());
+    send(&mut s, T0 + ms(110), &ece(S));
+    assert_eq!(s.stats.ecn_reductions, 0);
+    assert_eq!(s.ssthresh(), ssthresh);
+    // The duplicate still inflates the window (RFC 6582), nothing more.
+    assert_eq!(s.cwnd(), cwnd + M);
+}
