@@ -143,6 +143,18 @@ fn c_sack(ack: u64, blocks: &[(u64, u64)]) -> Segment {
     )
 }
 
+/// The client's pure ACK of everything below `ack` with ECN-Echo (RFC 3168 §6.1.3).
+fn ece(ack: u64) -> Segment {
+    seg(
+        TcpHeader {
+            ack,
+            flags: TcpFlags(TcpFlags::ACK.0 | TcpFlags::ECE.0),
+            ..C_TEMPL
+        },
+        0,
+    )
+}
+
 /// A full-sized server data segment at `seq`.
 fn s_data(seq: u64) -> Segment {
     seg(TcpHeader { seq, ..S_TEMPL }, M as u32)
@@ -2345,16 +2357,6 @@ fn ecn_receiver_echoes_ce_until_cwr() {
 fn ecn_sender_halves_once_per_window_and_sets_cwr() {
     let (mut s, out) = sending(ecn_cfg());
     assert_eq!(out.len(), 10);
-    let ece = |ack: u64| {
-        seg(
-            TcpHeader {
-                ack,
-                flags: TcpFlags(TcpFlags::ACK.0 | TcpFlags::ECE.0),
-                ..C_TEMPL
-            },
-            0,
-        )
-    };
     // First ECE: ssthresh = cwnd = max(FlightSize/2, 2·SMSS) with FlightSize measured before the
     // ACK's own advance (10 segments): 5000 (§6.1.2 — as for a loss, but no retransmission).
     let out = send(&mut s, T0 + ms(100), &ece(S + M));

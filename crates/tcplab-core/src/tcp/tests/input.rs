@@ -432,16 +432,6 @@ fn fin_wait_1_ends_when_the_fin_is_acknowledged() {
 /// for that window of data (§6.1.2: at most once per window). Neither case here reduces.
 #[test]
 fn ece_is_ignored_without_ecn_and_inside_fast_recovery() {
-    let ece = |ack: u64| {
-        seg(
-            TcpHeader {
-                ack,
-                flags: TcpFlags(TcpFlags::ACK.0 | TcpFlags::ECE.0),
-                ..C_TEMPL
-            },
-            0,
-        )
-    };
     let (mut s, _) = sending(TcpConfig {
         initial_window: InitialWindow::Segments(10),
         ..cfg()
