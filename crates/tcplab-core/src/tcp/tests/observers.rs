@@ -62,3 +62,23 @@ fn relative_sequence_numbers_count_from_after_the_syn() {
     send(&mut s, T0 + D + D, &c_ack(S + 2 * M));
     assert_eq!((s.snd_una_rel(), s.snd_nxt_rel()), (2 * M, 3 * M));
 }
+
+/// Adaptive TCP's loss events (the summary's per-loss table) come from its controller: one per
+/// fast retransmit, none for any other controller.
+#[test]
+fn adaptive_tcp_reports_each_loss_event() {
+    for (cc, events) in [(CcKind::Adaptive, 1), (CcKind::Reno, 0)] {
+        let mut s = second_segment_lost_with(TcpConfig { cc, ..cfg() });
+        assert!(s.adaptive_history().is_empty());
+        for _ in 0..3 {
+            send(&mut s, T0 + ms(150), &c_ack(S + M));
+        }
+        assert!(s.in_recovery());
+        let history = s.adaptive_history();
+        assert_eq!(history.len(), events, "{cc:?}");
+        if let Some(ev) = history.first() {
+            assert!(!ev.timeout);
+            assert_eq!(ev.ssthresh, s.ssthresh() as f64 / M as f64);
+        }
+    }
+}
