@@ -458,3 +458,35 @@ fn ece_is_ignored_without_ecn_and_inside_fast_recovery() {
     // The duplicate still inflates the window (RFC 6582), nothing more.
     assert_eq!(s.cwnd(), cwnd + M);
 }
+
+/// RFC 9293 §3.10.7.4 (first and seventh steps): the receiver keeps only the part of a segment
+/// inside its window [RCV.NXT, RCV.NXT + RCV.WND): a duplicate's new tail is delivered, a
+/// segment crossing the right edge is trimmed to it, and one wholly outside is acknowledged
+/// and dropped. The client's 1500-byte buffer is not read by the application here.
+#[test]
+fn the_receiver_keeps_only_what_its_window_holds() {
+    let (mut c, _) = established(TcpConfig {
+        rcv_buf: 1500,
+        delayed_ack: false,
+        ..cfg()
+    });
+    c.auto_read = false;
+    let data = |seq: u64, len: u32| seg(TcpHeader { seq, ..S_TEMPL }, len);
+    let acked = |out: &[Segment]| out.iter().map(|a| a.hdr.ack).collect::<Vec<_>>();
+    // 500 bytes, then a segment repeating them with 500 new ones after: 1000 delivered.
+    assert_eq!(acked(&send(&mut c, T0, &data(S, 500))), [S + 500]);
+    assert_eq!(acked(&send(&mut c, T0, &data(S, 1000))), [S + M]);
+    assert_eq!(c.delivered(), 1000);
+    // 500 bytes of window are left: a 1000-byte segment is trimmed to them.
+    assert_eq!(acked(&send(&mut c, T0, &data(S + M, 1000))), [S + 1500]);
+    assert_eq!(c.delivered(), 1500);
+    // The window is closed: the next segment is acknowledged and dropped, so once the
+    // application has made room it must come again (the one after it is held meanwhile).
+    assert_eq!(acked(&send(&mut c, T0, &data(S + 1500, 500))), [S + 1500]);
+    let mut out = Vec::new();
+    c.read(T0, 1500, &mut out);
+    assert_eq!(c.delivered(), 1500);
+    assert_eq!(acked(&send(&mut c, T0, &data(S + 2000, 500))), [S + 1500]);
+    assert_eq!(acked(&send(&mut c, T0, &data(S + 1500, 500))), [S + 2500]);
+    assert_eq!(c.delivered(), 2500);
+}
