@@ -490,3 +490,25 @@ fn the_receiver_keeps_only_what_its_window_holds() {
     assert_eq!(acked(&send(&mut c, T0, &data(S + 1500, 500))), [S + 2500]);
     assert_eq!(c.delivered(), 2500);
 }
+
+/// RFC 3168 §6.1.2: one reduction per window of data, the window being everything sent before
+/// the reduction, a FIN included: after the first ECE, a second one acknowledging all the data
+/// but not the FIN sent with it does not reduce again; one acknowledging the FIN would.
+#[test]
+fn the_ecn_window_ends_with_the_last_sequence_number_sent() {
+    let conf = TcpConfig {
+        ecn: true,
+        initial_window: InitialWindow::Segments(10),
+        ..cfg()
+    };
+    let (_c, mut s) = established(conf);
+    let mut out = write(&mut s, T0, 4 * M);
+    s.shutdown(T0, &mut out);
+    assert_eq!(segs(&out).last(), Some(&(S + 4 * M, 0)));
+    send(&mut s, T0 + ms(100), &ece(S + M));
+    assert_eq!(s.stats.ecn_reductions, 1);
+    send(&mut s, T0 + ms(100), &ece(S + 4 * M));
+    assert_eq!(s.stats.ecn_reductions, 1);
+    send(&mut s, T0 + ms(100), &ece(S + 4 * M + 1));
+    assert_eq!(s.stats.ecn_reductions, 2);
+}
