@@ -387,7 +387,10 @@ fn the_fin_rides_on_a_retransmitted_head() {
         M as u32,
     );
     let t = T0 + ms(100);
-    assert_eq!(send(&mut s, t, &c_ack(S + M)), [fin_segment.clone()]);
+    assert_eq!(
+        send(&mut s, t, &c_ack(S + M)),
+        std::slice::from_ref(&fin_segment)
+    );
     let mut rtx = Vec::new();
     for _ in 3..=8 {
         rtx.extend(send(&mut s, t, &c_ack(S + M)));
