@@ -59,7 +59,8 @@ fn a_reset_aborts_a_connection_but_not_a_listener() {
 }
 
 /// RFC 9293 §3.10.7.2–.3: a listener takes only a SYN without ACK; a SYN-SENT socket only a
-/// SYN-ACK acknowledging its SYN (ISS + 1). Anything else leaves the state and sends nothing.
+/// SYN-ACK acknowledging its SYN (ISS + 1). Anything else leaves the state; the RFC answers an
+/// unacceptable ACK with a RST, which the model does not send, so nothing goes out.
 #[test]
 fn only_the_handshakes_own_segments_move_its_states() {
     let mut l = Socket::new(cfg(), SERVER_PORT, CLIENT_PORT, SERVER_ISS);
