@@ -98,6 +98,14 @@ fn cfg() -> TcpConfig {
     }
 }
 
+/// `cfg()` with RFC 7323 timestamps.
+fn ts_cfg() -> TcpConfig {
+    TcpConfig {
+        timestamps: true,
+        ..cfg()
+    }
+}
+
 fn ms(x: u64) -> SimTime {
     SimTime::from_millis(x)
 }
@@ -129,6 +137,18 @@ fn c_sack(ack: u64, blocks: &[(u64, u64)]) -> Segment {
         TcpHeader {
             ack,
             sack,
+            ..C_TEMPL
+        },
+        0,
+    )
+}
+
+/// The client's pure ACK of everything below `ack` with ECN-Echo (RFC 3168 §6.1.3).
+fn ece(ack: u64) -> Segment {
+    seg(
+        TcpHeader {
+            ack,
+            flags: TcpFlags(TcpFlags::ACK.0 | TcpFlags::ECE.0),
             ..C_TEMPL
         },
         0,
@@ -1736,10 +1756,7 @@ fn s_data_ts(seq: u64, tsval: u32) -> Segment {
 
 #[test]
 fn tsecr_echoes_ts_recent() {
-    let conf = TcpConfig {
-        timestamps: true,
-        ..cfg()
-    };
+    let conf = ts_cfg();
     let (mut c, _s) = established(conf);
     let echo = |out: &[Segment]| {
         assert_eq!(out.len(), 1);
@@ -1767,10 +1784,7 @@ fn tsecr_echoes_ts_recent() {
 
 #[test]
 fn rtt_samples_from_tsecr() {
-    let conf = TcpConfig {
-        timestamps: true,
-        ..cfg()
-    };
+    let conf = ts_cfg();
     let (mut s, out) = sending(conf);
     // TSval = 150 ms + 1.
     assert_eq!(out[0].hdr.ts, Some((151, 101)));
@@ -1792,10 +1806,7 @@ fn rtt_samples_from_tsecr() {
     assert_eq!(s.srtt(), Some(SimTime(118_750_000)));
 
     // With timestamps, the ACK of a retransmission is a valid sample (no Karn ambiguity).
-    let (_c, mut s) = established(TcpConfig {
-        timestamps: true,
-        ..cfg()
-    });
+    let (_c, mut s) = established(ts_cfg());
     write(&mut s, T0, 1000);
     let rx = recv(&mut s, T0 + ms(300));
     assert_eq!(rx[0].hdr.ts, Some((451, 101)));
@@ -2346,16 +2357,6 @@ fn ecn_receiver_echoes_ce_until_cwr() {
 fn ecn_sender_halves_once_per_window_and_sets_cwr() {
     let (mut s, out) = sending(ecn_cfg());
     assert_eq!(out.len(), 10);
-    let ece = |ack: u64| {
-        seg(
-            TcpHeader {
-                ack,
-                flags: TcpFlags(TcpFlags::ACK.0 | TcpFlags::ECE.0),
-                ..C_TEMPL
-            },
-            0,
-        )
-    };
     // First ECE: ssthresh = cwnd = max(FlightSize/2, 2·SMSS) with FlightSize measured before the
     // ACK's own advance (10 segments): 5000 (§6.1.2 — as for a loss, but no retransmission).
     let out = send(&mut s, T0 + ms(100), &ece(S + M));
@@ -2556,7 +2557,9 @@ fn reno_timeout_inside_fast_recovery_ends_the_episode() {
 mod adhoc;
 mod frto;
 mod hystart;
+mod input;
 mod linux;
+mod observers;
 mod quickack;
 mod rcv_wnd;
 mod timers;

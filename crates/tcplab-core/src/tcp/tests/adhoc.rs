@@ -151,17 +151,6 @@ fn atcp_hands_the_timeout_back_to_tcp_after_the_threshold() {
 // ATCP: Congested
 // ---------------------------------------------------------------------------------------------
 
-fn ece(ack: u64) -> Segment {
-    seg(
-        TcpHeader {
-            ack,
-            flags: TcpFlags(TcpFlags::ACK.0 | TcpFlags::ECE.0),
-            ..C_TEMPL
-        },
-        0,
-    )
-}
-
 /// `second_segment_lost_with` on an ECN connection (its data segments are ECT).
 fn atcp_ecn_sending() -> Socket {
     let (mut s, out) = sending(TcpConfig {
