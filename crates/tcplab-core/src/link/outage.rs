@@ -35,6 +35,18 @@ impl Outage {
         self.intervals.iter().any(|&(s, e)| t >= s && t < e)
     }
 
+    /// The first instant at or after `t` when the link is up: the end of the run of touching
+    /// or overlapping intervals that holds at `t` (`t` itself when up).
+    pub fn up_at(&self, mut t: SimTime) -> SimTime {
+        while self.is_down(t) {
+            match self.next_interval(t) {
+                Some((_, end)) if end > t => t = end,
+                _ => break,
+            }
+        }
+        t
+    }
+
     /// The next outage interval that starts at or after `t`, or contains `t`.
     pub fn next_interval(&self, t: SimTime) -> Option<(SimTime, SimTime)> {
         let mut best: Option<(SimTime, SimTime)> = None;
@@ -62,6 +74,25 @@ impl Outage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn up_at_is_the_end_of_the_run_of_touching_or_overlapping_intervals() {
+        let ms = SimTime::from_millis;
+        let o = Outage {
+            intervals: vec![
+                (ms(10), ms(20)),
+                (ms(20), ms(30)),
+                (ms(25), ms(40)),
+                (ms(50), ms(60)),
+            ],
+            periodic: None,
+        };
+        assert_eq!(
+            [o.up_at(ms(5)), o.up_at(ms(10)), o.up_at(ms(20))],
+            [ms(5), ms(40), ms(40)]
+        );
+        assert_eq!([o.up_at(ms(45)), o.up_at(ms(55))], [ms(45), ms(60)]);
+    }
 
     #[test]
     fn periodic_and_explicit() {

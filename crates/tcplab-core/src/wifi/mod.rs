@@ -455,7 +455,9 @@ impl Wifi {
             ));
         }
         self.io.sched.push((start, Event::WifiLink(s, LINK_GONE)));
-        self.io.sched.push((end, Event::WifiLink(s, LINK_UP)));
+        // Touching or overlapping intervals are one outage: up when the last of them ends.
+        let up = st.outage.up_at(end);
+        self.io.sched.push((up, Event::WifiLink(s, LINK_UP)));
     }
 
     fn peer_of(&self, s: u32) -> Option<NodeId> {
@@ -489,10 +491,8 @@ impl Wifi {
                     return; // this outage will come unannounced
                 }
                 let st = &self.stations[s as usize];
-                let lead = self.wlans[st.wlan as usize].cfg.signals.lead;
                 let f = self.wlans[st.wlan as usize].cfg.signals.duration_factor;
                 if let Some((a, b)) = st.outage.next_interval(now) {
-                    let _ = lead;
                     let expected = SimTime::from_secs_f64((b - a).as_secs_f64() * f);
                     publish(&mut self.log, LinkSignalKind::GoingDown { expected });
                 }
@@ -508,13 +508,7 @@ impl Wifi {
                 }
             }
             LINK_UP => {
-                let outage = &self.stations[s as usize].outage;
-                if outage.is_down(now) {
-                    // Another interval touching or overlapping this one holds: up when it ends.
-                    if let Some((_, end)) = outage.next_interval(now) {
-                        self.io.sched.push((end, Event::WifiLink(s, LINK_UP)));
-                    }
-                } else if self.radios[s as usize].down {
+                if self.radios[s as usize].down && !self.stations[s as usize].outage.is_down(now) {
                     self.radios[s as usize].down = false;
                     publish(&mut self.log, LinkSignalKind::Up);
                     self.schedule_outage(s, now);

@@ -299,17 +299,15 @@ impl Dsr {
     /// the route failure DSR returns to the sender.
     fn cut_link(&mut self, now: SimTime, a: Addr, b: Addr, to_me: bool, io: &mut RoutingIo) {
         // Read before the cut, in the reported direction (the way the failed packet went).
-        let through: Vec<Addr> = match self.p.notify_every_error && to_me {
-            true => self
-                .sourced
+        let through: Vec<Addr> = if self.p.notify_every_error && to_me {
+            let uses = |r: &[Addr]| r.windows(2).any(|w| w == [a, b]);
+            self.sourced
                 .iter()
                 .copied()
-                .filter(|&d| {
-                    let r = self.cache.peek(d, now);
-                    r.is_some_and(|r| r.windows(2).any(|w| w == [a, b]))
-                })
-                .collect(),
-            false => Vec::new(),
+                .filter(|&d| self.cache.peek(d, now).is_some_and(|r| uses(&r)))
+                .collect()
+        } else {
+            Vec::new()
         };
         if !self.cache.remove_link(a, b) {
             return;

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 
 use super::Dsr;
 use crate::net::routing::RoutingIo;
-use crate::packet::{Addr, DsrOption, Packet};
+use crate::packet::{Addr, DsrOption, DsrPacket, Packet};
 use crate::time::SimTime;
 
 /// RFC §4.4: the gratuitous replies this node sent, by (source of the packet, node it was
@@ -77,22 +77,26 @@ impl Dsr {
         pkt: &Packet,
         io: &mut RoutingIo,
     ) {
-        if pkt.dsr().is_none() || pkt.ip.src == self.addr {
-            return; // a packet for a neighbour carries no route; ns-2: not its own packets
+        let Some(d) = pkt.dsr() else {
+            return; // a packet for a neighbour carries no route to learn from
+        };
+        if pkt.ip.src == self.addr {
+            return; // ns-2: not its own packets
         }
-        self.learn_overheard(now, from, to, pkt, io);
+        self.learn_overheard(now, from, to, pkt, d, io);
         self.release_ready(now, io);
     }
 
+    /// What `overheard` learns from `pkt`, whose DSR part is `d`.
     fn learn_overheard(
         &mut self,
         now: SimTime,
         from: Addr,
         to: Addr,
         pkt: &Packet,
+        d: &DsrPacket,
         io: &mut RoutingIo,
     ) {
-        let Some(d) = pkt.dsr() else { return };
         for o in &d.hdr.options {
             match o {
                 // ns-2 `tap` → `processBrokenRouteError`: the link a Route Error reports is
