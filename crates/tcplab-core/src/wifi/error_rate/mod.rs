@@ -206,4 +206,24 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn the_curve_has_no_step_at_the_grid_floor() {
+        // Below 2^-4 (-12 dB) the table's first entry stands for "no signal"; it must be the
+        // curve's value at the floor, so the success probability is continuous there. At -12 dB
+        // a 1 Mb/s DBPSK bit still gets through 87 % of the time (Eb/N0 = 22 x 2^-4, BER =
+        // exp(-1.375)/2), far from the coin flip of a zero SINR, so a table anchored anywhere
+        // else shows as a step.
+        let floor = 2f64.powi(LO_EXP as i32);
+        for rate in SINR_RATES {
+            let below = ln_bit_success(rate, floor * (1.0 - 1e-12));
+            let above = ln_bit_success(rate, floor * (1.0 + 1e-12));
+            assert!((below - above).abs() < 1e-9, "{rate}: {below} vs {above}");
+        }
+        let at = ln_bit_success(1_000_000, floor).exp();
+        assert!(
+            (0.87..0.88).contains(&at),
+            "1 Mb/s bit success at -12 dB: {at}"
+        );
+    }
 }
