@@ -493,7 +493,9 @@ impl Wifi {
                 let st = &self.stations[s as usize];
                 let f = self.wlans[st.wlan as usize].cfg.signals.duration_factor;
                 if let Some((a, b)) = st.outage.next_interval(now) {
-                    let expected = SimTime::from_secs_f64((b - a).as_secs_f64() * f);
+                    // The outage lasts until the run of touching intervals ends, as LINK_UP does.
+                    let down = st.outage.up_at(b) - a;
+                    let expected = SimTime::from_secs_f64(down.as_secs_f64() * f);
                     publish(&mut self.log, LinkSignalKind::GoingDown { expected });
                 }
             }

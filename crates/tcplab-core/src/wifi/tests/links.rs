@@ -203,3 +203,29 @@ fn touching_outage_intervals_end_when_the_last_one_does() {
         vec![(ms(10), LinkSignalKind::Gone), (ms(30), LinkSignalKind::Up)]
     );
 }
+
+#[test]
+fn touching_outage_intervals_are_announced_as_one_outage() {
+    // Announced 4 ms ahead with the true duration: 10-20 ms and 20-30 ms are one 20 ms outage.
+    let mut c = cfg();
+    c.signals = SignalConfig {
+        lead: ms(4),
+        duration_factor: 1.0,
+        miss_probability: 0.0,
+        sample_interval: None,
+    };
+    let mut air = station_0_down(
+        c,
+        &[(0.0, 0.0), (100.0, 0.0)],
+        &[(ms(10), ms(20)), (ms(20), ms(30))],
+    );
+    air.run_until(ms(100));
+    assert_eq!(
+        signals_of(&air, 0),
+        vec![
+            (ms(6), LinkSignalKind::GoingDown { expected: ms(20) }),
+            (ms(10), LinkSignalKind::Gone),
+            (ms(30), LinkSignalKind::Up)
+        ]
+    );
+}
