@@ -1,6 +1,7 @@
 //! The shared medium of `wifi/mod.rs` driven alone: a WLAN, its MACs and a bare event loop, no IP
 //! above. Each file holds the tests of one part of the medium.
 
+mod hops;
 mod links;
 mod medium;
 
