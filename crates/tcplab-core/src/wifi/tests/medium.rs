@@ -629,3 +629,18 @@ fn with_preamble_detection_an_undecodable_frame_leaves_the_phy_free_for_a_later_
     };
     assert_eq!(run(threshold), (vec![0], vec![]));
 }
+
+#[test]
+fn rearming_an_unchanged_deadline_schedules_no_second_timer() {
+    // Each MAC has one pending timer event; a MAC input that leaves its deadline where it was
+    // must not queue another (the stale one would be skipped, but the queue would grow by one
+    // event per input).
+    let mut air = Air::new(cfg(), &[(0.0, 0.0), (100.0, 0.0)]);
+    air.send_at(SimTime::ZERO, 0, 1, 1000);
+    let armed = air.wifi.stations[0].timer;
+    assert!(armed.is_some(), "the sender waits for its DIFS");
+    assert!(air.wifi.io.sched.is_empty());
+    air.wifi.rearm(SimTime::ZERO, 0);
+    assert!(air.wifi.io.sched.is_empty(), "{:?}", air.wifi.io.sched);
+    assert_eq!(air.wifi.stations[0].timer, armed);
+}
