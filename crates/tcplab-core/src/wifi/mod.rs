@@ -253,7 +253,6 @@ pub struct Wifi {
     pub io: WifiIo,
     /// Published link signals, in time order.
     pub log: Vec<LinkSignal>,
-    pub frames_on_air: u64,
     /// The run's seed (per-pair shadowing draws).
     pub seed: u64,
 }
@@ -679,7 +678,6 @@ impl Wifi {
     }
 
     fn start_tx(&mut self, now: SimTime, s: u32, f: Frame, d: SimTime) {
-        self.frames_on_air += 1;
         if let Some(tr) = self.frames.as_mut() {
             tr.push(frame_record(now, s, FrameEvent::Tx, &f));
         }
