@@ -728,7 +728,7 @@ impl Wifi {
                 if let Some(noise) = noise {
                     // SINR: the frame being received gets a new chunk of interference.
                     if let Some(lock) = r.rx.as_mut() {
-                        let sinr = lock.power / (noise + r.arriving_w - lock.power).max(noise);
+                        let sinr = reception::sinr(lock.power, r.arriving_w, noise);
                         lock.sinr.chunk(now, sinr);
                         lock.collided = true;
                     }
@@ -827,7 +827,7 @@ impl Wifi {
             if let Some(noise) = noise {
                 let st = &mut self.radios[r as usize];
                 if let Some(lock) = st.rx.as_mut() {
-                    let sinr = lock.power / (noise + st.arriving_w - lock.power).max(noise);
+                    let sinr = reception::sinr(lock.power, st.arriving_w, noise);
                     lock.sinr.chunk(at, sinr);
                 }
                 st.arriving -= 1;

@@ -156,6 +156,13 @@ impl SinrLock {
     }
 }
 
+/// The SINR of a frame received at `power` (W) while `arriving_w` arrives in all, the frame
+/// itself included: the rest is interference, added to the `noise_w` floor. Rounding can leave the
+/// running sum a hair below `power` once other frames have left, hence the floor.
+pub fn sinr(power: f64, arriving_w: f64, noise_w: f64) -> f64 {
+    power / (noise_w + arriving_w - power).max(noise_w)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,5 +299,17 @@ mod tests {
         l.chunk(t0 + us(30), sinr);
         let data = 540.0 * ln_bit_success(54_000_000, sinr);
         assert!(((l.ln_success - before) / data - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_sinr_is_the_frame_over_the_noise_and_everything_else_arriving() {
+        let (p, n) = (1e-9, 1e-12);
+        // Alone: the SNR (to rounding: n + p - p is not quite n).
+        assert!((sinr(p, p, n) / (p / n) - 1.0).abs() < 1e-9);
+        // Two interferers of 1e-10 and 3e-10 W beside it.
+        let s = sinr(p, p + 1e-10 + 3e-10, n);
+        assert!((s / (p / (n + 4e-10)) - 1.0).abs() < 1e-12, "{s}");
+        // A running sum rounded below the frame's own power is no interference.
+        assert_eq!(sinr(p, p * (1.0 - 1e-15), n), p / n);
     }
 }

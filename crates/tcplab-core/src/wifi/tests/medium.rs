@@ -644,3 +644,39 @@ fn rearming_an_unchanged_deadline_schedules_no_second_timer() {
     assert!(air.wifi.io.sched.is_empty(), "{:?}", air.wifi.io.sched);
     assert_eq!(air.wifi.stations[0].timer, armed);
 }
+
+#[test]
+fn under_sinr_a_weak_overlapping_frame_leaves_the_reception_intact() {
+    // As above, but 2 is 300 m from 1: its frames arrive 81 times (19 dB) weaker than 0's, so 0's
+    // frames keep an SINR of 18.7 dB through the overlap (30 dB of SNR) and all get through.
+    let p = Propagation::ns2_default().power(100.0);
+    let mut air = sinr_air(p / 1000.0, &[(-100.0, 0.0), (0.0, 0.0), (300.0, 0.0)]);
+    let n1: Vec<(u32, bool)> = air.wifi.stations[1]
+        .nbrs
+        .iter()
+        .map(|n| (n.sta, n.reach.sensed))
+        .collect();
+    assert_eq!(n1, vec![(0, true), (2, false)], "2 only interferes at 1");
+    for k in 0..20u64 {
+        air.send_at(ms(20 * k), 0, BROADCAST, 500);
+        air.send_at(ms(20 * k) + us(300), 2, BROADCAST, 500);
+        if k == 0 {
+            // While both arrive, 1 stays locked on 0's frame and counts 2's as interference.
+            air.run_until(ms(1));
+            let r = air.wifi.radios[1];
+            let p2 = Propagation::ns2_default().power(300.0);
+            assert_eq!(r.arriving, 2);
+            assert!(((r.arriving_w - p) / p2 - 1.0).abs() < 1e-6);
+            assert!(r.rx.is_some_and(|l| l.power == p && l.collided));
+        }
+    }
+    air.run_until(ms(500));
+    let at1 = |ev: FrameEvent| {
+        air.records(ev, FrameKind::Data)
+            .iter()
+            .filter(|r| r.sta == 1)
+            .count()
+    };
+    assert_eq!(at1(FrameEvent::RxOk), 20);
+    assert_eq!(at1(FrameEvent::RxCollision), 0);
+}
