@@ -680,3 +680,87 @@ fn under_sinr_a_weak_overlapping_frame_leaves_the_reception_intact() {
     assert_eq!(at1(FrameEvent::RxOk), 20);
     assert_eq!(at1(FrameEvent::RxCollision), 0);
 }
+
+#[test]
+fn a_frame_turns_the_medium_busy_one_propagation_delay_and_a_cca_time_after_it_leaves() {
+    // 0 and 1 are 480 m apart (1.6 µs of flight; sensed to 550 m), 2 halfway. 2's broadcast
+    // ends at the same instant at 0 and 1; 1, given a packet meanwhile, then backs off to `due`.
+    // 0, idle, sends at once a packet it gets at `due - CCA time`: that frame reaches 1 1.6 µs
+    // later and 1's CCA reports it 1.6 µs after `due`, too late, so both transmit in the same
+    // slot (10.3.4.3). Were the flight not counted (or counted backwards), 1 would defer.
+    let mut c = cfg();
+    c.delay_from_distance = true;
+    let (cca, slot, difs) = (c.phy.cca_time, c.phy.slot, c.phy.difs);
+    let mut air = Air::new(c, &[(0.0, 0.0), (480.0, 0.0), (240.0, 0.0)]);
+    assert_eq!(
+        air.wifi.stations[0].nbrs[0].delay,
+        SimTime::from_nanos(1_601)
+    );
+    air.send_at(ms(1), 2, BROADCAST, 500);
+    air.send_at(ms(2), 1, BROADCAST, 500);
+    let tx2 = air.records(FrameEvent::Tx, FrameKind::Data)[0];
+    let idle = tx2.t + c_duration(tx2.bytes, tx2.rate) + us(1);
+    air.run_until(idle);
+    let due = air.wifi.stations[1].mac.next_deadline().unwrap();
+    assert!(due >= idle + difs + slot, "1 backs off at least one slot");
+    air.send_at(due - cca, 0, BROADCAST, 500);
+    air.run_until(ms(50));
+    let tx: Vec<(u32, SimTime)> = air
+        .records(FrameEvent::Tx, FrameKind::Data)
+        .iter()
+        .map(|r| (r.sta, r.t))
+        .collect();
+    assert_eq!(tx, vec![(2, tx2.t), (0, due - cca), (1, due)]);
+}
+
+/// The air time of a frame of `bytes` at `rate` under `cfg()`'s PHY.
+fn c_duration(bytes: u32, rate: u64) -> SimTime {
+    cfg().phy.duration(bytes, rate)
+}
+
+#[test]
+fn of_two_frames_ending_together_the_receiver_keeps_the_first() {
+    // As above, both hidden senders broadcasting frames of one length at the same instant: at 1
+    // they end together. ns-2's Mac802_11::collision() switches to the newcomer only if it ends
+    // strictly later, so 0's frame (started first in the event order) stays the reception.
+    let mut c = cfg();
+    c.propagation = Propagation::UnitDisk {
+        rx_range: 250.0,
+        cs_range: 250.0,
+    };
+    let mut air = Air::new(c, &[(-200.0, 0.0), (0.0, 0.0), (200.0, 0.0)]);
+    air.send_at(ms(1), 0, BROADCAST, 500);
+    air.send_at(ms(1), 2, BROADCAST, 500);
+    air.run_until(ms(20));
+    let tx: Vec<(u32, SimTime)> = air
+        .records(FrameEvent::Tx, FrameKind::Data)
+        .iter()
+        .map(|r| (r.sta, r.t))
+        .collect();
+    assert_eq!(tx, vec![(0, ms(1)), (2, ms(1))]);
+    assert_eq!(data_srcs(&air, FrameEvent::RxCollision), vec![0]);
+    assert_eq!(data_srcs(&air, FrameEvent::RxMissed), vec![2]);
+}
+
+#[test]
+fn a_frame_is_resolved_when_it_has_ended_at_its_farthest_hearer() {
+    // 1 is 100 m from 0, 2 is 480 m (1.6 µs of flight, sensed only): both sense 0's broadcast
+    // until it has ended where they are; the one event that resolves it comes then.
+    let mut c = cfg();
+    c.delay_from_distance = true;
+    let mut air = Air::new(c, &[(0.0, 0.0), (100.0, 0.0), (480.0, 0.0)]);
+    air.send_at(ms(1), 0, BROADCAST, 500);
+    let tx = air.records(FrameEvent::Tx, FrameKind::Data)[0];
+    let end = tx.t + c_duration(tx.bytes, tx.rate);
+    air.run_until(end + us(1));
+    assert_eq!(
+        (air.wifi.radios[1].sensed, air.wifi.radios[2].sensed),
+        (1, 1)
+    );
+    air.run_until(end + us(2));
+    assert_eq!(
+        (air.wifi.radios[1].sensed, air.wifi.radios[2].sensed),
+        (0, 0)
+    );
+    assert_eq!(data_srcs(&air, FrameEvent::RxOk), vec![0]);
+}
