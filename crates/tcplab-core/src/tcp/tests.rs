@@ -2560,6 +2560,7 @@ mod hystart;
 mod input;
 mod linux;
 mod observers;
+mod output;
 mod quickack;
 mod rcv_wnd;
 mod timers;
