@@ -122,6 +122,33 @@ fn shadowing_draws_one_normal_per_pair_whatever_the_order() {
 }
 
 #[test]
+fn over_a_hundred_thousand_pairs_the_shadowing_draws_have_the_normal_quartiles() {
+    // Box–Muller's angle must be uniform: a skewed one (2π/u instead of 2π·u) moves the mean
+    // and the quartiles by about 0.05, which 99,681 draws resolve (standard errors: 0.003 for
+    // the mean, 0.004 for a quartile; bounds at 4-5 of them).
+    let mut z: Vec<f64> = (0..447u32)
+        .flat_map(|a| (a + 1..447).map(move |b| pair_normal(11, a, b)))
+        .collect();
+    z.sort_by(f64::total_cmp);
+    let n = z.len();
+    let mean = z.iter().sum::<f64>() / n as f64;
+    let q = |p: f64| z[(p * n as f64) as usize];
+    assert!(mean.abs() < 0.015, "mean {mean}");
+    assert!(q(0.5).abs() < 0.02, "median {}", q(0.5));
+    // The standard normal's quartiles are ±0.6745.
+    assert!(
+        (q(0.25) + 0.6745).abs() < 0.02,
+        "first quartile {}",
+        q(0.25)
+    );
+    assert!(
+        (q(0.75) - 0.6745).abs() < 0.02,
+        "third quartile {}",
+        q(0.75)
+    );
+}
+
+#[test]
 fn adjacency_is_the_ap_in_a_bss_and_the_decodable_pairs_ad_hoc() {
     // 0 – 1 – 2 at 200 m: 0 and 2 sense each other (400 m) but cannot decode.
     let at = [(0.0, 0.0), (200.0, 0.0), (400.0, 0.0)];
