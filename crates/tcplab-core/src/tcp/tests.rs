@@ -1626,8 +1626,9 @@ fn zero_window_probes_back_off_and_the_connection_stays_open() {
     assert_eq!(s.poll_timeout(), Some(t + ms(250)));
 }
 
-#[test]
-fn accepted_probe_byte_is_acknowledged() {
+/// Four segments sent, then a zero-window ACK of all four at T0 + 100 ms: the persist timer's
+/// one-byte probe of the next data goes out at T0 + 500 ms.
+fn zero_window_probed() -> Socket {
     let (mut s, _) = sending(TcpConfig {
         persist_min: ms(400),
         ..cfg()
@@ -1635,6 +1636,12 @@ fn accepted_probe_byte_is_acknowledged() {
     send(&mut s, T0 + ms(100), &zero_window(S + 4 * M));
     let (_, probe) = fire(&mut s);
     assert_eq!(segs(&probe), [(S + 4 * M, 1)]);
+    s
+}
+
+#[test]
+fn accepted_probe_byte_is_acknowledged() {
+    let mut s = zero_window_probed();
     // The window had just opened: the receiver keeps the byte.
     let out = send(
         &mut s,
@@ -1650,6 +1657,18 @@ fn accepted_probe_byte_is_acknowledged() {
     );
     assert_eq!(out[0].hdr.seq, S + 4 * M + 1);
     assert!(!s.in_persist());
+}
+
+#[test]
+fn a_window_still_closed_after_an_accepted_probe_keeps_the_sender_probing() {
+    // RFC 1122 §4.2.2.17: the sender keeps probing a zero window for as long as it stays closed.
+    // The receiver keeps the probe's byte but its window is zero again: the byte counts as sent
+    // and acknowledged, and the next probe carries the byte after it.
+    let mut s = zero_window_probed();
+    assert!(send(&mut s, T0 + ms(600), &zero_window(S + 4 * M + 1)).is_empty());
+    assert!(s.in_persist());
+    let (_, probe) = fire(&mut s);
+    assert_eq!(segs(&probe), [(S + 4 * M + 1, 1)]);
 }
 
 /// Four segments written and shut down at `T0` into a receiver whose 4000-byte buffer they
@@ -1676,6 +1695,30 @@ fn only_the_fin_left_behind_a_zero_window() -> Socket {
     send(&mut s, T0 + ms(100), &zero_window(S + 4 * M));
     assert!(s.in_persist());
     s
+}
+
+#[test]
+fn a_fast_retransmit_of_the_last_segment_carries_no_unsent_fin() {
+    // RFC 9293 §3.10.4: the FIN occupies the sequence number after the data and is sent once
+    // the window admits it; a retransmission repeats what was sent (RFC 5681 §3.2), so the
+    // fast retransmit of the last data segment carries the FIN only if the FIN went out.
+    let mut s = four_segments_and_a_waiting_fin();
+    // The first three arrive; the window stops exactly at the data's end: the FIN still waits.
+    let at_the_data_end = seg(
+        TcpHeader {
+            ack: S + 3 * M,
+            window: 1000,
+            ..C_TEMPL
+        },
+        0,
+    );
+    assert!(send(&mut s, T0 + ms(100), &at_the_data_end).is_empty());
+    for _ in 0..2 {
+        assert!(send(&mut s, T0 + ms(110), &at_the_data_end).is_empty());
+    }
+    let out = send(&mut s, T0 + ms(110), &at_the_data_end);
+    assert_eq!(segs(&out), [(S + 3 * M, M as u32)]);
+    assert!(!out[0].hdr.flags.has(TcpFlags::FIN));
 }
 
 #[test]
@@ -2351,6 +2394,43 @@ fn ecn_receiver_echoes_ce_until_cwr() {
         &data(2, TcpFlags(TcpFlags::ACK.0 | TcpFlags::CWR.0)),
     );
     assert!(!out[0].hdr.flags.has(TcpFlags::ECE));
+}
+
+#[test]
+fn ecn_a_cwr_on_a_bare_fin_does_not_stop_the_echo() {
+    // RFC 3168 §6.1.2 sets CWR on a new data packet, so only one carrying data ends the echo
+    // (§6.1.3); the flag on a segment without data (here a bare FIN) leaves ECE on the ACKs.
+    let (mut c, _) = established(ecn_cfg());
+    let d0 = seg(S_TEMPL, M as u32);
+    let mut out = vec![];
+    c.on_segment(T0, &d0.hdr, d0.payload, true, &mut out);
+    assert!(out[0].hdr.flags.has(TcpFlags::ECE));
+    let fin = seg(
+        TcpHeader {
+            seq: S + M,
+            flags: TcpFlags(FIN_ACK.0 | TcpFlags::CWR.0),
+            ..S_TEMPL
+        },
+        0,
+    );
+    let out = send(&mut c, T0, &fin);
+    assert_eq!(out[0].hdr.ack, S + M + 1);
+    assert!(out[0].hdr.flags.has(TcpFlags::ECE));
+}
+
+#[test]
+fn each_segment_the_receiver_already_has_is_counted() {
+    // RFC 9293 §3.10.7.4: a segment wholly below rcv_nxt is a duplicate; the statistics count
+    // each one (the figures of retransmissions that were not needed).
+    let (mut c, _) = established(cfg());
+    let d0 = seg(S_TEMPL, M as u32);
+    send(&mut c, T0, &d0);
+    assert_eq!(c.stats.duplicate_segments_received, 0);
+    for k in 1..=2 {
+        let ack = send(&mut c, T0 + ms(k), &d0);
+        assert_eq!(ack[0].hdr.ack, S + M);
+        assert_eq!(c.stats.duplicate_segments_received, k);
+    }
 }
 
 #[test]

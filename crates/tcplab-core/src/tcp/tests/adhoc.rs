@@ -374,6 +374,22 @@ fn tcp_f_snoozes_and_flushes_the_window_on_rrn() {
 }
 
 #[test]
+fn a_snoozing_sender_takes_no_fast_retransmit() {
+    // TCP-F (Chandran et al. 1998): in snooze the sender stops all sending, so three duplicate
+    // ACKs arriving while frozen start no fast retransmit (RFC 5681 §3.2 is suspended).
+    let mut s = second_segment_lost_with(tcp_f_cfg());
+    notify(&mut s, T0 + ms(120), Notice::RouteFailure);
+    assert!(s.is_frozen());
+    assert!(three_dupacks(&mut s).is_empty());
+    assert_eq!(s.stats.fast_recoveries, 0);
+    assert!(!s.in_recovery());
+    // The same duplicates without the route failure: fast retransmit of segment 1.
+    let mut s = second_segment_lost_with(tcp_f_cfg());
+    assert_eq!(three_dupacks(&mut s), [s_data(S + M)]);
+    assert_eq!(s.stats.fast_recoveries, 1);
+}
+
+#[test]
 fn tcp_f_route_failure_timer_ends_the_snooze() {
     let mut s = second_segment_lost_with(tcp_f_cfg());
     let t = T0 + ms(120);

@@ -80,3 +80,51 @@ fn a_delay_rise_ends_slow_start_only_with_the_delay_test() {
     assert_eq!(run(HyStartDetect::Delay), exits);
     assert_eq!(run(HyStartDetect::AckTrain), vec![]);
 }
+
+/// Linux's per-ACK RTT (tcp_clean_rtx_queue's ca_rtt): the time since the newest segment the
+/// ACK covers was sent, never a later one. Two segments at T0, the first acknowledged at
+/// T0 + 40 ms (releasing two more at that moment), the second at T0 + 41.5 ms: its RTT is
+/// 41.5 ms. Timed from the segments sent at 40 ms it would be 1.5 ms, and 1.5 ms of ACKs
+/// would outlast half of (1.5 + 1 ms cushion): the train test would end slow start.
+#[test]
+fn an_acks_rtt_is_timed_from_the_segment_it_covers() {
+    let (mut s, out) = sending(TcpConfig {
+        cc: CcKind::Cubic,
+        hystart: true,
+        hystart_detect: HyStartDetect::AckTrain,
+        hystart_low_window: 2,
+        initial_window: InitialWindow::Segments(2),
+        ..cfg()
+    });
+    assert_eq!(out.len(), 2);
+    let released = send(&mut s, T0 + ms(40), &c_ack(S + M));
+    assert_eq!(
+        segs(&released),
+        [(S + 2 * M, M as u32), (S + 3 * M, M as u32)]
+    );
+    send(&mut s, T0 + SimTime::from_micros(41_500), &c_ack(S + 2 * M));
+    assert_eq!(s.hystart_exits(), []);
+}
+
+/// The per-ACK RTT times data only: a bare FIN carries none. One segment at T0, the FIN alone
+/// at T0 + 39.5 ms; the segment's ACK at 40 ms (min RTT 40 ms), the FIN's at 43 ms. Timed from
+/// the FIN, the last ACK would give a 3.5 ms minimum that 3 ms of train outlasts.
+#[test]
+fn a_bare_fin_gives_no_rtt_sample() {
+    let (_, mut s) = established(TcpConfig {
+        cc: CcKind::Cubic,
+        hystart: true,
+        hystart_detect: HyStartDetect::AckTrain,
+        hystart_low_window: 2,
+        hystart_ack_delta: ms(5),
+        initial_window: InitialWindow::Segments(2),
+        ..cfg()
+    });
+    assert_eq!(segs(&write(&mut s, T0, M)), [(S, M as u32)]);
+    let mut out = vec![];
+    s.shutdown(T0 + SimTime::from_micros(39_500), &mut out);
+    assert_eq!(segs(&out), [(S + M, 0)]);
+    send(&mut s, T0 + ms(40), &c_ack(S + M));
+    send(&mut s, T0 + ms(43), &c_ack(S + M + 1));
+    assert_eq!(s.hystart_exits(), []);
+}
