@@ -226,4 +226,40 @@ mod tests {
             "1 Mb/s bit success at -12 dB: {at}"
         );
     }
+
+    #[test]
+    fn the_grid_holds_64_points_an_octave_from_the_floor_to_the_ceiling() {
+        // 2^-4 to 2^10 both included: 14 octaves of 2^MANT_BITS steps, plus the last point.
+        assert_eq!(grid_len(), 14 * 64 + 1);
+        assert_eq!(table(11_000_000).len(), grid_len());
+    }
+
+    #[test]
+    fn between_grid_points_the_curve_is_interpolated_linearly() {
+        // 11 Mb/s CCK around 4 dB, where its curve is steep: halfway between two grid points
+        // (the mantissa's lower bits at one half) lies the mean of the two, strictly inside.
+        let x0 = f64::from_bits((grid_key(2.5) as u64) << SHIFT);
+        let x1 = f64::from_bits(((grid_key(2.5) + 1) as u64) << SHIFT);
+        let mid = f64::from_bits((grid_key(2.5) as u64) << SHIFT | 1u64 << (SHIFT - 1));
+        let (a, b, m) = (
+            ln_bit_success(11_000_000, x0),
+            ln_bit_success(11_000_000, x1),
+            ln_bit_success(11_000_000, mid),
+        );
+        assert!(a < m && m < b, "{a} {m} {b}");
+        assert!((m - (a + b) / 2.0).abs() < 1e-12 * a.abs(), "{a} {m} {b}");
+        // A quarter of the way: a quarter of the step.
+        let q = f64::from_bits((grid_key(2.5) as u64) << SHIFT | 1u64 << (SHIFT - 2));
+        let lq = ln_bit_success(11_000_000, q);
+        assert!((lq - (0.75 * a + 0.25 * b)).abs() < 1e-12 * a.abs(), "{lq}");
+    }
+
+    #[test]
+    fn above_the_grid_the_curve_stays_at_its_top_value() {
+        // The last grid point is 2^10 (30 dB); at it and beyond, the table's last entry.
+        let top = *table(54_000_000).last().unwrap();
+        for x in [1024.0, 1024.5, 1040.0, 1e6] {
+            assert_eq!(ln_bit_success(54_000_000, x), top, "{x}");
+        }
+    }
 }
