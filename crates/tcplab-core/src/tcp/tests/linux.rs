@@ -438,3 +438,28 @@ fn after_a_timeout_the_reordering_timer_starts_the_recovery() {
     // Off: the timer marks 2 but sends nothing; 2 waits for the backed-off RTO.
     assert_eq!(trace(false), (ms(125), None, false));
 }
+
+#[test]
+fn dsack_reports_the_duplicate_part_of_a_partly_duplicate_segment() {
+    // RFC 2883 §4: segment 0 arrived; a resent segment straddling the cumulative ACK
+    // (0.5..1.5) carries half a segment the receiver has: that half is the D-SACK block.
+    let (mut c, _) = established(TcpConfig {
+        dsack: true,
+        ..sack_cfg()
+    });
+    assert_eq!(
+        blocks_after(&mut c, T0, &[S, S + M / 2]),
+        [(S + M / 2, S + M)]
+    );
+    // In order, nothing is duplicate (two segments, so that the second is ACKed at once); a
+    // pure ACK from below rcv_nxt reports nothing either.
+    let in_order = blocks_after(&mut c, T0, &[S + 3 * M / 2, S + 5 * M / 2]);
+    assert!(in_order.is_empty(), "{in_order:?}");
+    let mut old_ack = s_data(S);
+    old_ack.payload = 0;
+    let out = send(&mut c, T0, &old_ack);
+    assert!(
+        out.iter().all(|a| a.hdr.sack.as_slice().is_empty()),
+        "{out:?}"
+    );
+}
