@@ -376,6 +376,31 @@ fn the_error_model_draws_once_per_attempt_on_each_chain() {
 }
 
 /// The sources of the data frames with `event` at their addressee, in trace order.
+/// How many data frames station `s` recorded as `event`.
+fn data_records_at(air: &Air, s: u32, event: FrameEvent) -> usize {
+    air.records(event, FrameKind::Data)
+        .iter()
+        .filter(|r| r.sta == s)
+        .count()
+}
+
+/// (sender, time) of each data frame sent, in order.
+fn data_sent(air: &Air) -> Vec<(u32, SimTime)> {
+    air.records(FrameEvent::Tx, FrameKind::Data)
+        .iter()
+        .map(|r| (r.sta, r.t))
+        .collect()
+}
+
+/// Station `s`'s neighbours as (station, sensed).
+fn neighbours(air: &Air, s: u32) -> Vec<(u32, bool)> {
+    air.wifi.stations[s as usize]
+        .nbrs
+        .iter()
+        .map(|n| (n.sta, n.reach.sensed))
+        .collect()
+}
+
 fn data_srcs(air: &Air, event: FrameEvent) -> Vec<u32> {
     air.records(event, FrameKind::Data)
         .iter()
@@ -546,11 +571,7 @@ fn under_sinr_an_overlapping_frame_is_interference_that_destroys_the_reception()
     assert!(broadcast_per(500, 100.0) < 1e-6);
     let mut air = sinr_air(noise, &[(-100.0, 0.0), (0.0, 0.0), (60.0, 0.0)]);
     // The hidden one is listed as an interferer at the other, not sensed.
-    let n0: Vec<(u32, bool)> = air.wifi.stations[0]
-        .nbrs
-        .iter()
-        .map(|n| (n.sta, n.reach.sensed))
-        .collect();
+    let n0 = neighbours(&air, 0);
     assert_eq!(n0, vec![(1, true), (2, false)]);
     air.send_at(SimTime::ZERO, 0, BROADCAST, 500);
     air.run_until(ms(20));
@@ -580,12 +601,7 @@ fn under_sinr_an_overlapping_frame_is_interference_that_destroys_the_reception()
     }
     air.run_until(ms(500));
     // At 1, each of 0's frames was locked on and destroyed; 2's arrived during it (missed).
-    let at1 = |ev: FrameEvent| {
-        air.records(ev, FrameKind::Data)
-            .iter()
-            .filter(|r| r.sta == 1)
-            .count()
-    };
+    let at1 = |ev: FrameEvent| data_records_at(&air, 1, ev);
     assert_eq!(at1(FrameEvent::RxOk), 1, "only the lone frame");
     assert_eq!(at1(FrameEvent::RxCollision), 20);
     assert_eq!(at1(FrameEvent::RxMissed), 20);
@@ -678,11 +694,7 @@ fn under_sinr_a_weak_overlapping_frame_leaves_the_reception_intact() {
     // frames keep an SINR of 18.7 dB through the overlap (30 dB of SNR) and all get through.
     let p = Propagation::ns2_default().power(100.0);
     let mut air = sinr_air(p / 1000.0, &[(-100.0, 0.0), (0.0, 0.0), (300.0, 0.0)]);
-    let n1: Vec<(u32, bool)> = air.wifi.stations[1]
-        .nbrs
-        .iter()
-        .map(|n| (n.sta, n.reach.sensed))
-        .collect();
+    let n1 = neighbours(&air, 1);
     assert_eq!(n1, vec![(0, true), (2, false)], "2 only interferes at 1");
     for k in 0..20u64 {
         air.send_at(ms(20 * k), 0, BROADCAST, 500);
@@ -698,12 +710,7 @@ fn under_sinr_a_weak_overlapping_frame_leaves_the_reception_intact() {
         }
     }
     air.run_until(ms(500));
-    let at1 = |ev: FrameEvent| {
-        air.records(ev, FrameKind::Data)
-            .iter()
-            .filter(|r| r.sta == 1)
-            .count()
-    };
+    let at1 = |ev: FrameEvent| data_records_at(&air, 1, ev);
     assert_eq!(at1(FrameEvent::RxOk), 20);
     assert_eq!(at1(FrameEvent::RxCollision), 0);
 }
@@ -732,11 +739,7 @@ fn a_frame_turns_the_medium_busy_one_propagation_delay_and_a_cca_time_after_it_l
     assert!(due >= idle + difs + slot, "1 backs off at least one slot");
     air.send_at(due - cca, 0, BROADCAST, 500);
     air.run_until(ms(50));
-    let tx: Vec<(u32, SimTime)> = air
-        .records(FrameEvent::Tx, FrameKind::Data)
-        .iter()
-        .map(|r| (r.sta, r.t))
-        .collect();
+    let tx = data_sent(&air);
     assert_eq!(tx, vec![(2, tx2.t), (0, due - cca), (1, due)]);
 }
 
@@ -759,11 +762,7 @@ fn of_two_frames_ending_together_the_receiver_keeps_the_first() {
     air.send_at(ms(1), 0, BROADCAST, 500);
     air.send_at(ms(1), 2, BROADCAST, 500);
     air.run_until(ms(20));
-    let tx: Vec<(u32, SimTime)> = air
-        .records(FrameEvent::Tx, FrameKind::Data)
-        .iter()
-        .map(|r| (r.sta, r.t))
-        .collect();
+    let tx = data_sent(&air);
     assert_eq!(tx, vec![(0, ms(1)), (2, ms(1))]);
     assert_eq!(data_srcs(&air, FrameEvent::RxCollision), vec![0]);
     assert_eq!(data_srcs(&air, FrameEvent::RxMissed), vec![2]);
