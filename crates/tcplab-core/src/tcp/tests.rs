@@ -733,14 +733,7 @@ fn zero_window_answers_keep_the_connection_open() {
     };
     let (_c, mut s) = established(conf);
     assert_eq!(segs(&write(&mut s, T0, 1000)), [(S, 1000)]);
-    let zero = seg(
-        TcpHeader {
-            ack: S,
-            window: 0,
-            ..C_TEMPL
-        },
-        0,
-    );
+    let zero = zero_window(S);
     let mut t = T0;
     for _ in 0..6 {
         let (when, out) = fire(&mut s);
@@ -1557,10 +1550,15 @@ fn out_of_order_and_gap_fill_acked_immediately() {
 // ---------------------------------------------------------------------------------------------
 
 fn zero_window(ack: u64) -> Segment {
+    c_ack_window(ack, 0)
+}
+
+/// The client's ACK of `ack` advertising `window` (unscaled).
+fn c_ack_window(ack: u64, window: u32) -> Segment {
     seg(
         TcpHeader {
             ack,
-            window: 0,
+            window,
             ..C_TEMPL
         },
         0,
@@ -1605,18 +1603,7 @@ fn zero_window_probes_back_off_and_the_connection_stays_open() {
     assert_eq!(s.rto(), ms(250));
     // The window opens: sending resumes with the old cwnd, not from one segment.
     let t = t + ms(500);
-    let out = send(
-        &mut s,
-        t,
-        &seg(
-            TcpHeader {
-                ack: S + 4 * M,
-                window: 8000,
-                ..C_TEMPL
-            },
-            0,
-        ),
-    );
+    let out = send(&mut s, t, &c_ack_window(S + 4 * M, 8000));
     assert_eq!(s.cwnd(), 5000);
     assert_eq!(
         segs(&out),
@@ -1643,18 +1630,7 @@ fn zero_window_probed() -> Socket {
 fn accepted_probe_byte_is_acknowledged() {
     let mut s = zero_window_probed();
     // The window had just opened: the receiver keeps the byte.
-    let out = send(
-        &mut s,
-        T0 + ms(600),
-        &seg(
-            TcpHeader {
-                ack: S + 4 * M + 1,
-                window: 8000,
-                ..C_TEMPL
-            },
-            0,
-        ),
-    );
+    let out = send(&mut s, T0 + ms(600), &c_ack_window(S + 4 * M + 1, 8000));
     assert_eq!(out[0].hdr.seq, S + 4 * M + 1);
     assert!(!s.in_persist());
 }
@@ -1704,14 +1680,7 @@ fn a_fast_retransmit_of_the_last_segment_carries_no_unsent_fin() {
     // fast retransmit of the last data segment carries the FIN only if the FIN went out.
     let mut s = four_segments_and_a_waiting_fin();
     // The first three arrive; the window stops exactly at the data's end: the FIN still waits.
-    let at_the_data_end = seg(
-        TcpHeader {
-            ack: S + 3 * M,
-            window: 1000,
-            ..C_TEMPL
-        },
-        0,
-    );
+    let at_the_data_end = c_ack_window(S + 3 * M, 1000);
     assert!(send(&mut s, T0 + ms(100), &at_the_data_end).is_empty());
     for _ in 0..2 {
         assert!(send(&mut s, T0 + ms(110), &at_the_data_end).is_empty());

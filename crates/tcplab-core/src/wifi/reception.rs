@@ -159,6 +159,7 @@ impl SinrLock {
 /// The SINR of a frame received at `power` (W) while `arriving_w` arrives in all, the frame
 /// itself included: the rest is interference, added to the `noise_w` floor. Rounding can leave the
 /// running sum a hair below `power` once other frames have left, hence the floor.
+#[inline]
 pub fn sinr(power: f64, arriving_w: f64, noise_w: f64) -> f64 {
     power / (noise_w + arriving_w - power).max(noise_w)
 }

@@ -334,14 +334,7 @@ fn what_counts_as_a_duplicate_ack() {
 #[test]
 fn an_ack_of_unsent_data_is_answered_and_ignored() {
     let (mut s, _) = sending(cfg());
-    let beyond = seg(
-        TcpHeader {
-            ack: S + 5 * M,
-            window: 1000,
-            ..C_TEMPL
-        },
-        0,
-    );
+    let beyond = c_ack_window(S + 5 * M, 1000);
     let out = send(&mut s, T0 + ms(100), &beyond);
     assert_eq!(
         out,

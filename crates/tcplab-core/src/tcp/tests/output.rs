@@ -338,14 +338,7 @@ fn a_new_data_probe_is_cut_like_any_segment_inside_the_peers_window() {
 fn a_zero_window_with_nothing_to_send_arms_no_persist_timer() {
     let (_, mut s) = established(cfg());
     assert_eq!(write(&mut s, T0, 2 * M).len(), 2);
-    let closed = seg(
-        TcpHeader {
-            ack: S + 2 * M,
-            window: 0,
-            ..C_TEMPL
-        },
-        0,
-    );
+    let closed = zero_window(S + 2 * M);
     assert!(send(&mut s, T0 + ms(100), &closed).is_empty());
     assert_eq!(s.snd_wnd(), 0);
     assert!(!s.in_persist());

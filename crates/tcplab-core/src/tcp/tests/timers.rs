@@ -19,14 +19,7 @@ fn fin_probed() -> Socket {
 fn a_fin_probe_is_counted_and_leaves_the_fin_in_flight() {
     let mut s = fin_probed();
     assert_eq!(s.stats.window_probes, 1);
-    let update = seg(
-        TcpHeader {
-            ack: S + 4 * M,
-            window: 8000,
-            ..C_TEMPL
-        },
-        0,
-    );
+    let update = c_ack_window(S + 4 * M, 8000);
     assert!(send(&mut s, T0 + ms(700), &update).is_empty());
     assert!(!s.in_persist());
     let (_, rto) = fire(&mut s);
@@ -146,14 +139,7 @@ fn a_timeout_with_everything_sacked_retransmits_the_last_byte() {
 #[test]
 fn a_timeout_retransmission_carries_no_fin_that_was_never_sent() {
     let mut s = four_segments_and_a_waiting_fin();
-    let room_for_one = seg(
-        TcpHeader {
-            ack: S + 3 * M,
-            window: 1000,
-            ..C_TEMPL
-        },
-        0,
-    );
+    let room_for_one = c_ack_window(S + 3 * M, 1000);
     assert!(send(&mut s, T0 + ms(100), &room_for_one).is_empty());
     let (_, rto) = fire(&mut s);
     assert_eq!(segs(&rto), [(S + 3 * M, M as u32)]);

@@ -590,7 +590,7 @@ fn under_sinr_an_overlapping_frame_is_interference_that_destroys_the_reception()
             let tx = air.records(FrameEvent::Tx, FrameKind::Data);
             let ends: Vec<SimTime> = tx[1..]
                 .iter()
-                .map(|r| r.t + us(1) + cfg().phy.duration(r.bytes, r.rate))
+                .map(|r| r.t + us(1) + air_time(r.bytes, r.rate))
                 .collect();
             assert!(ends[0] < t && t < ends[1], "{ends:?}");
             let r = air.wifi.radios[1];
@@ -733,7 +733,7 @@ fn a_frame_turns_the_medium_busy_one_propagation_delay_and_a_cca_time_after_it_l
     air.send_at(ms(1), 2, BROADCAST, 500);
     air.send_at(ms(2), 1, BROADCAST, 500);
     let tx2 = air.records(FrameEvent::Tx, FrameKind::Data)[0];
-    let idle = tx2.t + c_duration(tx2.bytes, tx2.rate) + us(1);
+    let idle = tx2.t + air_time(tx2.bytes, tx2.rate) + us(1);
     air.run_until(idle);
     let due = air.wifi.stations[1].mac.next_deadline().unwrap();
     assert!(due >= idle + difs + slot, "1 backs off at least one slot");
@@ -744,7 +744,7 @@ fn a_frame_turns_the_medium_busy_one_propagation_delay_and_a_cca_time_after_it_l
 }
 
 /// The air time of a frame of `bytes` at `rate` under `cfg()`'s PHY.
-fn c_duration(bytes: u32, rate: u64) -> SimTime {
+fn air_time(bytes: u32, rate: u64) -> SimTime {
     cfg().phy.duration(bytes, rate)
 }
 
@@ -777,7 +777,7 @@ fn a_frame_is_resolved_when_it_has_ended_at_its_farthest_hearer() {
     let mut air = Air::new(c, &[(0.0, 0.0), (100.0, 0.0), (480.0, 0.0)]);
     air.send_at(ms(1), 0, BROADCAST, 500);
     let tx = air.records(FrameEvent::Tx, FrameKind::Data)[0];
-    let end = tx.t + c_duration(tx.bytes, tx.rate);
+    let end = tx.t + air_time(tx.bytes, tx.rate);
     air.run_until(end + us(1));
     assert_eq!(
         (air.wifi.radios[1].sensed, air.wifi.radios[2].sensed),
