@@ -210,6 +210,36 @@ fn dsack_reports_a_duplicate_below_the_cumulative_ack() {
     assert!(run(false).is_empty());
 }
 
+/// A retransmitted bare FIN draws an ACK but no D-SACK. The model's sender does not count a
+/// bare FIN it resends as a retransmission (`send_range`), so a D-SACK of the FIN would take
+/// from its undo count a retransmission it never counted; Linux counts and D-SACKs both (the
+/// departure is in docs/models/tcp.md).
+#[test]
+fn a_retransmitted_bare_fin_draws_no_dsack() {
+    let (mut c, _) = established(TcpConfig {
+        dsack: true,
+        ..sack_cfg()
+    });
+    let fin = seg(
+        TcpHeader {
+            seq: S + M,
+            flags: FIN_ACK,
+            ..S_TEMPL
+        },
+        0,
+    );
+    send(&mut c, T0, &s_data(S));
+    for t in [T0, T0 + ms(300)] {
+        let out = send(&mut c, t, &fin);
+        assert_eq!(c.state(), State::CloseWait);
+        let acks: Vec<_> = out
+            .iter()
+            .map(|a| (a.hdr.ack, a.hdr.sack.as_slice()))
+            .collect();
+        assert_eq!(acks, [(S + M + 1, &[][..])], "at {t:?}");
+    }
+}
+
 #[test]
 fn dsack_of_held_data_is_followed_by_the_block_holding_it() {
     // RFC 2883 §4 (b): segments 2, 3 and 5 are held above a gap at 1; segment 3 arrives again.

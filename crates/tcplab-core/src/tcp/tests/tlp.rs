@@ -35,6 +35,33 @@ fn a_frozen_sender_sends_no_tail_loss_probe() {
     assert_eq!(s.stats.tail_loss_probes, 0);
 }
 
+/// The probe timer restarts after new data, not after a retransmission (RFC 8985 §7.2): the
+/// head resent by a frozen sender (ELFN's stand-by probe) leaves the timer armed before the
+/// freeze running, so a sender unfrozen before it expires still probes its tail then.
+#[test]
+fn a_retransmission_does_not_restart_the_probe_timer() {
+    let mut s = tail_outstanding(vec![
+        (Notice::RouteFailure, Response::Freeze),
+        (Notice::LinkDown, Response::Resend(Resend::Head)),
+        (Notice::RouteReestablished, Response::Unfreeze),
+    ]);
+    let mut out = Vec::new();
+    s.notify(T0 + ms(150), Notice::RouteFailure, &mut out);
+    s.notify(T0 + ms(200), Notice::LinkDown, &mut out);
+    assert_eq!(segs(&out), [(S + 8 * M, M as u32)], "the head resent");
+    out.clear();
+    s.notify(T0 + ms(250), Notice::RouteReestablished, &mut out);
+    assert!(!s.is_frozen() && out.is_empty(), "{:?}", segs(&out));
+    let (t, probe) = fire(&mut s);
+    assert_eq!(t, T0 + ms(300));
+    assert_eq!(
+        segs(&probe),
+        [(S + 9 * M, M as u32)],
+        "the last segment sent"
+    );
+    assert_eq!(s.stats.tail_loss_probes, 1);
+}
+
 /// With nothing outstanding there is no tail to probe (§7.2): routing learns that the receiver
 /// has all ten segments (an AckLearned notice, TCP-pgy), which acknowledges them; the probe
 /// timer armed before expires and sends nothing.
