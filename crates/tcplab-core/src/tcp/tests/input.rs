@@ -509,3 +509,24 @@ fn the_ecn_window_ends_with_the_last_sequence_number_sent() {
     send(&mut s, T0 + ms(100), &ece(S + 4 * M + 1));
     assert_eq!(s.stats.ecn_reductions, 2);
 }
+
+/// RFC 9293 §3.10.7.4: a segment wholly beyond the receive window is not acceptable; it is
+/// acknowledged at once and nothing of it is held (no SACK block reports it), and in-order data
+/// after it is acknowledged as if it had never come.
+#[test]
+fn a_segment_beyond_the_window_is_acknowledged_and_not_held() {
+    let (mut c, _) = established(sack_cfg());
+    let far = s_data(S + 1000 * M);
+    let out = send(&mut c, T0, &far);
+    let acks: Vec<_> = out
+        .iter()
+        .map(|a| (a.hdr.ack, a.hdr.sack.as_slice()))
+        .collect();
+    assert_eq!(acks, [(S, &[][..])]);
+    let out = send(&mut c, T0 + ms(10), &s_data(S));
+    assert!(
+        out.iter().all(|a| a.hdr.sack.as_slice().is_empty()),
+        "{out:?}"
+    );
+    assert_eq!(c.delivered(), M);
+}
