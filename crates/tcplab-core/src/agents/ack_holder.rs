@@ -268,13 +268,21 @@ impl AckHolder {
                 self.reserve = self.reserve.max(h.window as u64);
                 self.held.push_back(p.clone());
                 self.stats.acks_held += 1;
-                if self.mode == Mode::Hold && self.next_release.is_none() {
-                    // Fix (seen in real runs): with the lead a little above one RTT and ns-2's
-                    // 0.2 s minimum RTO, holding every ACK until LINK_GONE made the FH time out
-                    // before the schedule even started. The paper's constraint 2 (no FH timeout
-                    // for a packet whose ACK the BS holds) applies from the first held ACK, so
-                    // while holding, the oldest ACK leaves just before the FH's RTO expires.
-                    self.next_release = self.hold_deadline(now);
+                if self.next_release.is_none() {
+                    match self.mode {
+                        // Fix (seen in real runs): with the lead a little above one RTT and
+                        // ns-2's 0.2 s minimum RTO, holding every ACK until LINK_GONE made the
+                        // FH time out before the schedule even started. The paper's constraint
+                        // 2 (no FH timeout for a packet whose ACK the BS holds) applies from
+                        // the first held ACK, so while holding, the oldest ACK leaves just
+                        // before the FH's RTO expires.
+                        Mode::Hold => self.next_release = self.hold_deadline(now),
+                        // Constraint 2 again: an ACK the mobile sent as the link went reaches
+                        // the BS after LINK_GONE with nothing left to pace; it is paced over
+                        // the rest of the predicted outage, not kept until LINK_UP.
+                        Mode::Pace => self.reschedule(now),
+                        Mode::Normal => {}
+                    }
                 }
                 Verdict::Absorb
             }
@@ -574,6 +582,31 @@ mod tests {
             rtt_to_mobile: None,
         };
         bs.on_event(t, ev, out);
+    }
+
+    /// Seed 001's constraint 2 (no FH timeout for a packet whose ACK the BS holds) for an ACK
+    /// that reaches the BS after LINK_GONE (the mobile sent it as the link went) when nothing is
+    /// left to pace: it leaves within the FH's RTO of its last timer restart, not at LINK_UP.
+    #[test]
+    fn an_ack_arriving_after_link_gone_with_nothing_to_pace_leaves_within_the_fh_rto() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(5), &mut out);
+        let gone = t0 + ms(50);
+        bs.on_event(gone, AgentEvent::LinkGone, &mut out);
+        assert_eq!(bs.poll_timeout(), None, "nothing held, nothing to pace");
+        let late = gone + ms(20);
+        let mut a = ack(seq - 9000, ts(late), ts(t0));
+        assert_eq!(
+            bs.on_packet(late, Dir::FromMobile, &mut a, &mut out),
+            Verdict::Absorb
+        );
+        let t = bs.poll_timeout().expect("the late ACK is scheduled");
+        let rto = SimTime::from_secs_f64(bs.fh_rto().unwrap());
+        assert!(late <= t && t <= t0 + rto, "{t:?} after {t0:?} + {rto:?}");
+        bs.handle_timeout(t, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(bs.stats.acks_released, 1);
     }
 
     #[test]
