@@ -746,4 +746,91 @@ mod tests {
             "divided ACKs advance: {acks:?}"
         );
     }
+
+    /// Paper constraint 2 (no FH timeout for a packet whose ACK the BS holds) from the first held
+    /// ACK on: while holding, the oldest held ACK leaves a guard's fraction before the FH's RTO
+    /// runs out, timed from the FH's last timer restart (the last ACK of new data it received,
+    /// RFC 6298 (5.3)), not from when the ACK was held.
+    #[test]
+    fn while_holding_the_oldest_ack_leaves_just_before_the_fh_rto_from_its_last_restart() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        let guard = AckHolderConfig::default().guard;
+        going_down(&mut bs, t0, SimTime::from_secs(10), &mut out);
+        assert!(bs.is_holding());
+        assert_eq!(bs.poll_timeout(), None, "nothing held, nothing to release");
+        // Two ACKs come in 10 and 20 ms after the last one forwarded (at t0): both held.
+        let rto = bs.fh_rto().unwrap();
+        for k in 1..=2u64 {
+            let t = t0 + ms(10 * k);
+            let mut a = ack(seq - 10_000 + k * 1000, ts(t), ts(t - ms(100)));
+            assert_eq!(
+                bs.on_packet(t, Dir::FromMobile, &mut a, &mut out),
+                Verdict::Absorb
+            );
+        }
+        let t1 = bs.poll_timeout().expect("a release planned");
+        let wait = (t1 - t0).as_secs_f64();
+        assert!(
+            (wait - (1.0 - guard) * rto).abs() < 1e-6,
+            "first release {wait} s after the restart, RTO {rto} s"
+        );
+        // Not before its time; then the oldest held ACK alone.
+        bs.handle_timeout(t1 - ms(1), &mut out);
+        assert!(out.is_empty());
+        bs.handle_timeout(t1, &mut out);
+        let acks: Vec<u64> = out.iter().map(|a| a.tcp().unwrap().ack).collect();
+        assert_eq!(acks, vec![seq - 9000]);
+        assert_eq!(bs.stats.acks_released_holding, 1);
+        // That ACK acknowledged new data, so the FH restarted its timer on it: the next release
+        // is timed from t1, with the RTO the FH has after sampling it.
+        let rto = bs.fh_rto().unwrap();
+        let t2 = bs.poll_timeout().expect("one ACK still held");
+        let wait = (t2 - t1).as_secs_f64();
+        assert!(
+            (wait - (1.0 - guard) * rto).abs() < 1e-6,
+            "second release {wait} s after the first, RTO {rto} s"
+        );
+        assert!(bs.is_holding());
+    }
+
+    /// At LINK_UP the BS sends the cached packets the mobile has not acknowledged (seed 001 §IV);
+    /// a FIN occupies a sequence number (RFC 9293 §3.4), so a bare FIN cached during the outage
+    /// is one of them although it carries no payload.
+    #[test]
+    fn a_bare_fin_cached_during_the_outage_reaches_the_mobile_at_link_up() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(5), &mut out);
+        // The mobile acknowledges all the data before the link goes: held.
+        let t = t0 + ms(10);
+        let mut a = ack(seq, ts(t), ts(t - ms(100)));
+        assert_eq!(
+            bs.on_packet(t, Dir::FromMobile, &mut a, &mut out),
+            Verdict::Absorb
+        );
+        bs.on_event(t0 + ms(20), AgentEvent::LinkGone, &mut out);
+        // The FH closes while the mobile is unreachable: its FIN is cached.
+        let mut h = TcpHeader::new(5001, 49152, seq, 1, TcpFlags::ACK | TcpFlags::FIN, 65535);
+        h.ts = Some((ts(t0 + ms(30)), 1));
+        let mut fin = tcp_packet(FH, MH, h, 0, 0);
+        assert_eq!(
+            bs.on_packet(t0 + ms(30), Dir::ToMobile, &mut fin, &mut out),
+            Verdict::Absorb
+        );
+        out.clear();
+        bs.on_event(t0 + SimTime::from_secs(5), AgentEvent::LinkUp, &mut out);
+        let to_mobile: Vec<(u64, bool)> = out
+            .iter()
+            .filter(|p| p.ip.dst == MH)
+            .map(|p| {
+                (
+                    p.tcp().unwrap().seq,
+                    p.tcp().unwrap().flags.has(TcpFlags::FIN),
+                )
+            })
+            .collect();
+        assert_eq!(to_mobile, vec![(seq, true)], "the FIN, once");
+        assert_eq!(bs.stats.packets_flushed, 1);
+    }
 }
