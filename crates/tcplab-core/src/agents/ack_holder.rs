@@ -833,4 +833,208 @@ mod tests {
         assert_eq!(to_mobile, vec![(seq, true)], "the FIN, once");
         assert_eq!(bs.stats.packets_flushed, 1);
     }
+
+    /// `p` with its TCP header changed by `f` (flags, window or timestamps of a trace step).
+    fn with(mut p: Packet, f: impl FnOnce(&mut TcpHeader)) -> Packet {
+        if let Transport::Tcp(h) = &mut p.l4 {
+            f(h);
+        }
+        p
+    }
+
+    /// RFC 6298 (2.2)/(2.3), the FH's estimator the BS replicates: the first sample R gives
+    /// SRTT = R, RTTVAR = R/2; later ones the gains 1/8 and 1/4. Each sample is the FH's: the
+    /// time the ACK reaches it minus the TSval the ACK echoes.
+    #[test]
+    fn the_replica_starts_from_its_first_sample_as_rfc_6298_does() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        for k in 1..=2 {
+            let t = ms(100 * k);
+            bs.on_packet(t, Dir::ToMobile, &mut data(k * 1000, ts(t)), &mut out);
+        }
+        assert_eq!(bs.mu, None, "no ACK forwarded yet");
+        // The FH's sample for an ACK leaving at 300 ms echoing the stamp of 100 ms: R = 0.2 s.
+        let t = ms(300);
+        bs.on_packet(
+            t,
+            Dir::FromMobile,
+            &mut ack(1001, ts(t), ts(ms(100))),
+            &mut out,
+        );
+        assert!((bs.mu.unwrap() - 0.2).abs() < 1e-9 && (bs.sigma - 0.1).abs() < 1e-9);
+        // R = 0.3 s: μ = 0.2 + 0.1/8, σ = 0.1 + (0.1 − 0.1)/4.
+        let t = ms(500);
+        bs.on_packet(
+            t,
+            Dir::FromMobile,
+            &mut ack(2001, ts(t), ts(ms(200))),
+            &mut out,
+        );
+        assert!((bs.mu.unwrap() - 0.2125).abs() < 1e-9 && (bs.sigma - 0.1).abs() < 1e-9);
+        assert!((bs.fh_rto().unwrap() - 0.6125).abs() < 1e-9);
+    }
+
+    /// Reconstruction 1 (docs/models/ack_holding.md): the BS→FH one-way delay is half the round
+    /// trip from an ACK it forwards to the FH's first packet echoing that ACK's TSval, smoothed
+    /// with gain 1/8 (as SRTT, RFC 6298 (2.3)); only that first echo is a sample.
+    #[test]
+    fn the_one_way_delay_to_the_fh_is_half_the_smoothed_ack_to_data_round_trip() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        let echo =
+            |seq: u64, t: SimTime, ecr: u32| with(data(seq, ts(t)), |h| h.ts = Some((ts(t), ecr)));
+        bs.on_packet(ms(0), Dir::ToMobile, &mut data(1, ts(ms(0))), &mut out);
+        // An ACK leaves at 10 ms; the FH's answer to it arrives 100 ms later.
+        bs.on_packet(ms(10), Dir::FromMobile, &mut ack(1001, 77, 1), &mut out);
+        bs.on_packet(
+            ms(110),
+            Dir::ToMobile,
+            &mut echo(1001, ms(60), 77),
+            &mut out,
+        );
+        assert!((bs.fh_oneway - 0.05).abs() < 1e-12, "{}", bs.fh_oneway);
+        // The next round trip takes 200 ms: 7/8 · 0.05 + 1/8 · 0.1.
+        bs.on_packet(ms(120), Dir::FromMobile, &mut ack(2001, 88, 1), &mut out);
+        bs.on_packet(
+            ms(320),
+            Dir::ToMobile,
+            &mut echo(2001, ms(220), 88),
+            &mut out,
+        );
+        assert!((bs.fh_oneway - 0.05625).abs() < 1e-12, "{}", bs.fh_oneway);
+        // A later packet echoing the same TSval is no new sample.
+        bs.on_packet(
+            ms(400),
+            Dir::ToMobile,
+            &mut echo(3001, ms(300), 88),
+            &mut out,
+        );
+        assert!((bs.fh_oneway - 0.05625).abs() < 1e-12, "{}", bs.fh_oneway);
+    }
+
+    /// Seed 001 §IV: while holding, the BS counts the ACKs it holds and the packets it caches;
+    /// the cache's reservation is the largest window the held ACKs advertise, and each packet
+    /// that takes the cache beyond it is counted.
+    #[test]
+    fn the_cache_reservation_is_the_largest_window_of_the_held_acks() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(5), &mut out);
+        for (k, wnd) in [(1u64, 1500), (2, 2000)] {
+            let t = t0 + ms(k);
+            let mut a = with(ack(seq - 10_000 + k * 1000, ts(t), ts(t0)), |h| {
+                h.window = wnd
+            });
+            assert_eq!(
+                bs.on_packet(t, Dir::FromMobile, &mut a, &mut out),
+                Verdict::Absorb
+            );
+        }
+        // Four 1000-byte packets against a 2000-byte reservation: the third and fourth exceed it.
+        for k in 0..4u64 {
+            let t = t0 + ms(10 + k);
+            bs.on_packet(t, Dir::ToMobile, &mut data(seq + k * 1000, ts(t)), &mut out);
+        }
+        let s = bs.stats;
+        assert_eq!((s.acks_held, s.packets_cached), (2, 4));
+        assert_eq!(s.cache_over_reservation, 2);
+    }
+
+    /// Seed 001 holds the mobile's ACKs of data (§III); the handshake and resets are not ACKs of
+    /// data, so a SYN-ACK or a RST from the mobile passes while the BS holds.
+    #[test]
+    fn while_holding_only_acks_are_held_not_a_syn_ack_or_a_reset() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        let mut syn = with(data(1, ts(ms(0))), |h| h.flags = TcpFlags::SYN);
+        bs.on_packet(ms(0), Dir::ToMobile, &mut syn, &mut out);
+        going_down(&mut bs, ms(1), SimTime::from_secs(5), &mut out);
+        let syn_ack = with(ack(2, ts(ms(2)), 0), |h| {
+            h.flags = TcpFlags::SYN | TcpFlags::ACK
+        });
+        let rst = with(ack(0, ts(ms(3)), 0), |h| h.flags = TcpFlags::RST);
+        for (t, mut p) in [(ms(2), syn_ack), (ms(3), rst)] {
+            assert_eq!(
+                bs.on_packet(t, Dir::FromMobile, &mut p, &mut out),
+                Verdict::Forward
+            );
+        }
+        assert_eq!(bs.stats.acks_held, 0);
+        assert_eq!(bs.poll_timeout(), None);
+    }
+
+    /// RFC 6298 (5.3): the FH restarts its retransmission timer only on an ACK of new data, so
+    /// a duplicate ACK does not move the reference the hold deadline is timed from.
+    #[test]
+    fn a_duplicate_ack_does_not_move_the_reference_of_the_hold_deadline() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        let t = t0 + ms(50);
+        let mut dup = ack(seq - 10_000, ts(t), ts(t - ms(100)));
+        assert_eq!(
+            bs.on_packet(t, Dir::FromMobile, &mut dup, &mut out),
+            Verdict::Forward
+        );
+        going_down(&mut bs, t, SimTime::from_secs(10), &mut out);
+        let rto = bs.fh_rto().unwrap();
+        let t = t0 + ms(60);
+        bs.on_packet(
+            t,
+            Dir::FromMobile,
+            &mut ack(seq - 9000, ts(t), ts(t0)),
+            &mut out,
+        );
+        let wait = (bs.poll_timeout().unwrap() - t0).as_secs_f64();
+        let want = (1.0 - AckHolderConfig::default().guard) * rto;
+        assert!(
+            (wait - want).abs() < 1e-6,
+            "{wait} s after the last new ACK, want {want} s"
+        );
+    }
+
+    /// Departure 4 of docs/models/ack_holding.md: after LINK_UP, until the data delivered from
+    /// the cache is acknowledged, an ACK echoing a cached segment's TSval has it advanced by the
+    /// time that segment spent in the cache (its own, not another's); then echoes pass unchanged.
+    #[test]
+    fn echoes_of_cached_segments_are_advanced_by_their_own_dwell_until_the_cache_is_acked() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(1), &mut out);
+        let mut a = ack(seq, ts(t0 + ms(10)), ts(t0));
+        bs.on_packet(t0 + ms(10), Dir::FromMobile, &mut a, &mut out);
+        bs.on_event(t0 + ms(20), AgentEvent::LinkGone, &mut out);
+        // Two segments cached in the outage (stamped at 25 and 35 ms, in at 30 and 40 ms).
+        let (va, vb) = (ts(t0 + ms(25)), ts(t0 + ms(35)));
+        for (k, v) in [(0u64, va), (1, vb)] {
+            let t = t0 + ms(30 + 10 * k);
+            let mut d = data(seq + k * 1000, v);
+            assert_eq!(
+                bs.on_packet(t, Dir::ToMobile, &mut d, &mut out),
+                Verdict::Absorb
+            );
+        }
+        let up = t0 + ms(1000);
+        bs.on_event(up, AgentEvent::LinkUp, &mut out);
+        let mut echo_after = |k: u64, a: u64, ecr: u32| {
+            let t = up + ms(10 * k);
+            let mut p = ack(a, ts(t), ecr);
+            assert_eq!(
+                bs.on_packet(t, Dir::FromMobile, &mut p, &mut out),
+                Verdict::Forward
+            );
+            p.tcp().unwrap().ts.unwrap().1
+        };
+        assert_eq!(
+            echo_after(1, seq + 1000, va),
+            va + 970,
+            "first segment: 970 ms cached"
+        );
+        assert_eq!(echo_after(2, seq + 2000, vb), vb + 960, "second: 960 ms");
+        assert_eq!(
+            echo_after(3, seq + 2000, vb),
+            vb,
+            "all cached data acknowledged"
+        );
+    }
 }
