@@ -993,18 +993,15 @@ mod tests {
         );
     }
 
-    /// Departure 4 of docs/models/ack_holding.md: after LINK_UP, until the data delivered from
-    /// the cache is acknowledged, an ACK echoing a cached segment's TSval has it advanced by the
-    /// time that segment spent in the cache (its own, not another's); then echoes pass unchanged.
-    #[test]
-    fn echoes_of_cached_segments_are_advanced_by_their_own_dwell_until_the_cache_is_acked() {
+    /// An outage predicted at t0 (for 1 s) with one ACK held; after LINK_GONE two segments are
+    /// cached (stamped va and vb at 25 and 35 ms, in at 30 and 40 ms); LINK_UP at up = t0 + 1 s.
+    fn after_an_outage_with_two_cached_segments() -> (AckHolder, SimTime, u64, u32, u32) {
         let (mut bs, t0, seq) = warmed_up();
         let mut out = vec![];
         going_down(&mut bs, t0, SimTime::from_secs(1), &mut out);
         let mut a = ack(seq, ts(t0 + ms(10)), ts(t0));
         bs.on_packet(t0 + ms(10), Dir::FromMobile, &mut a, &mut out);
         bs.on_event(t0 + ms(20), AgentEvent::LinkGone, &mut out);
-        // Two segments cached in the outage (stamped at 25 and 35 ms, in at 30 and 40 ms).
         let (va, vb) = (ts(t0 + ms(25)), ts(t0 + ms(35)));
         for (k, v) in [(0u64, va), (1, vb)] {
             let t = t0 + ms(30 + 10 * k);
@@ -1016,25 +1013,88 @@ mod tests {
         }
         let up = t0 + ms(1000);
         bs.on_event(up, AgentEvent::LinkUp, &mut out);
-        let mut echo_after = |k: u64, a: u64, ecr: u32| {
-            let t = up + ms(10 * k);
-            let mut p = ack(a, ts(t), ecr);
-            assert_eq!(
-                bs.on_packet(t, Dir::FromMobile, &mut p, &mut out),
-                Verdict::Forward
-            );
-            p.tcp().unwrap().ts.unwrap().1
-        };
+        (bs, up, seq, va, vb)
+    }
+
+    /// The echo the FH receives in the mobile's ACK `a` (echoing `ecr`) forwarded at `t`.
+    fn echo_of(bs: &mut AckHolder, t: SimTime, a: u64, ecr: u32) -> u32 {
+        let mut p = ack(a, ts(t), ecr);
         assert_eq!(
-            echo_after(1, seq + 1000, va),
+            bs.on_packet(t, Dir::FromMobile, &mut p, &mut vec![]),
+            Verdict::Forward
+        );
+        p.tcp().unwrap().ts.unwrap().1
+    }
+
+    /// Departure 4 of docs/models/ack_holding.md: after LINK_UP, until the data delivered from
+    /// the cache is acknowledged, an ACK echoing a cached segment's TSval has it advanced by the
+    /// time that segment spent in the cache (its own, not another's); then echoes pass unchanged.
+    #[test]
+    fn echoes_of_cached_segments_are_advanced_by_their_own_dwell_until_the_cache_is_acked() {
+        let (mut bs, up, seq, va, vb) = after_an_outage_with_two_cached_segments();
+        let echo = echo_of(&mut bs, up + ms(10), seq + 1000, va);
+        assert_eq!(echo, va + 970, "first segment: 970 ms cached");
+        let echo = echo_of(&mut bs, up + ms(20), seq + 2000, vb);
+        assert_eq!(echo, vb + 960, "second: 960 ms");
+        let echo = echo_of(&mut bs, up + ms(30), seq + 2000, vb);
+        assert_eq!(echo, vb, "all cached data acknowledged");
+    }
+
+    /// A second LINK_GOING_DOWN while the BS holds or paces (a repeated prediction, or the next
+    /// outage's before this one has ended) is not a new outage (seed 001 plans one schedule per
+    /// predicted outage): it neither restarts the hold nor stops the pacing.
+    #[test]
+    fn a_second_link_going_down_during_an_outage_does_not_restart_it() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(5), &mut out);
+        let t = t0 + ms(10);
+        bs.on_packet(
+            t,
+            Dir::FromMobile,
+            &mut ack(seq - 9000, ts(t), ts(t0)),
+            &mut out,
+        );
+        going_down(&mut bs, t0 + ms(15), SimTime::from_secs(50), &mut out);
+        bs.on_event(t0 + ms(20), AgentEvent::LinkGone, &mut out);
+        going_down(&mut bs, t0 + ms(25), SimTime::from_secs(50), &mut out);
+        assert_eq!(bs.stats.outages, 1);
+        // Still pacing: the FH's data is cached for LINK_UP, not forwarded.
+        let t = t0 + ms(30);
+        let mut d = data(seq, ts(t));
+        assert_eq!(
+            bs.on_packet(t, Dir::ToMobile, &mut d, &mut out),
+            Verdict::Absorb
+        );
+    }
+
+    /// A fade the predictor missed (LINK_GONE and LINK_UP with no LINK_GOING_DOWN before them:
+    /// the signals' `miss_probability`) is no outage to the holder, which acts on predictions
+    /// (seed 001 §III): it forwards the FH's data, holds nothing, and goes on advancing the
+    /// echoes of the previous outage's cached data until that data is acknowledged.
+    #[test]
+    fn a_fade_the_predictor_missed_changes_nothing_at_the_holder() {
+        let (mut bs, up, seq, va, _) = after_an_outage_with_two_cached_segments();
+        let mut out = vec![];
+        bs.on_event(up + ms(5), AgentEvent::LinkGone, &mut out);
+        assert!(!bs.is_holding());
+        let t = up + ms(6);
+        let mut d = data(seq + 2000, ts(t));
+        assert_eq!(
+            bs.on_packet(t, Dir::ToMobile, &mut d, &mut out),
+            Verdict::Forward
+        );
+        bs.on_event(up + ms(8), AgentEvent::LinkUp, &mut out);
+        assert!(
+            out.is_empty(),
+            "nothing released or delivered at this LINK_UP"
+        );
+        let echo = echo_of(&mut bs, up + ms(10), seq + 1000, va);
+        assert_eq!(
+            echo,
             va + 970,
-            "first segment: 970 ms cached"
+            "still the first segment's 970 ms in the cache"
         );
-        assert_eq!(echo_after(2, seq + 2000, vb), vb + 960, "second: 960 ms");
-        assert_eq!(
-            echo_after(3, seq + 2000, vb),
-            vb,
-            "all cached data acknowledged"
-        );
+        assert_eq!(bs.stats.outages, 1);
     }
 }
