@@ -1097,4 +1097,29 @@ mod tests {
         );
         assert_eq!(bs.stats.outages, 1);
     }
+
+    /// Seed 001 at LINK_UP: the ACKs still held are released at once, in order (counted as
+    /// flushed), and the BS is back to forwarding.
+    #[test]
+    fn at_link_up_the_acks_still_held_leave_at_once() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(5), &mut out);
+        for k in 1..=3u64 {
+            let t = t0 + ms(k);
+            let mut a = ack(seq - 10_000 + k * 1000, ts(t), ts(t0));
+            bs.on_packet(t, Dir::FromMobile, &mut a, &mut out);
+        }
+        bs.on_event(t0 + ms(10), AgentEvent::LinkGone, &mut out);
+        let held = bs.held.len();
+        assert!(held >= 3 && out.is_empty());
+        bs.on_event(t0 + ms(20), AgentEvent::LinkUp, &mut out);
+        let acks: Vec<u64> = out.iter().map(|p| p.tcp().unwrap().ack).collect();
+        assert_eq!(acks.len(), held);
+        assert!(acks.windows(2).all(|w| w[0] < w[1]), "{acks:?}");
+        assert_eq!(acks.last(), Some(&(seq - 7000)));
+        assert_eq!(bs.stats.acks_flushed, held as u64);
+        assert_eq!(bs.stats.acks_released, held as u64);
+        assert!(!bs.is_holding() && bs.poll_timeout().is_none());
+    }
 }
