@@ -1122,4 +1122,53 @@ mod tests {
         assert_eq!(bs.stats.acks_released, held as u64);
         assert!(!bs.is_holding() && bs.poll_timeout().is_none());
     }
+
+    /// Constraint 4 (seed 001 §III): held ACKs are divided only when that is needed; enough ACKs
+    /// for a feasible schedule whose final FH RTO is already the minimum (0.2 s) stay as they are.
+    #[test]
+    fn acks_enough_for_a_schedule_at_the_minimum_rto_are_not_divided() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(1), &mut out);
+        for k in 1..=10u64 {
+            let t = t0 + ms(5 * k);
+            bs.on_packet(
+                t,
+                Dir::FromMobile,
+                &mut ack(seq - 10_000 + k * 1000, ts(t), ts(t0)),
+                &mut out,
+            );
+        }
+        bs.on_event(t0 + ms(60), AgentEvent::LinkGone, &mut out);
+        let s = bs.stats;
+        assert_eq!(
+            (s.acks_divided, s.last_n_acks, s.infeasible_schedules),
+            (0, 10, 0)
+        );
+        assert_eq!(s.last_final_rto, 0.2, "the estimator's minimum");
+    }
+
+    /// Constraint 4 (seed 001 §III): with no feasible schedule the BS divides as far as allowed,
+    /// each held ACK into 1 + max_dups = 3 ACKs acknowledging successive thirds of its range from
+    /// the previous held ACK.
+    #[test]
+    fn with_no_feasible_schedule_a_held_ack_is_divided_into_three_successive_parts() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(30), &mut out);
+        let (a1, a2) = (seq - 7000, seq - 1000);
+        for (k, a) in [(1u64, a1), (2, a2)] {
+            let t = t0 + ms(k);
+            bs.on_packet(t, Dir::FromMobile, &mut ack(a, ts(t), ts(t0)), &mut out);
+        }
+        bs.on_event(t0 + ms(10), AgentEvent::LinkGone, &mut out);
+        assert_eq!(bs.stats.infeasible_schedules, 1);
+        let after_a1: Vec<u64> = bs
+            .held
+            .iter()
+            .map(|a| a.tcp().unwrap().ack)
+            .filter(|&a| a > a1)
+            .collect();
+        assert_eq!(after_a1, vec![a1 + 2000, a1 + 4000, a2]);
+    }
 }
