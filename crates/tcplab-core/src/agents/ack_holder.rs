@@ -1170,5 +1170,112 @@ mod tests {
             .filter(|&a| a > a1)
             .collect();
         assert_eq!(after_a1, vec![a1 + 2000, a1 + 4000, a2]);
+        // And with too few ACKs for any schedule, each leaves as late as the FH's RTO allows
+        // (less the guard), timed from its last timer restart: here the last ACK before holding.
+        let rto = bs.fh_rto().unwrap();
+        let wait = (bs.poll_timeout().unwrap() - t0).as_secs_f64();
+        let want = (1.0 - AckHolderConfig::default().guard) * rto;
+        assert!((wait - want).abs() < 1e-6, "{wait} s, want {want} s");
+    }
+
+    /// Reconstruction (ack_holder.rs, `reschedule`): with no estimate of the FH's RTT (no
+    /// timestamps, so no sample), the BS spreads the held ACKs evenly over the predicted outage,
+    /// each gap the rest of the outage over the ACKs left.
+    #[test]
+    fn without_an_estimate_of_the_fh_the_held_acks_are_spread_evenly_over_the_outage() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        let no_ts = |p: Packet| with(p, |h| h.ts = None);
+        bs.on_packet(ms(0), Dir::ToMobile, &mut no_ts(data(1, 1)), &mut out);
+        going_down(&mut bs, ms(10), SimTime::from_secs(4), &mut out);
+        for (t, a) in [(ms(20), 1001), (ms(30), 4001)] {
+            bs.on_packet(t, Dir::FromMobile, &mut no_ts(ack(a, 1, 1)), &mut out);
+        }
+        let gone = ms(100);
+        bs.on_event(gone, AgentEvent::LinkGone, &mut out);
+        assert_eq!(bs.fh_rto(), None);
+        // Nothing is feasible without an estimate: the second ACK is divided in three (the first
+        // has no lower end to divide from), four ACKs over 4 s.
+        let mut times = vec![];
+        while let Some(t) = bs.poll_timeout() {
+            bs.handle_timeout(t, &mut out);
+            times.push(t);
+        }
+        let want: Vec<SimTime> = (1..=4).map(|k| gone + SimTime::from_secs(k)).collect();
+        assert_eq!(times, want);
+        let acks: Vec<u64> = out.iter().map(|p| p.tcp().unwrap().ack).collect();
+        assert_eq!(acks, vec![1001, 2001, 3001, 4001]);
+    }
+
+    /// Echo extrapolation (departure 5 of docs/models/ack_holding.md) with a one-way delay d to
+    /// the FH: when the FH sent nothing after the previous release, the next release echoes the
+    /// stamp the FH would have given on receiving it, d after it left: its last packet's TSval
+    /// (stamped d before that packet reached the BS) plus the time between.
+    #[test]
+    fn an_extrapolated_echo_counts_the_one_way_delay_to_the_fh() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        let echo =
+            |seq: u64, t: SimTime, ecr: u32| with(data(seq, ts(t)), |h| h.ts = Some((ts(t), ecr)));
+        // Round trip BS → FH → BS 100 ms: one-way 50 ms; the FH stamped its packet at 60 ms.
+        bs.on_packet(ms(0), Dir::ToMobile, &mut data(1, ts(ms(0))), &mut out);
+        bs.on_packet(
+            ms(10),
+            Dir::FromMobile,
+            &mut ack(1001, 77, ts(ms(0))),
+            &mut out,
+        );
+        bs.on_packet(
+            ms(110),
+            Dir::ToMobile,
+            &mut echo(1001, ms(60), 77),
+            &mut out,
+        );
+        assert!((bs.fh_oneway - 0.05).abs() < 1e-12);
+        going_down(&mut bs, ms(120), SimTime::from_secs(5), &mut out);
+        for k in 1..=4u64 {
+            let t = ms(120 + k);
+            bs.on_packet(
+                t,
+                Dir::FromMobile,
+                &mut ack(1001 + k * 250, ts(t), 1),
+                &mut out,
+            );
+        }
+        bs.on_event(ms(130), AgentEvent::LinkGone, &mut out);
+        out.clear();
+        let t1 = bs.poll_timeout().unwrap();
+        bs.handle_timeout(t1, &mut out);
+        let t2 = bs.poll_timeout().unwrap();
+        bs.handle_timeout(t2, &mut out);
+        let echoes: Vec<u32> = out.iter().map(|a| a.tcp().unwrap().ts.unwrap().1).collect();
+        assert_eq!(echoes[0], ts(ms(60)), "the FH's latest stamp");
+        // `echo` floors to whole milliseconds: the exact value can come out 1 ms low.
+        let would = ts(t1 + ms(50));
+        assert!(
+            (would - 1..=would).contains(&echoes[1]),
+            "{} vs {would}",
+            echoes[1]
+        );
+    }
+
+    /// The extra parts go to the held ACKs from the oldest on (ack_holder.rs, constraint 4 of
+    /// seed 001): here the search settles on 7 ACKs for 4 held, so each of the three oldest is
+    /// split in two, between the previous held ACK's number and its own.
+    #[test]
+    fn extra_parts_go_to_the_oldest_held_acks_first() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(1), &mut out);
+        let a = |k: u64| seq - 10_000 + k * 1200;
+        for k in 1..=4u64 {
+            let t = t0 + ms(k);
+            bs.on_packet(t, Dir::FromMobile, &mut ack(a(k), ts(t), ts(t0)), &mut out);
+        }
+        bs.on_event(t0 + ms(10), AgentEvent::LinkGone, &mut out);
+        let acks: Vec<u64> = bs.held.iter().map(|p| p.tcp().unwrap().ack).collect();
+        let above_first: Vec<u64> = acks.iter().copied().filter(|&x| x > a(1)).collect();
+        assert_eq!(above_first, vec![a(1) + 600, a(2), a(2) + 600, a(3), a(4)]);
+        assert_eq!(bs.stats.acks_divided, acks.len() as u64 - 4);
     }
 }
