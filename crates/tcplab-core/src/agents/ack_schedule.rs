@@ -371,4 +371,40 @@ mod tests {
         assert!(x[..12].iter().all(|&g| g <= 60.0));
         assert_eq!(x[11], 60.0);
     }
+
+    /// Seed 001 §V's forward search walks n up while RTO_N(n) falls and stops at its first local
+    /// minimum (here n = 2 of RTO_N = 2.99, 2.82, 2.42, 6.45, …), or at n = N − 1, the last n that
+    /// leaves an ACK for phase 2, when RTO_N falls all the way.
+    #[test]
+    fn literal_search_walks_to_the_first_local_minimum_of_the_final_rto() {
+        let p = Params {
+            t: 10.0,
+            n_acks: 6,
+            ..SMALL
+        };
+        let r: Vec<f64> = (0..4).map(|n| rto_final(&p, n).unwrap()).collect();
+        assert!(r[0] > r[1] && r[1] > r[2] && r[2] < r[3], "{r:?}");
+        assert_eq!(paper_search(&p), 2);
+        let p = Params {
+            t: 3.5,
+            n_acks: 2,
+            ..SMALL
+        };
+        assert!(rto_final(&p, 1).unwrap() < rto_final(&p, 0).unwrap());
+        assert_eq!(paper_search(&p), 1);
+    }
+
+    /// θ(n) = (T − S(n))/(N − n) is a schedule only if phase 1 leaves phase 2 both an ACK
+    /// (n < N) and time (θ > 0). SMALL's phase 1 of two ACKs takes S(2) = 2 + 2.875 = 4.875 s.
+    #[test]
+    fn no_schedule_when_phase_one_takes_every_ack_or_all_the_time() {
+        let pure = Estimator::Pure;
+        assert_eq!((theta(&SMALL, 3), gaps(&SMALL, 3, pure)), (None, None));
+        let p = Params { t: 4.875, ..SMALL };
+        assert_eq!((theta(&p, 2), gaps(&p, 2, pure)), (None, None));
+        assert_eq!(final_state(&p, 2), None);
+        let p = Params { t: 5.0, ..SMALL };
+        assert_eq!(theta(&p, 2), Some(0.125));
+        assert_eq!(gaps(&p, 2, pure), Some(vec![2.0, 2.875, 0.125]));
+    }
 }
