@@ -407,4 +407,28 @@ mod tests {
         assert_eq!(theta(&p, 2), Some(0.125));
         assert_eq!(gaps(&p, 2, pure), Some(vec![2.0, 2.875, 0.125]));
     }
+
+    /// The n of least final RTO, and on a tie the first such n, as the forward search of §V
+    /// would take it: with a clamped estimator every short schedule below ends at the minimum RTO
+    /// (0.2 s), so no phase-1 ACK is spent.
+    #[test]
+    fn ties_in_the_final_rto_go_to_the_fewest_phase_one_acks() {
+        let est = Estimator::Clamped {
+            min: 0.2,
+            max: 60.0,
+            granularity: 0.01,
+        };
+        let p = Params {
+            t: 1.0,
+            n_acks: 10,
+            mu0: 0.1,
+            sigma0: 0.01,
+        };
+        for n in 0..3 {
+            let x = gaps_guarded(&p, n, est, 0.1).unwrap();
+            assert_eq!(replay(&p, &x, est).last().unwrap().2, 0.2, "n = {n}");
+        }
+        let s = best_feasible_guarded(&p, est, 0.1).unwrap();
+        assert_eq!((s.n, s.final_rto), (0, 0.2));
+    }
 }
