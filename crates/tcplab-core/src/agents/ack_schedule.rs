@@ -431,4 +431,21 @@ mod tests {
         let s = best_feasible_guarded(&p, est, 0.1).unwrap();
         assert_eq!((s.n, s.final_rto), (0, 0.2));
     }
+
+    /// Constraint 2 of seed 001 §III: a schedule is feasible only if no gap exceeds the RTO the
+    /// FH has when the gap starts; a gap equal to it passes (phase 1 waits exactly that long).
+    /// SMALL: RTO0 = 2, then after a 2 s gap 2.875.
+    #[test]
+    fn a_gap_longer_than_the_fhs_rto_at_its_start_is_infeasible() {
+        let pure = Estimator::Pure;
+        assert!(feasible(&SMALL, &[2.0, 2.875, 1.0], pure));
+        assert!(
+            !feasible(&SMALL, &[2.5, 1.0, 1.0], pure),
+            "first gap 0.5 s over"
+        );
+        assert!(
+            !feasible(&SMALL, &[2.0, 3.0, 1.0], pure),
+            "second gap 0.125 s over"
+        );
+    }
 }
