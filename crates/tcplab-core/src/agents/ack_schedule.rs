@@ -448,4 +448,28 @@ mod tests {
             "second gap 0.125 s over"
         );
     }
+
+    /// Eqs. (5)–(8) hold for any μ0 and σ0, not only the worked examples' μ0 = 1 s (where a
+    /// product and a quotient by μ0 agree).
+    #[test]
+    fn phase_one_closed_forms_hold_for_any_initial_estimate() {
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+        for (mu0, sigma0) in [(0.5, 0.1), (0.12, 0.03), (2.5, 0.4)] {
+            let p = Params {
+                t: 1e9,
+                n_acks: 11,
+                mu0,
+                sigma0,
+            };
+            let x = gaps(&p, 10, Estimator::Pure).unwrap();
+            let states = replay(&p, &x[..10], Estimator::Pure);
+            for (n, &(mu, sg, rto)) in states.iter().enumerate() {
+                assert!(close(mu, mu_n(&p, n)), "μ_{n} for μ0 = {mu0}");
+                assert!(close(sg, sigma_n(&p, n)), "σ_{n} for μ0 = {mu0}");
+                assert!(close(rto, rto_n(&p, n)), "RTO_{n} for μ0 = {mu0}");
+                let sum: f64 = x[..n].iter().sum();
+                assert!(close(sum, s_n(&p, n)), "S({n}) for μ0 = {mu0}");
+            }
+        }
+    }
 }
