@@ -779,4 +779,536 @@ mod tests {
             "divided ACKs advance: {acks:?}"
         );
     }
+
+    /// Paper constraint 2 (no FH timeout for a packet whose ACK the BS holds) from the first held
+    /// ACK on: while holding, the oldest held ACK leaves a guard's fraction before the FH's RTO
+    /// runs out, timed from the FH's last timer restart (the last ACK of new data it received,
+    /// RFC 6298 (5.3)), not from when the ACK was held.
+    #[test]
+    fn while_holding_the_oldest_ack_leaves_just_before_the_fh_rto_from_its_last_restart() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        let guard = AckHolderConfig::default().guard;
+        going_down(&mut bs, t0, SimTime::from_secs(10), &mut out);
+        assert!(bs.is_holding());
+        assert_eq!(bs.poll_timeout(), None, "nothing held, nothing to release");
+        // Two ACKs come in 10 and 20 ms after the last one forwarded (at t0): both held.
+        let rto = bs.fh_rto().unwrap();
+        for k in 1..=2u64 {
+            let t = t0 + ms(10 * k);
+            let mut a = ack(seq - 10_000 + k * 1000, ts(t), ts(t - ms(100)));
+            assert_eq!(
+                bs.on_packet(t, Dir::FromMobile, &mut a, &mut out),
+                Verdict::Absorb
+            );
+        }
+        let t1 = bs.poll_timeout().expect("a release planned");
+        let wait = (t1 - t0).as_secs_f64();
+        assert!(
+            (wait - (1.0 - guard) * rto).abs() < 1e-6,
+            "first release {wait} s after the restart, RTO {rto} s"
+        );
+        // Not before its time; then the oldest held ACK alone.
+        bs.handle_timeout(t1 - ms(1), &mut out);
+        assert!(out.is_empty());
+        bs.handle_timeout(t1, &mut out);
+        let acks: Vec<u64> = out.iter().map(|a| a.tcp().unwrap().ack).collect();
+        assert_eq!(acks, vec![seq - 9000]);
+        assert_eq!(bs.stats.acks_released_holding, 1);
+        // That ACK acknowledged new data, so the FH restarted its timer on it: the next release
+        // is timed from t1, with the RTO the FH has after sampling it.
+        let rto = bs.fh_rto().unwrap();
+        let t2 = bs.poll_timeout().expect("one ACK still held");
+        let wait = (t2 - t1).as_secs_f64();
+        assert!(
+            (wait - (1.0 - guard) * rto).abs() < 1e-6,
+            "second release {wait} s after the first, RTO {rto} s"
+        );
+        assert!(bs.is_holding());
+    }
+
+    /// At LINK_UP the BS sends the cached packets the mobile has not acknowledged (seed 001 §IV);
+    /// a FIN occupies a sequence number (RFC 9293 §3.4), so a bare FIN cached during the outage
+    /// is one of them although it carries no payload.
+    #[test]
+    fn a_bare_fin_cached_during_the_outage_reaches_the_mobile_at_link_up() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(5), &mut out);
+        // The mobile acknowledges all the data before the link goes: held.
+        let t = t0 + ms(10);
+        let mut a = ack(seq, ts(t), ts(t - ms(100)));
+        assert_eq!(
+            bs.on_packet(t, Dir::FromMobile, &mut a, &mut out),
+            Verdict::Absorb
+        );
+        bs.on_event(t0 + ms(20), AgentEvent::LinkGone, &mut out);
+        // The FH closes while the mobile is unreachable: its FIN is cached.
+        let mut h = TcpHeader::new(5001, 49152, seq, 1, TcpFlags::ACK | TcpFlags::FIN, 65535);
+        h.ts = Some((ts(t0 + ms(30)), 1));
+        let mut fin = tcp_packet(FH, MH, h, 0, 0);
+        assert_eq!(
+            bs.on_packet(t0 + ms(30), Dir::ToMobile, &mut fin, &mut out),
+            Verdict::Absorb
+        );
+        out.clear();
+        bs.on_event(t0 + SimTime::from_secs(5), AgentEvent::LinkUp, &mut out);
+        let to_mobile: Vec<(u64, bool)> = out
+            .iter()
+            .filter(|p| p.ip.dst == MH)
+            .map(|p| {
+                (
+                    p.tcp().unwrap().seq,
+                    p.tcp().unwrap().flags.has(TcpFlags::FIN),
+                )
+            })
+            .collect();
+        assert_eq!(to_mobile, vec![(seq, true)], "the FIN, once");
+        assert_eq!(bs.stats.packets_flushed, 1);
+    }
+
+    /// `p` with its TCP header changed by `f` (flags, window or timestamps of a trace step).
+    fn with(mut p: Packet, f: impl FnOnce(&mut TcpHeader)) -> Packet {
+        if let Transport::Tcp(h) = &mut p.l4 {
+            f(h);
+        }
+        p
+    }
+
+    /// RFC 6298 (2.2)/(2.3), the FH's estimator the BS replicates: the first sample R gives
+    /// SRTT = R, RTTVAR = R/2; later ones the gains 1/8 and 1/4. Each sample is the FH's: the
+    /// time the ACK reaches it minus the TSval the ACK echoes.
+    #[test]
+    fn the_replica_starts_from_its_first_sample_as_rfc_6298_does() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        for k in 1..=2 {
+            let t = ms(100 * k);
+            bs.on_packet(t, Dir::ToMobile, &mut data(k * 1000, ts(t)), &mut out);
+        }
+        assert_eq!(bs.mu, None, "no ACK forwarded yet");
+        // The FH's sample for an ACK leaving at 300 ms echoing the stamp of 100 ms: R = 0.2 s.
+        let t = ms(300);
+        bs.on_packet(
+            t,
+            Dir::FromMobile,
+            &mut ack(1001, ts(t), ts(ms(100))),
+            &mut out,
+        );
+        assert!((bs.mu.unwrap() - 0.2).abs() < 1e-9 && (bs.sigma - 0.1).abs() < 1e-9);
+        // R = 0.3 s: μ = 0.2 + 0.1/8, σ = 0.1 + (0.1 − 0.1)/4.
+        let t = ms(500);
+        bs.on_packet(
+            t,
+            Dir::FromMobile,
+            &mut ack(2001, ts(t), ts(ms(200))),
+            &mut out,
+        );
+        assert!((bs.mu.unwrap() - 0.2125).abs() < 1e-9 && (bs.sigma - 0.1).abs() < 1e-9);
+        assert!((bs.fh_rto().unwrap() - 0.6125).abs() < 1e-9);
+    }
+
+    /// Reconstruction 1 (docs/models/ack_holding.md): the BS→FH one-way delay is half the round
+    /// trip from an ACK it forwards to the FH's first packet echoing that ACK's TSval, smoothed
+    /// with gain 1/8 (as SRTT, RFC 6298 (2.3)); only that first echo is a sample.
+    #[test]
+    fn the_one_way_delay_to_the_fh_is_half_the_smoothed_ack_to_data_round_trip() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        let echo =
+            |seq: u64, t: SimTime, ecr: u32| with(data(seq, ts(t)), |h| h.ts = Some((ts(t), ecr)));
+        bs.on_packet(ms(0), Dir::ToMobile, &mut data(1, ts(ms(0))), &mut out);
+        // An ACK leaves at 10 ms; the FH's answer to it arrives 100 ms later.
+        bs.on_packet(ms(10), Dir::FromMobile, &mut ack(1001, 77, 1), &mut out);
+        bs.on_packet(
+            ms(110),
+            Dir::ToMobile,
+            &mut echo(1001, ms(60), 77),
+            &mut out,
+        );
+        assert!((bs.fh_oneway - 0.05).abs() < 1e-12, "{}", bs.fh_oneway);
+        // The next round trip takes 200 ms: 7/8 · 0.05 + 1/8 · 0.1.
+        bs.on_packet(ms(120), Dir::FromMobile, &mut ack(2001, 88, 1), &mut out);
+        bs.on_packet(
+            ms(320),
+            Dir::ToMobile,
+            &mut echo(2001, ms(220), 88),
+            &mut out,
+        );
+        assert!((bs.fh_oneway - 0.05625).abs() < 1e-12, "{}", bs.fh_oneway);
+        // A later packet echoing the same TSval is no new sample.
+        bs.on_packet(
+            ms(400),
+            Dir::ToMobile,
+            &mut echo(3001, ms(300), 88),
+            &mut out,
+        );
+        assert!((bs.fh_oneway - 0.05625).abs() < 1e-12, "{}", bs.fh_oneway);
+    }
+
+    /// Seed 001 §IV: while holding, the BS counts the ACKs it holds and the packets it caches;
+    /// the cache's reservation is the largest window the held ACKs advertise, and each packet
+    /// that takes the cache beyond it is counted.
+    #[test]
+    fn the_cache_reservation_is_the_largest_window_of_the_held_acks() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(5), &mut out);
+        for (k, wnd) in [(1u64, 1500), (2, 2000)] {
+            let t = t0 + ms(k);
+            let mut a = with(ack(seq - 10_000 + k * 1000, ts(t), ts(t0)), |h| {
+                h.window = wnd
+            });
+            assert_eq!(
+                bs.on_packet(t, Dir::FromMobile, &mut a, &mut out),
+                Verdict::Absorb
+            );
+        }
+        // Four 1000-byte packets against a 2000-byte reservation: the third and fourth exceed it.
+        for k in 0..4u64 {
+            let t = t0 + ms(10 + k);
+            bs.on_packet(t, Dir::ToMobile, &mut data(seq + k * 1000, ts(t)), &mut out);
+        }
+        let s = bs.stats;
+        assert_eq!((s.acks_held, s.packets_cached), (2, 4));
+        assert_eq!(s.cache_over_reservation, 2);
+    }
+
+    /// Seed 001 holds the mobile's ACKs of data (§III); the handshake and resets are not ACKs of
+    /// data, so a SYN-ACK or a RST from the mobile passes while the BS holds.
+    #[test]
+    fn while_holding_only_acks_are_held_not_a_syn_ack_or_a_reset() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        let mut syn = with(data(1, ts(ms(0))), |h| h.flags = TcpFlags::SYN);
+        bs.on_packet(ms(0), Dir::ToMobile, &mut syn, &mut out);
+        going_down(&mut bs, ms(1), SimTime::from_secs(5), &mut out);
+        let syn_ack = with(ack(2, ts(ms(2)), 0), |h| {
+            h.flags = TcpFlags::SYN | TcpFlags::ACK
+        });
+        let rst = with(ack(0, ts(ms(3)), 0), |h| h.flags = TcpFlags::RST);
+        for (t, mut p) in [(ms(2), syn_ack), (ms(3), rst)] {
+            assert_eq!(
+                bs.on_packet(t, Dir::FromMobile, &mut p, &mut out),
+                Verdict::Forward
+            );
+        }
+        assert_eq!(bs.stats.acks_held, 0);
+        assert_eq!(bs.poll_timeout(), None);
+    }
+
+    /// RFC 6298 (5.3): the FH restarts its retransmission timer only on an ACK of new data, so
+    /// a duplicate ACK does not move the reference the hold deadline is timed from.
+    #[test]
+    fn a_duplicate_ack_does_not_move_the_reference_of_the_hold_deadline() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        let t = t0 + ms(50);
+        let mut dup = ack(seq - 10_000, ts(t), ts(t - ms(100)));
+        assert_eq!(
+            bs.on_packet(t, Dir::FromMobile, &mut dup, &mut out),
+            Verdict::Forward
+        );
+        going_down(&mut bs, t, SimTime::from_secs(10), &mut out);
+        let rto = bs.fh_rto().unwrap();
+        let t = t0 + ms(60);
+        bs.on_packet(
+            t,
+            Dir::FromMobile,
+            &mut ack(seq - 9000, ts(t), ts(t0)),
+            &mut out,
+        );
+        let wait = (bs.poll_timeout().unwrap() - t0).as_secs_f64();
+        let want = (1.0 - AckHolderConfig::default().guard) * rto;
+        assert!(
+            (wait - want).abs() < 1e-6,
+            "{wait} s after the last new ACK, want {want} s"
+        );
+    }
+
+    /// An outage predicted at t0 (for 1 s) with one ACK held; after LINK_GONE two segments are
+    /// cached (stamped va and vb at 25 and 35 ms, in at 30 and 40 ms); LINK_UP at up = t0 + 1 s.
+    fn after_an_outage_with_two_cached_segments() -> (AckHolder, SimTime, u64, u32, u32) {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(1), &mut out);
+        let mut a = ack(seq, ts(t0 + ms(10)), ts(t0));
+        bs.on_packet(t0 + ms(10), Dir::FromMobile, &mut a, &mut out);
+        bs.on_event(t0 + ms(20), AgentEvent::LinkGone, &mut out);
+        let (va, vb) = (ts(t0 + ms(25)), ts(t0 + ms(35)));
+        for (k, v) in [(0u64, va), (1, vb)] {
+            let t = t0 + ms(30 + 10 * k);
+            let mut d = data(seq + k * 1000, v);
+            assert_eq!(
+                bs.on_packet(t, Dir::ToMobile, &mut d, &mut out),
+                Verdict::Absorb
+            );
+        }
+        let up = t0 + ms(1000);
+        bs.on_event(up, AgentEvent::LinkUp, &mut out);
+        (bs, up, seq, va, vb)
+    }
+
+    /// The echo the FH receives in the mobile's ACK `a` (echoing `ecr`) forwarded at `t`.
+    fn echo_of(bs: &mut AckHolder, t: SimTime, a: u64, ecr: u32) -> u32 {
+        let mut p = ack(a, ts(t), ecr);
+        assert_eq!(
+            bs.on_packet(t, Dir::FromMobile, &mut p, &mut vec![]),
+            Verdict::Forward
+        );
+        p.tcp().unwrap().ts.unwrap().1
+    }
+
+    /// Departure 4 of docs/models/ack_holding.md: after LINK_UP, until the data delivered from
+    /// the cache is acknowledged, an ACK echoing a cached segment's TSval has it advanced by the
+    /// time that segment spent in the cache (its own, not another's); then echoes pass unchanged.
+    #[test]
+    fn echoes_of_cached_segments_are_advanced_by_their_own_dwell_until_the_cache_is_acked() {
+        let (mut bs, up, seq, va, vb) = after_an_outage_with_two_cached_segments();
+        let echo = echo_of(&mut bs, up + ms(10), seq + 1000, va);
+        assert_eq!(echo, va + 970, "first segment: 970 ms cached");
+        let echo = echo_of(&mut bs, up + ms(20), seq + 2000, vb);
+        assert_eq!(echo, vb + 960, "second: 960 ms");
+        let echo = echo_of(&mut bs, up + ms(30), seq + 2000, vb);
+        assert_eq!(echo, vb, "all cached data acknowledged");
+    }
+
+    /// A second LINK_GOING_DOWN while the BS holds or paces (a repeated prediction, or the next
+    /// outage's before this one has ended) is not a new outage (seed 001 plans one schedule per
+    /// predicted outage): it neither restarts the hold nor stops the pacing.
+    #[test]
+    fn a_second_link_going_down_during_an_outage_does_not_restart_it() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(5), &mut out);
+        let t = t0 + ms(10);
+        bs.on_packet(
+            t,
+            Dir::FromMobile,
+            &mut ack(seq - 9000, ts(t), ts(t0)),
+            &mut out,
+        );
+        going_down(&mut bs, t0 + ms(15), SimTime::from_secs(50), &mut out);
+        bs.on_event(t0 + ms(20), AgentEvent::LinkGone, &mut out);
+        going_down(&mut bs, t0 + ms(25), SimTime::from_secs(50), &mut out);
+        assert_eq!(bs.stats.outages, 1);
+        // Still pacing: the FH's data is cached for LINK_UP, not forwarded.
+        let t = t0 + ms(30);
+        let mut d = data(seq, ts(t));
+        assert_eq!(
+            bs.on_packet(t, Dir::ToMobile, &mut d, &mut out),
+            Verdict::Absorb
+        );
+    }
+
+    /// A fade the predictor missed (LINK_GONE and LINK_UP with no LINK_GOING_DOWN before them:
+    /// the signals' `miss_probability`) is no outage to the holder, which acts on predictions
+    /// (seed 001 §III): it forwards the FH's data, holds nothing, and goes on advancing the
+    /// echoes of the previous outage's cached data until that data is acknowledged.
+    #[test]
+    fn a_fade_the_predictor_missed_changes_nothing_at_the_holder() {
+        let (mut bs, up, seq, va, _) = after_an_outage_with_two_cached_segments();
+        let mut out = vec![];
+        bs.on_event(up + ms(5), AgentEvent::LinkGone, &mut out);
+        assert!(!bs.is_holding());
+        let t = up + ms(6);
+        let mut d = data(seq + 2000, ts(t));
+        assert_eq!(
+            bs.on_packet(t, Dir::ToMobile, &mut d, &mut out),
+            Verdict::Forward
+        );
+        bs.on_event(up + ms(8), AgentEvent::LinkUp, &mut out);
+        assert!(
+            out.is_empty(),
+            "nothing released or delivered at this LINK_UP"
+        );
+        let echo = echo_of(&mut bs, up + ms(10), seq + 1000, va);
+        assert_eq!(
+            echo,
+            va + 970,
+            "still the first segment's 970 ms in the cache"
+        );
+        assert_eq!(bs.stats.outages, 1);
+    }
+
+    /// Seed 001 at LINK_UP: the ACKs still held are released at once, in order (counted as
+    /// flushed), and the BS is back to forwarding.
+    #[test]
+    fn at_link_up_the_acks_still_held_leave_at_once() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(5), &mut out);
+        for k in 1..=3u64 {
+            let t = t0 + ms(k);
+            let mut a = ack(seq - 10_000 + k * 1000, ts(t), ts(t0));
+            bs.on_packet(t, Dir::FromMobile, &mut a, &mut out);
+        }
+        bs.on_event(t0 + ms(10), AgentEvent::LinkGone, &mut out);
+        let held = bs.held.len();
+        assert!(held >= 3 && out.is_empty());
+        bs.on_event(t0 + ms(20), AgentEvent::LinkUp, &mut out);
+        let acks: Vec<u64> = out.iter().map(|p| p.tcp().unwrap().ack).collect();
+        assert_eq!(acks.len(), held);
+        assert!(acks.windows(2).all(|w| w[0] < w[1]), "{acks:?}");
+        assert_eq!(acks.last(), Some(&(seq - 7000)));
+        assert_eq!(bs.stats.acks_flushed, held as u64);
+        assert_eq!(bs.stats.acks_released, held as u64);
+        assert!(!bs.is_holding() && bs.poll_timeout().is_none());
+    }
+
+    /// Constraint 4 (seed 001 §III): held ACKs are divided only when that is needed; enough ACKs
+    /// for a feasible schedule whose final FH RTO is already the minimum (0.2 s) stay as they are.
+    #[test]
+    fn acks_enough_for_a_schedule_at_the_minimum_rto_are_not_divided() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(1), &mut out);
+        for k in 1..=10u64 {
+            let t = t0 + ms(5 * k);
+            bs.on_packet(
+                t,
+                Dir::FromMobile,
+                &mut ack(seq - 10_000 + k * 1000, ts(t), ts(t0)),
+                &mut out,
+            );
+        }
+        bs.on_event(t0 + ms(60), AgentEvent::LinkGone, &mut out);
+        let s = bs.stats;
+        assert_eq!(
+            (s.acks_divided, s.last_n_acks, s.infeasible_schedules),
+            (0, 10, 0)
+        );
+        assert_eq!(s.last_final_rto, 0.2, "the estimator's minimum");
+    }
+
+    /// Constraint 4 (seed 001 §III): with no feasible schedule the BS divides as far as allowed,
+    /// each held ACK into 1 + max_dups = 3 ACKs acknowledging successive thirds of its range from
+    /// the previous held ACK.
+    #[test]
+    fn with_no_feasible_schedule_a_held_ack_is_divided_into_three_successive_parts() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(30), &mut out);
+        let (a1, a2) = (seq - 7000, seq - 1000);
+        for (k, a) in [(1u64, a1), (2, a2)] {
+            let t = t0 + ms(k);
+            bs.on_packet(t, Dir::FromMobile, &mut ack(a, ts(t), ts(t0)), &mut out);
+        }
+        bs.on_event(t0 + ms(10), AgentEvent::LinkGone, &mut out);
+        assert_eq!(bs.stats.infeasible_schedules, 1);
+        let after_a1: Vec<u64> = bs
+            .held
+            .iter()
+            .map(|a| a.tcp().unwrap().ack)
+            .filter(|&a| a > a1)
+            .collect();
+        assert_eq!(after_a1, vec![a1 + 2000, a1 + 4000, a2]);
+        // And with too few ACKs for any schedule, each leaves as late as the FH's RTO allows
+        // (less the guard), timed from its last timer restart: here the last ACK before holding.
+        let rto = bs.fh_rto().unwrap();
+        let wait = (bs.poll_timeout().unwrap() - t0).as_secs_f64();
+        let want = (1.0 - AckHolderConfig::default().guard) * rto;
+        assert!((wait - want).abs() < 1e-6, "{wait} s, want {want} s");
+    }
+
+    /// Reconstruction (ack_holder.rs, `reschedule`): with no estimate of the FH's RTT (no
+    /// timestamps, so no sample), the BS spreads the held ACKs evenly over the predicted outage,
+    /// each gap the rest of the outage over the ACKs left.
+    #[test]
+    fn without_an_estimate_of_the_fh_the_held_acks_are_spread_evenly_over_the_outage() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        let no_ts = |p: Packet| with(p, |h| h.ts = None);
+        bs.on_packet(ms(0), Dir::ToMobile, &mut no_ts(data(1, 1)), &mut out);
+        going_down(&mut bs, ms(10), SimTime::from_secs(4), &mut out);
+        for (t, a) in [(ms(20), 1001), (ms(30), 4001)] {
+            bs.on_packet(t, Dir::FromMobile, &mut no_ts(ack(a, 1, 1)), &mut out);
+        }
+        let gone = ms(100);
+        bs.on_event(gone, AgentEvent::LinkGone, &mut out);
+        assert_eq!(bs.fh_rto(), None);
+        // Nothing is feasible without an estimate: the second ACK is divided in three (the first
+        // has no lower end to divide from), four ACKs over 4 s.
+        let mut times = vec![];
+        while let Some(t) = bs.poll_timeout() {
+            bs.handle_timeout(t, &mut out);
+            times.push(t);
+        }
+        let want: Vec<SimTime> = (1..=4).map(|k| gone + SimTime::from_secs(k)).collect();
+        assert_eq!(times, want);
+        let acks: Vec<u64> = out.iter().map(|p| p.tcp().unwrap().ack).collect();
+        assert_eq!(acks, vec![1001, 2001, 3001, 4001]);
+    }
+
+    /// Echo extrapolation (departure 5 of docs/models/ack_holding.md) with a one-way delay d to
+    /// the FH: when the FH sent nothing after the previous release, the next release echoes the
+    /// stamp the FH would have given on receiving it, d after it left: its last packet's TSval
+    /// (stamped d before that packet reached the BS) plus the time between.
+    #[test]
+    fn an_extrapolated_echo_counts_the_one_way_delay_to_the_fh() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        let echo =
+            |seq: u64, t: SimTime, ecr: u32| with(data(seq, ts(t)), |h| h.ts = Some((ts(t), ecr)));
+        // Round trip BS → FH → BS 100 ms: one-way 50 ms; the FH stamped its packet at 60 ms.
+        bs.on_packet(ms(0), Dir::ToMobile, &mut data(1, ts(ms(0))), &mut out);
+        bs.on_packet(
+            ms(10),
+            Dir::FromMobile,
+            &mut ack(1001, 77, ts(ms(0))),
+            &mut out,
+        );
+        bs.on_packet(
+            ms(110),
+            Dir::ToMobile,
+            &mut echo(1001, ms(60), 77),
+            &mut out,
+        );
+        assert!((bs.fh_oneway - 0.05).abs() < 1e-12);
+        going_down(&mut bs, ms(120), SimTime::from_secs(5), &mut out);
+        for k in 1..=4u64 {
+            let t = ms(120 + k);
+            bs.on_packet(
+                t,
+                Dir::FromMobile,
+                &mut ack(1001 + k * 250, ts(t), 1),
+                &mut out,
+            );
+        }
+        bs.on_event(ms(130), AgentEvent::LinkGone, &mut out);
+        out.clear();
+        let t1 = bs.poll_timeout().unwrap();
+        bs.handle_timeout(t1, &mut out);
+        let t2 = bs.poll_timeout().unwrap();
+        bs.handle_timeout(t2, &mut out);
+        let echoes: Vec<u32> = out.iter().map(|a| a.tcp().unwrap().ts.unwrap().1).collect();
+        assert_eq!(echoes[0], ts(ms(60)), "the FH's latest stamp");
+        // `echo` floors to whole milliseconds: the exact value can come out 1 ms low.
+        let would = ts(t1 + ms(50));
+        assert!(
+            (would - 1..=would).contains(&echoes[1]),
+            "{} vs {would}",
+            echoes[1]
+        );
+    }
+
+    /// The extra parts go to the held ACKs from the oldest on (ack_holder.rs, constraint 4 of
+    /// seed 001): here the search settles on 7 ACKs for 4 held, so each of the three oldest is
+    /// split in two, between the previous held ACK's number and its own.
+    #[test]
+    fn extra_parts_go_to_the_oldest_held_acks_first() {
+        let (mut bs, t0, seq) = warmed_up();
+        let mut out = vec![];
+        going_down(&mut bs, t0, SimTime::from_secs(1), &mut out);
+        let a = |k: u64| seq - 10_000 + k * 1200;
+        for k in 1..=4u64 {
+            let t = t0 + ms(k);
+            bs.on_packet(t, Dir::FromMobile, &mut ack(a(k), ts(t), ts(t0)), &mut out);
+        }
+        bs.on_event(t0 + ms(10), AgentEvent::LinkGone, &mut out);
+        let acks: Vec<u64> = bs.held.iter().map(|p| p.tcp().unwrap().ack).collect();
+        let above_first: Vec<u64> = acks.iter().copied().filter(|&x| x > a(1)).collect();
+        assert_eq!(above_first, vec![a(1) + 600, a(2), a(2) + 600, a(3), a(4)]);
+        assert_eq!(bs.stats.acks_divided, acks.len() as u64 - 4);
+    }
 }

@@ -371,4 +371,105 @@ mod tests {
         assert!(x[..12].iter().all(|&g| g <= 60.0));
         assert_eq!(x[11], 60.0);
     }
+
+    /// Seed 001 §V's forward search walks n up while RTO_N(n) falls and stops at its first local
+    /// minimum (here n = 2 of RTO_N = 2.99, 2.82, 2.42, 6.45, …), or at n = N − 1, the last n that
+    /// leaves an ACK for phase 2, when RTO_N falls all the way.
+    #[test]
+    fn literal_search_walks_to_the_first_local_minimum_of_the_final_rto() {
+        let p = Params {
+            t: 10.0,
+            n_acks: 6,
+            ..SMALL
+        };
+        let r: Vec<f64> = (0..4).map(|n| rto_final(&p, n).unwrap()).collect();
+        assert!(r[0] > r[1] && r[1] > r[2] && r[2] < r[3], "{r:?}");
+        assert_eq!(paper_search(&p), 2);
+        let p = Params {
+            t: 3.5,
+            n_acks: 2,
+            ..SMALL
+        };
+        assert!(rto_final(&p, 1).unwrap() < rto_final(&p, 0).unwrap());
+        assert_eq!(paper_search(&p), 1);
+    }
+
+    /// θ(n) = (T − S(n))/(N − n) is a schedule only if phase 1 leaves phase 2 both an ACK
+    /// (n < N) and time (θ > 0). SMALL's phase 1 of two ACKs takes S(2) = 2 + 2.875 = 4.875 s.
+    #[test]
+    fn no_schedule_when_phase_one_takes_every_ack_or_all_the_time() {
+        let pure = Estimator::Pure;
+        assert_eq!((theta(&SMALL, 3), gaps(&SMALL, 3, pure)), (None, None));
+        let p = Params { t: 4.875, ..SMALL };
+        assert_eq!((theta(&p, 2), gaps(&p, 2, pure)), (None, None));
+        assert_eq!(final_state(&p, 2), None);
+        let p = Params { t: 5.0, ..SMALL };
+        assert_eq!(theta(&p, 2), Some(0.125));
+        assert_eq!(gaps(&p, 2, pure), Some(vec![2.0, 2.875, 0.125]));
+    }
+
+    /// The n of least final RTO, and on a tie the first such n, as the forward search of §V
+    /// would take it: with a clamped estimator every short schedule below ends at the minimum RTO
+    /// (0.2 s), so no phase-1 ACK is spent.
+    #[test]
+    fn ties_in_the_final_rto_go_to_the_fewest_phase_one_acks() {
+        let est = Estimator::Clamped {
+            min: 0.2,
+            max: 60.0,
+            granularity: 0.01,
+        };
+        let p = Params {
+            t: 1.0,
+            n_acks: 10,
+            mu0: 0.1,
+            sigma0: 0.01,
+        };
+        for n in 0..3 {
+            let x = gaps_guarded(&p, n, est, 0.1).unwrap();
+            assert_eq!(replay(&p, &x, est).last().unwrap().2, 0.2, "n = {n}");
+        }
+        let s = best_feasible_guarded(&p, est, 0.1).unwrap();
+        assert_eq!((s.n, s.final_rto), (0, 0.2));
+    }
+
+    /// Constraint 2 of seed 001 §III: a schedule is feasible only if no gap exceeds the RTO the
+    /// FH has when the gap starts; a gap equal to it passes (phase 1 waits exactly that long).
+    /// SMALL: RTO0 = 2, then after a 2 s gap 2.875.
+    #[test]
+    fn a_gap_longer_than_the_fhs_rto_at_its_start_is_infeasible() {
+        let pure = Estimator::Pure;
+        assert!(feasible(&SMALL, &[2.0, 2.875, 1.0], pure));
+        assert!(
+            !feasible(&SMALL, &[2.5, 1.0, 1.0], pure),
+            "first gap 0.5 s over"
+        );
+        assert!(
+            !feasible(&SMALL, &[2.0, 3.0, 1.0], pure),
+            "second gap 0.125 s over"
+        );
+    }
+
+    /// Eqs. (5)–(8) hold for any μ0 and σ0, not only the worked examples' μ0 = 1 s (where a
+    /// product and a quotient by μ0 agree).
+    #[test]
+    fn phase_one_closed_forms_hold_for_any_initial_estimate() {
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+        for (mu0, sigma0) in [(0.5, 0.1), (0.12, 0.03), (2.5, 0.4)] {
+            let p = Params {
+                t: 1e9,
+                n_acks: 11,
+                mu0,
+                sigma0,
+            };
+            let x = gaps(&p, 10, Estimator::Pure).unwrap();
+            let states = replay(&p, &x[..10], Estimator::Pure);
+            for (n, &(mu, sg, rto)) in states.iter().enumerate() {
+                assert!(close(mu, mu_n(&p, n)), "μ_{n} for μ0 = {mu0}");
+                assert!(close(sg, sigma_n(&p, n)), "σ_{n} for μ0 = {mu0}");
+                assert!(close(rto, rto_n(&p, n)), "RTO_{n} for μ0 = {mu0}");
+                let sum: f64 = x[..n].iter().sum();
+                assert!(close(sum, s_n(&p, n)), "S({n}) for μ0 = {mu0}");
+            }
+        }
+    }
 }

@@ -222,3 +222,31 @@ fn mtcp_stats_json(s: &mtcp::MtcpStats) -> serde_json::Value {
         "acks_absorbed": s.acks_absorbed, "buffer_overflows": s.buffer_overflows,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::AgentKindName;
+
+    /// The run summary reports each agent under the `kind` name its scenario's `[[agents]]` entry
+    /// uses (the scenario schema), so a summary can be read back against its configuration.
+    #[test]
+    fn kind_is_the_name_the_scenario_gives_the_agent() {
+        let agents = [
+            (AnyAgent::Mtcp(mtcp::MtcpSh::default()), AgentKindName::Mtcp),
+            (
+                AnyAgent::MtcpPlus(mtcp::MtcpPlusIh::new(Default::default())),
+                AgentKindName::MtcpPlus,
+            ),
+            (
+                AnyAgent::AckHolder(Box::new(ack_holder::AckHolder::new(Default::default()))),
+                AgentKindName::AckHolder,
+            ),
+        ];
+        for (agent, want) in agents {
+            let named: AgentKindName = serde_json::from_value(serde_json::json!(agent.kind()))
+                .unwrap_or_else(|e| panic!("{:?} reports kind {:?}: {e}", want, agent.kind()));
+            assert_eq!(named, want);
+        }
+    }
+}

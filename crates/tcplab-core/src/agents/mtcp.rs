@@ -512,6 +512,38 @@ mod tests {
         assert_eq!(ack_no(&out[0]), (seg(1), 8760), "window reopened");
     }
 
+    /// M-TCP's SH withholds the last byte of each ACK (seed 000 §2.5) except the ACK of the FH's
+    /// FIN: the transfer is over, and the FIN's sequence number (RFC 9293 §3.4) must be
+    /// acknowledged whole or the FH keeps retransmitting it.
+    #[test]
+    fn sh_forwards_the_ack_of_the_fh_fin_whole() {
+        let mut sh = MtcpSh::default();
+        let mut out = vec![];
+        let t = SimTime::ZERO;
+        sh.on_packet(t, Dir::ToMobile, &mut syn_ack(), &mut out);
+        sh.on_packet(t, Dir::FromMobile, &mut ack(ISS + 1, 8760), &mut out);
+        for k in 0..2 {
+            sh.on_packet(t, Dir::ToMobile, &mut data(seg(k), MSS), &mut out);
+        }
+        let mut a = ack(seg(2), 8760);
+        sh.on_packet(t, Dir::FromMobile, &mut a, &mut out);
+        assert_eq!(
+            ack_no(&a).0,
+            seg(2) - 1,
+            "data acknowledged, last byte withheld"
+        );
+        // The FH closes: a bare FIN, one sequence number.
+        let mut fin = data(seg(2), 0);
+        if let Transport::Tcp(h) = &mut fin.l4 {
+            h.flags = TcpFlags::ACK | TcpFlags::FIN;
+        }
+        sh.on_packet(t, Dir::ToMobile, &mut fin, &mut out);
+        let mut a = ack(seg(2) + 1, 8760);
+        sh.on_packet(t, Dir::FromMobile, &mut a, &mut out);
+        assert_eq!(ack_no(&a), (seg(2) + 1, 8760), "the FIN acknowledged whole");
+        assert!(out.is_empty(), "the SH originates nothing while connected");
+    }
+
     fn ih_with_flight() -> (MtcpPlusIh, Vec<Packet>) {
         let mut ih = MtcpPlusIh::new(MtcpPlusConfig::default());
         let mut out = vec![];
