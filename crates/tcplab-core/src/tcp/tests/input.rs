@@ -272,6 +272,30 @@ fn simultaneous_close_goes_through_closing() {
     assert!(c.is_closed());
 }
 
+/// RFC 9293 §3.6: our side is closed once our FIN is acknowledged (FIN-WAIT-2, TIME-WAIT,
+/// CLOSED), and not before: neither while established nor in FIN-WAIT-1, CLOSE-WAIT or LAST-ACK.
+#[test]
+fn a_socket_is_closed_only_once_its_fin_is_acknowledged() {
+    let (mut c, mut s) = established(cfg());
+    assert!(!c.is_closed() && !s.is_closed());
+    // The client closes first: FIN-WAIT-1 until the server acknowledges the FIN.
+    let mut fin_c = Vec::new();
+    c.shutdown(T0, &mut fin_c);
+    assert_eq!((c.state(), c.is_closed()), (State::FinWait1, false));
+    let ack_of_fin_c = send(&mut s, T0 + D, &fin_c[0]);
+    assert_eq!((s.state(), s.is_closed()), (State::CloseWait, false));
+    assert!(send(&mut c, T0 + D + D, &ack_of_fin_c[0]).is_empty());
+    assert_eq!((c.state(), c.is_closed()), (State::FinWait2, true));
+    // The server closes its half: LAST-ACK until the client acknowledges its FIN.
+    let mut fin_s = Vec::new();
+    s.shutdown(T0 + D, &mut fin_s);
+    assert_eq!((s.state(), s.is_closed()), (State::LastAck, false));
+    let last_ack = send(&mut c, T0 + D + D, &fin_s[0]);
+    assert_eq!((c.state(), c.is_closed()), (State::TimeWait, true));
+    assert!(send(&mut s, T0 + D + D + D, &last_ack[0]).is_empty());
+    assert_eq!((s.state(), s.is_closed()), (State::Closed, true));
+}
+
 /// Without timestamps one segment at a time is timed (RFC 6298 §3): an ACK gives a sample only
 /// when it covers the timed segment. Of the first flight, segment 1 is timed; its ACK (at
 /// 200 ms, R = 200 ms) starts the timing of segment 5, the first sent after it, so the ACK of

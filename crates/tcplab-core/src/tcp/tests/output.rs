@@ -81,6 +81,39 @@ fn a_window_update_waits_for_an_mss_beyond_the_scaled_edge() {
     assert_eq!(out[0].hdr.window_field() as u64, ((1 << 20) - 3 * M) >> 5);
 }
 
+/// RFC 9293 §3.8.6.2.2 (receiver SWS avoidance): the step is min(RCV.BUFF/2, MSS), so a buffer
+/// smaller than two MSS announces its window once half the buffer is free: of a full 1500-byte
+/// buffer (window 0 advertised), reading 749 bytes sends nothing, reading one more (750) the
+/// update.
+#[test]
+fn a_small_buffer_announces_its_window_once_half_of_it_is_free() {
+    let (mut c, _) = established(TcpConfig {
+        rcv_buf: 1500,
+        delayed_ack: false,
+        ..cfg()
+    });
+    c.auto_read = false;
+    send(&mut c, T0, &s_data(S));
+    let full = send(
+        &mut c,
+        T0,
+        &seg(
+            TcpHeader {
+                seq: S + M,
+                ..S_TEMPL
+            },
+            500,
+        ),
+    );
+    assert_eq!((full[0].hdr.ack, full[0].hdr.window), (S + 1500, 0));
+    let mut out = Vec::new();
+    c.read(T0 + ms(1), 749, &mut out);
+    assert!(out.is_empty(), "749 < min(1500/2, 1000)");
+    c.read(T0 + ms(2), 1, &mut out);
+    assert_eq!(out.len(), 1);
+    assert_eq!((out[0].hdr.ack, out[0].hdr.window), (S + 1500, 750));
+}
+
 /// RFC 6298 §2: the handshake's RTT is timed on both ends, from the SYN (or SYN-ACK) to the ACK
 /// of ISS + 1, whatever the ISS; 0 is one of the 2^32 ISSs the scenarios draw.
 #[test]
