@@ -873,4 +873,46 @@ mod tests {
             (1, 1, 1)
         );
     }
+
+    /// After reconnection the IH owns the data it acknowledged for the mobile (seed 000 §3.2,
+    /// reconnection as reconstructed in docs/models/mtcp.md): an FH segment wholly below that ACK
+    /// (a retransmission) is answered with the ACK and the mobile's window and not forwarded; a
+    /// segment reaching above it, or new data, passes.
+    #[test]
+    fn ih_answers_fh_segments_it_already_acknowledged_and_forwards_the_rest() {
+        let t = SimTime::from_secs(11);
+        let mut ih = ih_resuming_with_segment_3_outstanding(t);
+        let mut out = vec![];
+        let v = ih.on_packet(t, Dir::ToMobile, &mut data(seg(3), MSS), &mut out);
+        assert_eq!(v, Verdict::Absorb, "ends where the IH's ACK stands");
+        assert_eq!(
+            out.iter().map(ack_no).collect::<Vec<_>>(),
+            vec![(seg(4), 8760)]
+        );
+        out.clear();
+        for mut p in [data(seg(3) + 100, MSS), data(seg(4), MSS)] {
+            assert_eq!(
+                ih.on_packet(t, Dir::ToMobile, &mut p, &mut out),
+                Verdict::Forward
+            );
+        }
+        assert!(out.is_empty());
+    }
+
+    /// While the mobile is unreachable the IH sends it nothing, even when its own retransmission
+    /// timer (armed by a mobile ACK that arrived after the prediction) expires.
+    #[test]
+    fn ih_timer_sends_nothing_while_the_mobile_is_disconnected() {
+        let (mut ih, mut out) = ih_with_flight();
+        let t = SimTime::ZERO;
+        ih.on_event(t, down(), &mut out);
+        ih.on_packet(t, Dir::FromMobile, &mut ack(seg(3), 8760), &mut out);
+        out.clear();
+        let at = ih
+            .poll_timeout()
+            .expect("armed: seg(3) is below what the FH holds");
+        ih.handle_timeout(at, &mut out);
+        assert!(out.is_empty());
+        assert_eq!(ih.poll_timeout(), None);
+    }
 }
