@@ -472,4 +472,21 @@ mod tests {
             }
         }
     }
+
+    /// With a guard, constraint 2 keeps every gap within (1 − guard)·RTO at its start: for SMALL
+    /// with T = 6.5 s and a 10 % guard, θ = T/3 ≈ 2.17 s exceeds 0.9·RTO0 = 1.8 s, so a schedule
+    /// without phase 1 is out, and the least final RTO is n = 2's (gaps 1.8, 2.385, 2.315).
+    #[test]
+    fn the_guarded_search_keeps_every_gap_within_the_guarded_rto() {
+        let p = Params { t: 6.5, ..SMALL };
+        let s = best_feasible_guarded(&p, Estimator::Pure, 0.1).unwrap();
+        assert_eq!(s.n, 2);
+        let states = replay(&p, &s.gaps, Estimator::Pure);
+        let within = s
+            .gaps
+            .iter()
+            .zip(&states)
+            .all(|(&g, st)| g <= 0.9 * st.2 + 1e-12);
+        assert!(within, "{:?}", s.gaps);
+    }
 }

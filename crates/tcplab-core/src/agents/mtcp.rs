@@ -787,4 +787,132 @@ mod tests {
         assert!(out.is_empty());
         assert_eq!(ih.poll_timeout(), None);
     }
+
+    fn down() -> AgentEvent {
+        AgentEvent::LinkGoingDown {
+            est_down: SimTime::from_secs(10),
+            rtt_to_mobile: None,
+        }
+    }
+
+    /// M-TCP's SH (seed 000 §2.5) acts once per disconnection: one zero-window ACK per connection
+    /// on the first notice, one window update on reconnection; a repeated notice, or a
+    /// reconnection without a disconnection, sends nothing. The run summary reports the counts.
+    #[test]
+    fn sh_acts_once_per_disconnection_and_counts_what_it_sends() {
+        let mut sh = MtcpSh::default();
+        let mut out = vec![];
+        let t = SimTime::ZERO;
+        sh.on_packet(t, Dir::ToMobile, &mut syn_ack(), &mut out);
+        sh.on_packet(t, Dir::FromMobile, &mut ack(ISS + 1, 8760), &mut out);
+        sh.on_packet(t, Dir::ToMobile, &mut data(seg(0), MSS), &mut out);
+        sh.on_packet(t, Dir::FromMobile, &mut ack(seg(1), 8760), &mut out);
+        sh.on_event(t, AgentEvent::LinkUp, &mut out);
+        assert!(out.is_empty(), "connected: nothing to reopen");
+        for _ in 0..2 {
+            sh.on_event(t, down(), &mut out);
+        }
+        assert_eq!(
+            out.iter().map(ack_no).collect::<Vec<_>>(),
+            vec![(seg(1), 0)]
+        );
+        out.clear();
+        for _ in 0..2 {
+            sh.on_event(t, AgentEvent::LinkUp, &mut out);
+        }
+        assert_eq!(
+            out.iter().map(ack_no).collect::<Vec<_>>(),
+            vec![(seg(1), 8760)]
+        );
+        let s = sh.stats;
+        assert_eq!((s.disconnections, s.zero_window_acks), (1, 1));
+        assert_eq!((s.reconnections, s.window_updates), (1, 1));
+    }
+
+    /// M-TCP+'s IH (seed 000 §3.2) runs Algorithm 2 once per disconnection and delivers its
+    /// buffer once per reconnection; a repeated notice, or a reconnection without a disconnection,
+    /// sends nothing (no duplicate data at the mobile). The run summary reports the counts.
+    #[test]
+    fn ih_acts_once_per_disconnection_and_counts_what_it_sends() {
+        let (mut ih, mut out) = ih_with_flight();
+        let t = SimTime::ZERO;
+        ih.on_event(t, AgentEvent::LinkUp, &mut out);
+        assert!(out.is_empty(), "connected: nothing to deliver");
+        for _ in 0..2 {
+            ih.on_event(t, down(), &mut out);
+        }
+        assert_eq!(out.len(), 2, "Algorithm 2's two ACKs, once");
+        // The mobile's ACK sent after the prediction is absorbed (and counted).
+        let mut a = ack(seg(3), 8760);
+        assert_eq!(
+            ih.on_packet(t, Dir::FromMobile, &mut a, &mut out),
+            Verdict::Absorb
+        );
+        out.clear();
+        for _ in 0..2 {
+            ih.on_event(SimTime::from_secs(11), AgentEvent::LinkUp, &mut out);
+        }
+        let seqs: Vec<u64> = out
+            .iter()
+            .filter(|p| p.payload > 0)
+            .map(|p| p.tcp().unwrap().seq)
+            .collect();
+        assert_eq!(
+            seqs,
+            vec![seg(3)],
+            "the buffer above the mobile's ACK, once"
+        );
+        assert_eq!(out.len(), 2, "and one window update");
+        let s = ih.stats;
+        assert_eq!(
+            (s.disconnections, s.zero_window_acks, s.acks_absorbed),
+            (1, 2, 1)
+        );
+        assert_eq!(
+            (s.reconnections, s.window_updates, s.ih_retransmissions),
+            (1, 1, 1)
+        );
+    }
+
+    /// After reconnection the IH owns the data it acknowledged for the mobile (seed 000 §3.2,
+    /// reconnection as reconstructed in docs/models/mtcp.md): an FH segment wholly below that ACK
+    /// (a retransmission) is answered with the ACK and the mobile's window and not forwarded; a
+    /// segment reaching above it, or new data, passes.
+    #[test]
+    fn ih_answers_fh_segments_it_already_acknowledged_and_forwards_the_rest() {
+        let t = SimTime::from_secs(11);
+        let mut ih = ih_resuming_with_segment_3_outstanding(t);
+        let mut out = vec![];
+        let v = ih.on_packet(t, Dir::ToMobile, &mut data(seg(3), MSS), &mut out);
+        assert_eq!(v, Verdict::Absorb, "ends where the IH's ACK stands");
+        assert_eq!(
+            out.iter().map(ack_no).collect::<Vec<_>>(),
+            vec![(seg(4), 8760)]
+        );
+        out.clear();
+        for mut p in [data(seg(3) + 100, MSS), data(seg(4), MSS)] {
+            assert_eq!(
+                ih.on_packet(t, Dir::ToMobile, &mut p, &mut out),
+                Verdict::Forward
+            );
+        }
+        assert!(out.is_empty());
+    }
+
+    /// While the mobile is unreachable the IH sends it nothing, even when its own retransmission
+    /// timer (armed by a mobile ACK that arrived after the prediction) expires.
+    #[test]
+    fn ih_timer_sends_nothing_while_the_mobile_is_disconnected() {
+        let (mut ih, mut out) = ih_with_flight();
+        let t = SimTime::ZERO;
+        ih.on_event(t, down(), &mut out);
+        ih.on_packet(t, Dir::FromMobile, &mut ack(seg(3), 8760), &mut out);
+        out.clear();
+        let at = ih
+            .poll_timeout()
+            .expect("armed: seg(3) is below what the FH holds");
+        ih.handle_timeout(at, &mut out);
+        assert!(out.is_empty());
+        assert_eq!(ih.poll_timeout(), None);
+    }
 }
