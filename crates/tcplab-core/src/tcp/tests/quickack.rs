@@ -123,3 +123,24 @@ fn a_growing_window_is_acked_segment_by_segment() {
     assert_eq!(run(true, false).0, fixed);
     assert_eq!(run(false, true).0, every_second(0, 30));
 }
+
+/// Linux's quick-ACK budget counts data segments only (`quickack.rs`): a bare FIN above a gap
+/// is ACKed at once (RFC 5681 §4.2) without spending it, so with a 4000-byte buffer (budget
+/// of two) the data after that FIN still gets the second quick ACK.
+#[test]
+fn a_bare_fin_spends_no_quick_ack() {
+    let mut c = client(true, 4000);
+    assert_eq!(send(&mut c, T0 + ms(1), &s_data(S)).len(), 1);
+    let fin = seg(
+        TcpHeader {
+            seq: S + 3 * M,
+            flags: FIN_ACK,
+            ..S_TEMPL
+        },
+        0,
+    );
+    assert_eq!(send(&mut c, T0 + ms(2), &fin).len(), 1);
+    let out = send(&mut c, T0 + ms(3), &s_data(S + M));
+    assert_eq!(out.len(), 1, "the second quick ACK");
+    assert_eq!(out[0].hdr.ack, S + 2 * M);
+}
