@@ -829,6 +829,35 @@ mod tests {
         assert_eq!((s.reconnections, s.window_updates), (1, 1));
     }
 
+    /// Only the mobile's ACKs are the SH's to rewrite (seed 000 §2.5): a RST from the mobile
+    /// passes untouched and is not the template of the zero-window ACK sent at the disconnection.
+    #[test]
+    fn sh_leaves_a_reset_from_the_mobile_alone() {
+        let mut sh = MtcpSh::default();
+        let mut out = vec![];
+        let t = SimTime::ZERO;
+        sh.on_packet(t, Dir::ToMobile, &mut syn_ack(), &mut out);
+        sh.on_packet(t, Dir::FromMobile, &mut ack(ISS + 1, 8760), &mut out);
+        sh.on_packet(t, Dir::ToMobile, &mut data(seg(0), MSS), &mut out);
+        sh.on_packet(t, Dir::FromMobile, &mut ack(seg(1), 8760), &mut out);
+        let mut rst = ack(seg(1), 4000);
+        if let Transport::Tcp(h) = &mut rst.l4 {
+            h.flags = TcpFlags::RST;
+        }
+        let before = rst.clone();
+        assert_eq!(
+            sh.on_packet(t, Dir::FromMobile, &mut rst, &mut out),
+            Verdict::Forward
+        );
+        assert_eq!(rst.tcp(), before.tcp(), "the RST passes untouched");
+        sh.on_event(t, down(), &mut out);
+        let zero: Vec<_> = out
+            .iter()
+            .map(|p| (ack_no(p), p.tcp().unwrap().flags))
+            .collect();
+        assert_eq!(zero, [((seg(1), 0), TcpFlags::ACK)]);
+    }
+
     /// M-TCP+'s IH (seed 000 §3.2) runs Algorithm 2 once per disconnection and delivers its
     /// buffer once per reconnection; a repeated notice, or a reconnection without a disconnection,
     /// sends nothing (no duplicate data at the mobile). The run summary reports the counts.

@@ -476,6 +476,11 @@ impl Socket {
             self.send_ack(now, out); // RFC 9293: an unacceptable segment elicits an ACK
             return;
         }
+        // RFC 9293 §3.10.7.4 seventh step: after the peer's FIN (CLOSE-WAIT, CLOSING, LAST-ACK,
+        // TIME-WAIT) new segment text "should not occur" and is ignored (Linux drops it unACKed).
+        if payload > 0 && self.fin_rcvd {
+            return;
+        }
         if payload > 0 && s < self.rcv_nxt {
             // RFC 2883 §4: of a partly duplicate segment, the duplicate part is reported.
             self.note_duplicate(s, self.rcv_nxt);

@@ -554,3 +554,32 @@ fn a_segment_beyond_the_window_is_acknowledged_and_not_held() {
     );
     assert_eq!(c.delivered(), M);
 }
+
+/// RFC 9293 §3.10.7.4 seventh step: once the peer's FIN is in (CLOSE-WAIT), text beyond it is
+/// ignored: not delivered, not held, not acknowledged; a duplicate of data before the FIN is
+/// still answered with an ACK.
+#[test]
+fn text_after_the_peers_fin_is_ignored() {
+    let (mut c, _) = established(sack_cfg());
+    send(&mut c, T0, &s_data(S));
+    let fin = seg(
+        TcpHeader {
+            seq: S + M,
+            flags: FIN_ACK,
+            ..S_TEMPL
+        },
+        0,
+    );
+    send(&mut c, T0 + ms(1), &fin);
+    assert_eq!(c.state(), State::CloseWait);
+    for seq in [S + M + 1, S + 3 * M] {
+        let out = send(&mut c, T0 + ms(2), &s_data(seq));
+        assert!(out.is_empty(), "{seq}: {:?}", segs(&out));
+    }
+    assert_eq!(c.delivered(), M);
+    let out = send(&mut c, T0 + ms(3), &s_data(S));
+    assert_eq!(
+        out.iter().map(|a| a.hdr.ack).collect::<Vec<_>>(),
+        [S + M + 1]
+    );
+}
