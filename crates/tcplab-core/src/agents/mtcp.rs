@@ -928,6 +928,30 @@ mod tests {
         assert!(out.is_empty());
     }
 
+    /// The IH keeps a copy of each new FH segment until the mobile has it (seed 000 §3.2), once:
+    /// the FH's retransmission of its last segment is not stored again, and a pure ACK from the
+    /// FH (no sequence space, nothing to own) passes even with a sequence number below the IH's
+    /// ACK.
+    #[test]
+    fn ih_stores_each_segment_once_and_forwards_the_fhs_pure_acks() {
+        let (mut ih, mut out) = ih_with_flight();
+        let t = SimTime::ZERO;
+        let held = |ih: &MtcpPlusIh| ih.conns.values().map(|c| c.fifo.len()).sum::<usize>();
+        let before = held(&ih);
+        assert_eq!(
+            ih.on_packet(t, Dir::ToMobile, &mut data(seg(3), MSS), &mut out),
+            Verdict::Forward
+        );
+        assert_eq!(held(&ih), before, "the retransmission is not a new segment");
+        let t = SimTime::from_secs(11);
+        let mut ih = ih_resuming_with_segment_3_outstanding(t);
+        assert_eq!(
+            ih.on_packet(t, Dir::ToMobile, &mut data(seg(3), 0), &mut out),
+            Verdict::Forward
+        );
+        assert!(out.is_empty(), "{out:?}");
+    }
+
     /// While the mobile is unreachable the IH sends it nothing, even when its own retransmission
     /// timer (armed by a mobile ACK that arrived after the prediction) expires.
     #[test]
