@@ -952,6 +952,80 @@ mod tests {
         assert!(out.is_empty(), "{out:?}");
     }
 
+    /// One outage through M-TCP+'s IH, with its counters (seed 000 §3.2, Algorithm 2): a RST from
+    /// the mobile is not an ACK; at the prediction, the last ACK and then the end of the buffered
+    /// data are acknowledged with a zero window (only the first when they are the same); new FH
+    /// data while the mobile is away is kept and answered the same way; at the reconnection the
+    /// buffer goes out and the IH's timer is armed one RTO later; expiring exactly then, it
+    /// resends the head; a mobile ACK below what the FH holds is absorbed and counted; once the
+    /// mobile has caught up no timer is left.
+    #[test]
+    fn ih_outage_trace_with_its_counters() {
+        let (mut ih, mut out) = ih_with_flight();
+        let t0 = SimTime::from_secs(1);
+        let mut rst = ack(seg(4), 0);
+        if let Transport::Tcp(h) = &mut rst.l4 {
+            h.flags = TcpFlags::RST;
+        }
+        assert_eq!(
+            ih.on_packet(t0, Dir::FromMobile, &mut rst, &mut out),
+            Verdict::Forward
+        );
+        ih.on_event(t0, down(), &mut out);
+        let acks = |out: &[Packet]| out.iter().map(ack_no).collect::<Vec<_>>();
+        assert_eq!(acks(&out), [(seg(2), 0), (seg(4), 0)]);
+        out.clear();
+        assert_eq!(
+            ih.on_packet(t0, Dir::ToMobile, &mut data(seg(4), MSS), &mut out),
+            Verdict::Absorb
+        );
+        assert_eq!(acks(&out), [(seg(5), 0)]);
+        assert_eq!(ih.stats.zero_window_acks, 3);
+        out.clear();
+        let up = SimTime::from_secs(11);
+        ih.on_event(up, AgentEvent::LinkUp, &mut out);
+        assert_eq!(out.iter().filter(|p| p.payload > 0).count(), 3);
+        let rto = MtcpPlusConfig::default().rto;
+        assert_eq!(ih.poll_timeout(), Some(up + rto));
+        out.clear();
+        let sent = ih.stats.ih_retransmissions;
+        ih.handle_timeout(up + rto, &mut out);
+        let seqs: Vec<_> = out.iter().map(|p| p.tcp().unwrap().seq).collect();
+        assert_eq!(seqs, [seg(2)]);
+        assert_eq!(ih.stats.ih_retransmissions, sent + 1);
+        let absorbed = ih.stats.acks_absorbed;
+        let t = up + rto + SimTime::from_millis(10);
+        let v = ih.on_packet(t, Dir::FromMobile, &mut ack(seg(3), 8760), &mut out);
+        assert_eq!((v, ih.stats.acks_absorbed), (Verdict::Absorb, absorbed + 1));
+        let v = ih.on_packet(t, Dir::FromMobile, &mut ack(seg(5), 8760), &mut out);
+        assert_eq!((v, ih.poll_timeout()), (Verdict::Forward, None));
+        // Everything acknowledged at the prediction: one zero-window ACK, not two.
+        let (mut ih, mut out) = ih_with_flight();
+        ih.on_packet(t0, Dir::FromMobile, &mut ack(seg(4), 8760), &mut out);
+        out.clear();
+        ih.on_event(t0, down(), &mut out);
+        assert_eq!(acks(&out), [(seg(4), 0)]);
+    }
+
+    /// The IH leaves its disconnected state only at LINK_UP (seed 000 §3.2): a timer wake-up while
+    /// the mobile is away (a stale one, after the mobile's last ACK caught up) leaves it holding
+    /// the FH's new data.
+    #[test]
+    fn ih_stays_disconnected_through_a_timer_wake_up_until_link_up() {
+        let (mut ih, mut out) = ih_with_flight();
+        let t = SimTime::from_secs(1);
+        ih.on_event(t, down(), &mut out);
+        ih.on_packet(t, Dir::FromMobile, &mut ack(seg(4), 8760), &mut out);
+        ih.handle_timeout(t + SimTime::from_millis(500), &mut out);
+        out.clear();
+        let t = t + SimTime::from_secs(1);
+        assert_eq!(
+            ih.on_packet(t, Dir::ToMobile, &mut data(seg(4), MSS), &mut out),
+            Verdict::Absorb
+        );
+        assert_eq!(out.iter().map(ack_no).collect::<Vec<_>>(), [(seg(5), 0)]);
+    }
+
     /// While the mobile is unreachable the IH sends it nothing, even when its own retransmission
     /// timer (armed by a mobile ACK that arrived after the prediction) expires.
     #[test]
