@@ -478,6 +478,29 @@ mod tests {
     fn seg(k: u64) -> u64 {
         ISS + 1 + k * MSS as u64
     }
+    /// (ack, window) of each packet sent.
+    fn acks(out: &[Packet]) -> Vec<(u64, u32)> {
+        out.iter().map(ack_no).collect()
+    }
+    /// A RST from the mobile (no ACK flag) carrying `a` and `wnd` in its header fields.
+    fn reset_from_mobile(a: u64, wnd: u32) -> Packet {
+        let mut p = ack(a, wnd);
+        if let Transport::Tcp(h) = &mut p.l4 {
+            h.flags = TcpFlags::RST;
+        }
+        p
+    }
+    /// M-TCP's SH after the handshake and one segment acknowledged (last byte withheld).
+    fn sh_with_one_segment_acknowledged() -> (MtcpSh, Vec<Packet>) {
+        let mut sh = MtcpSh::default();
+        let mut out = vec![];
+        let t = SimTime::ZERO;
+        sh.on_packet(t, Dir::ToMobile, &mut syn_ack(), &mut out);
+        sh.on_packet(t, Dir::FromMobile, &mut ack(ISS + 1, 8760), &mut out);
+        sh.on_packet(t, Dir::ToMobile, &mut data(seg(0), MSS), &mut out);
+        sh.on_packet(t, Dir::FromMobile, &mut ack(seg(1), 8760), &mut out);
+        (sh, out)
+    }
 
     #[test]
     fn sh_withholds_one_byte_and_zero_windows_it_on_disconnection() {
@@ -800,30 +823,19 @@ mod tests {
     /// reconnection without a disconnection, sends nothing. The run summary reports the counts.
     #[test]
     fn sh_acts_once_per_disconnection_and_counts_what_it_sends() {
-        let mut sh = MtcpSh::default();
-        let mut out = vec![];
+        let (mut sh, mut out) = sh_with_one_segment_acknowledged();
         let t = SimTime::ZERO;
-        sh.on_packet(t, Dir::ToMobile, &mut syn_ack(), &mut out);
-        sh.on_packet(t, Dir::FromMobile, &mut ack(ISS + 1, 8760), &mut out);
-        sh.on_packet(t, Dir::ToMobile, &mut data(seg(0), MSS), &mut out);
-        sh.on_packet(t, Dir::FromMobile, &mut ack(seg(1), 8760), &mut out);
         sh.on_event(t, AgentEvent::LinkUp, &mut out);
         assert!(out.is_empty(), "connected: nothing to reopen");
         for _ in 0..2 {
             sh.on_event(t, down(), &mut out);
         }
-        assert_eq!(
-            out.iter().map(ack_no).collect::<Vec<_>>(),
-            vec![(seg(1), 0)]
-        );
+        assert_eq!(acks(&out), vec![(seg(1), 0)]);
         out.clear();
         for _ in 0..2 {
             sh.on_event(t, AgentEvent::LinkUp, &mut out);
         }
-        assert_eq!(
-            out.iter().map(ack_no).collect::<Vec<_>>(),
-            vec![(seg(1), 8760)]
-        );
+        assert_eq!(acks(&out), vec![(seg(1), 8760)]);
         let s = sh.stats;
         assert_eq!((s.disconnections, s.zero_window_acks), (1, 1));
         assert_eq!((s.reconnections, s.window_updates), (1, 1));
@@ -833,17 +845,9 @@ mod tests {
     /// passes untouched and is not the template of the zero-window ACK sent at the disconnection.
     #[test]
     fn sh_leaves_a_reset_from_the_mobile_alone() {
-        let mut sh = MtcpSh::default();
-        let mut out = vec![];
+        let (mut sh, mut out) = sh_with_one_segment_acknowledged();
         let t = SimTime::ZERO;
-        sh.on_packet(t, Dir::ToMobile, &mut syn_ack(), &mut out);
-        sh.on_packet(t, Dir::FromMobile, &mut ack(ISS + 1, 8760), &mut out);
-        sh.on_packet(t, Dir::ToMobile, &mut data(seg(0), MSS), &mut out);
-        sh.on_packet(t, Dir::FromMobile, &mut ack(seg(1), 8760), &mut out);
-        let mut rst = ack(seg(1), 4000);
-        if let Transport::Tcp(h) = &mut rst.l4 {
-            h.flags = TcpFlags::RST;
-        }
+        let mut rst = reset_from_mobile(seg(1), 4000);
         let before = rst.clone();
         assert_eq!(
             sh.on_packet(t, Dir::FromMobile, &mut rst, &mut out),
@@ -914,10 +918,7 @@ mod tests {
         let mut out = vec![];
         let v = ih.on_packet(t, Dir::ToMobile, &mut data(seg(3), MSS), &mut out);
         assert_eq!(v, Verdict::Absorb, "ends where the IH's ACK stands");
-        assert_eq!(
-            out.iter().map(ack_no).collect::<Vec<_>>(),
-            vec![(seg(4), 8760)]
-        );
+        assert_eq!(acks(&out), vec![(seg(4), 8760)]);
         out.clear();
         for mut p in [data(seg(3) + 100, MSS), data(seg(4), MSS)] {
             assert_eq!(
@@ -963,16 +964,13 @@ mod tests {
     fn ih_outage_trace_with_its_counters() {
         let (mut ih, mut out) = ih_with_flight();
         let t0 = SimTime::from_secs(1);
-        let mut rst = ack(seg(4), 0);
-        if let Transport::Tcp(h) = &mut rst.l4 {
-            h.flags = TcpFlags::RST;
-        }
+        let mut rst = reset_from_mobile(seg(4), 0);
         assert_eq!(
             ih.on_packet(t0, Dir::FromMobile, &mut rst, &mut out),
             Verdict::Forward
         );
         ih.on_event(t0, down(), &mut out);
-        let acks = |out: &[Packet]| out.iter().map(ack_no).collect::<Vec<_>>();
+        let acks = |out: &[Packet]| acks(&out);
         assert_eq!(acks(&out), [(seg(2), 0), (seg(4), 0)]);
         out.clear();
         assert_eq!(
@@ -1023,7 +1021,7 @@ mod tests {
             ih.on_packet(t, Dir::ToMobile, &mut data(seg(4), MSS), &mut out),
             Verdict::Absorb
         );
-        assert_eq!(out.iter().map(ack_no).collect::<Vec<_>>(), [(seg(5), 0)]);
+        assert_eq!(acks(&out), [(seg(5), 0)]);
     }
 
     /// While the mobile is unreachable the IH sends it nothing, even when its own retransmission
