@@ -970,7 +970,6 @@ mod tests {
             Verdict::Forward
         );
         ih.on_event(t0, down(), &mut out);
-        let acks = |out: &[Packet]| acks(&out);
         assert_eq!(acks(&out), [(seg(2), 0), (seg(4), 0)]);
         out.clear();
         assert_eq!(
