@@ -114,6 +114,33 @@ mod tests {
         assert!((mean_burst - 4.0).abs() / 4.0 < 0.05, "burst {mean_burst}");
     }
 
+    /// ALGORITHMS.md §1.4: the mean loss is π_G·e_G + π_B·e_B with π_B = p/(p+q), for any e_G,
+    /// e_B (the chain above has e_G = 0, e_B = 1); a chain that never leaves Good loses e_G.
+    #[test]
+    fn gilbert_mean_loss_is_the_stationary_mix_of_both_states() {
+        let ge = |p_gb, p_bg, loss_good, loss_bad| LossModel::GilbertElliott {
+            p_gb,
+            p_bg,
+            loss_good,
+            loss_bad,
+            bad: false,
+        };
+        let close = |m: LossModel, want: f64| {
+            let got = m.mean_loss();
+            assert!((got - want).abs() < 1e-12, "{m:?}: {got} vs {want}");
+        };
+        // p = q: π_B = 1/2.
+        close(ge(0.1, 0.1, 0.02, 0.5), 0.5 * 0.02 + 0.5 * 0.5);
+        // π_B = 0.2 / 0.8 = 1/4.
+        close(ge(0.2, 0.6, 0.04, 0.4), 0.75 * 0.04 + 0.25 * 0.4);
+        // Absorbed in Bad (q = 0) or held in Good (p = 0), and the chain that never moves.
+        close(ge(0.5, 0.0, 0.04, 0.4), 0.4);
+        close(ge(0.0, 0.5, 0.04, 0.4), 0.04);
+        close(ge(0.0, 0.0, 0.04, 0.4), 0.04);
+        close(LossModel::Bernoulli { p: 0.3 }, 0.3);
+        close(LossModel::None, 0.0);
+    }
+
     #[test]
     fn bernoulli_rate() {
         let mut m = LossModel::Bernoulli { p: 0.01 };
