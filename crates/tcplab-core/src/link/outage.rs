@@ -94,6 +94,49 @@ mod tests {
         assert_eq!([o.up_at(ms(45)), o.up_at(ms(55))], [ms(45), ms(60)]);
     }
 
+    /// The next outage from `t` is the earliest-starting interval not yet over: one that ended
+    /// at `t` is past ([start, end) intervals), a later one does not displace an earlier one.
+    #[test]
+    fn next_interval_is_the_earliest_one_not_yet_over() {
+        let ms = SimTime::from_millis;
+        let o = Outage {
+            intervals: vec![(ms(10), ms(20)), (ms(30), ms(40))],
+            periodic: None,
+        };
+        let next = |t| o.next_interval(ms(t));
+        assert_eq!(next(5), Some((ms(10), ms(20))));
+        assert_eq!(next(15), Some((ms(10), ms(20))));
+        assert_eq!(next(20), Some((ms(30), ms(40))));
+        assert_eq!(next(40), None);
+    }
+
+    /// A cycle counts from its first start t0: down for D at t0, t0 + P, t0 + 2P, …
+    #[test]
+    fn a_cycle_counts_its_periods_from_its_first_start() {
+        let s = SimTime::from_secs;
+        let o = Outage {
+            intervals: vec![],
+            periodic: Some((s(10), s(60), s(5))),
+        };
+        let down: Vec<u64> = (0..140).filter(|&t| o.is_down(s(t))).collect();
+        assert_eq!(
+            down,
+            [10, 11, 12, 13, 14, 70, 71, 72, 73, 74, 130, 131, 132, 133, 134]
+        );
+    }
+
+    /// A cycle with no period never takes the link down (and is not a division by zero).
+    #[test]
+    fn a_cycle_of_zero_period_never_takes_the_link_down() {
+        let s = SimTime::from_secs;
+        let o = Outage {
+            intervals: vec![],
+            periodic: Some((s(0), SimTime::ZERO, s(5))),
+        };
+        assert!(!o.is_down(s(0)) && !o.is_down(s(3)));
+        assert_eq!(o.next_interval(s(3)), None);
+    }
+
     #[test]
     fn periodic_and_explicit() {
         let o = Outage {
