@@ -105,12 +105,6 @@ impl Queue {
         }
         r
     }
-
-    /// Removes every packet (used when an interface is torn down); returns them.
-    pub fn drain(&mut self) -> Vec<PktId> {
-        self.bytes = 0;
-        self.items.drain(..).map(|(p, _)| p).collect()
-    }
 }
 
 #[cfg(test)]
@@ -171,6 +165,17 @@ mod tests {
             Enqueue::Dropped
         );
         assert_eq!(q.bytes(), 250);
+        // A departure frees its bytes: after the 100-B head leaves, 100 B fit again, 101 do not.
+        assert_eq!(q.dequeue(SimTime(0)), Some((PktId(0), 100)));
+        assert_eq!(q.bytes(), 150);
+        assert_eq!(
+            q.enqueue(SimTime(0), PktId(5), 101, false, &mut rng),
+            Enqueue::Dropped
+        );
+        assert_eq!(
+            q.enqueue(SimTime(0), PktId(6), 100, false, &mut rng),
+            Enqueue::Queued
+        );
     }
 
     /// Offers 2000 packets, alternately ECN-capable and not, to a RED queue held at `held`

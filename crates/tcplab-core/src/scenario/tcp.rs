@@ -306,6 +306,29 @@ mod tests {
         assert!(TcpConfig::linux().timestamp_undo);
     }
 
+    /// `initial_ssthresh` reads a size with its unit and `initial_window` "rfc3390" or a number
+    /// of segments (here over the Linux profile's 10 segments); another name is refused at the
+    /// field, naming what is allowed.
+    #[test]
+    fn initial_ssthresh_and_initial_window_read_as_the_scenario_spells_them() {
+        let t = table(
+            "profile = \"linux\"\ninitial_ssthresh = \"64KiB\"\ninitial_window = \"rfc3390\"",
+        );
+        let c = tcp_config(&t, "tcp").expect("valid");
+        assert_eq!(c.initial_ssthresh, Some(65_536));
+        assert_eq!(c.initial_window, crate::tcp::InitialWindow::Rfc3390);
+        let errs = tcp_config(&table("initial_window = \"rfc9999\""), "tcp").unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].loc, "tcp.initial_window");
+        assert!(
+            errs[0]
+                .msg
+                .contains("'rfc9999' is not allowed; use \"rfc3390\""),
+            "{}",
+            errs[0].msg
+        );
+    }
+
     #[test]
     fn resolved_table_round_trips_to_the_same_config() {
         let t = table("variant = \"reno\"\ninitial_window = 3\nrcv_buf = \"4MB\"");
