@@ -120,6 +120,74 @@ mod tests {
     use super::*;
     use crate::rng::StreamId;
 
+    /// The share of `n` fresh RED queues (w_q = 1, so the average is the queue length from the
+    /// second arrival on) that act early on an arrival at `last` after arrivals at `before`
+    /// (the first of which ends the initial idle period and leaves the average at 0).
+    fn early_share(p: RedParams, before: &[usize], last: usize) -> f64 {
+        let n = 4000;
+        let early = (0..n)
+            .filter(|&k| {
+                let mut red = Red::new(p, SimTime(1000));
+                let mut rng = Rng::derive(k, StreamId::Custom(5));
+                for &q in before {
+                    assert_eq!(red.arrival(SimTime(0), q, false, &mut rng), Enqueue::Queued);
+                }
+                red.arrival(SimTime(0), last, false, &mut rng) == Enqueue::Dropped
+            })
+            .count();
+        early as f64 / n as f64
+    }
+
+    fn band(gentle: bool, max_p: f64) -> RedParams {
+        RedParams {
+            limit: 100,
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p,
+            w_q: 1.0,
+            gentle,
+            ecn: false,
+            mark_at_max_th: false,
+        }
+    }
+
+    /// Within ±0.03 of `want`: 3.8 standard deviations of a share of 4000 at p = 0.5 (the
+    /// queues are seeded, so the shares are fixed; the margin is for a change of stream).
+    fn assert_share(got: f64, want: f64, what: &str) {
+        assert!((got - want).abs() < 0.03, "{what}: {got} vs {want}");
+    }
+
+    /// Floyd & Jacobson §4 (and the count's reset below min_th): the first arrival in the band
+    /// after one below min_th acts with pa = pb; each arrival in the band that does not act
+    /// raises the count, so the next acts with pa = pb / (1 − count·pb). An arrival exactly at
+    /// min_th is in the band (pb = 0, the count rises).
+    #[test]
+    fn the_early_probability_grows_with_the_count_since_the_last_early_action() {
+        // avg 10: pb = 0.5 (10 − 5) / (15 − 5) = 0.25.
+        let p = band(false, 0.5);
+        assert_share(early_share(p, &[0, 2], 10), 0.25, "first in the band");
+        assert_share(
+            early_share(p, &[0, 2, 2, 2], 10),
+            0.25,
+            "below min_th resets the count",
+        );
+        assert_share(
+            early_share(p, &[0, 5], 10),
+            0.25 / 0.75,
+            "at min_th the count rises",
+        );
+    }
+
+    /// Gentle RED's ramp (Floyd 2000): pb = max_p + (1 − max_p)(avg − max_th)/max_th between
+    /// max_th and 2·max_th; at avg 22, 0.1 + 0.9 · 7/15 = 0.52.
+    #[test]
+    fn gentle_red_ramps_from_max_p_to_one_between_max_th_and_twice_it() {
+        let p = band(true, 0.1);
+        assert_share(early_share(p, &[0], 22), 0.1 + 0.9 * 7.0 / 15.0, "avg 22");
+        // And in the band below max_th: 0.1 · (10 − 5)/10.
+        assert_share(early_share(p, &[0], 10), 0.05, "avg 10");
+    }
+
     #[test]
     fn mark_at_max_th_marks_ect_packets_instead_of_the_forced_drop() {
         let verdict = |mark_at_max_th: bool, ect: bool| {
