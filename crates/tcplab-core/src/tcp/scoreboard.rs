@@ -27,11 +27,6 @@ pub enum NextSeg {
 }
 
 impl Scoreboard {
-    pub fn clear(&mut self) {
-        self.sacked.clear();
-        self.total = 0;
-    }
-
     /// SACKed bytes above snd_una.
     pub fn sacked_bytes(&self) -> u64 {
         self.total
