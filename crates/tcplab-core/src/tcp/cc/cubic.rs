@@ -183,9 +183,15 @@ mod tests {
     /// A CUBIC flow at 1000 segments meets a loss, then is acknowledged a window per 100 ms RTT
     /// for 20 s. Its window follows W_cubic(t) = C·(t − K)³ + W_max of RFC 9438 eq. (1) with
     /// K = ∛((W_max − cwnd_epoch)/C) of eq. (2): concave up to W_max at t = K, convex after.
-    /// (With W_max = 1000 the Reno-friendly W_est stays far below the curve.)
+    /// (With W_max = 1000 the Reno-friendly W_est stays far below the curve.) t counts from the
+    /// epoch's start, the first ACK after the loss: here at 0 s and at 50 s.
     #[test]
     fn window_follows_w_cubic_after_a_loss() {
+        follows_w_cubic_from(SimTime::ZERO);
+        follows_w_cubic_from(SimTime::from_secs(50));
+    }
+
+    fn follows_w_cubic_from(start: SimTime) {
         let mut cc = Cubic::new(&TcpConfig::default());
         let est = rtt_after_sample(100);
         let mut w = Window::new(WindowUnit::Bytes, MSS, 1000 * MSS, u64::MAX);
@@ -200,11 +206,11 @@ mod tests {
         w.ssthresh = ss;
         w.set(ss);
         let k = (300.0f64 / C).cbrt();
-        let mut now = SimTime::ZERO;
+        let mut now = start;
         for round in 1..=200u64 {
             one_rtt(&mut cc, &mut w, &est, now, 100);
             now += SimTime::from_millis(100);
-            let t = now.as_secs_f64();
+            let t = (now - start).as_secs_f64();
             let cwnd = w.cwnd / MSS as f64;
             let curve = C * (t - k).powi(3) + 1000.0;
             // Each ACK closes (target − cwnd)/cwnd of the gap to W_cubic one RTT ahead, so by the
