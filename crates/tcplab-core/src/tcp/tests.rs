@@ -2205,6 +2205,110 @@ fn notices_freeze_and_resume_the_sender() {
     assert_eq!(s.poll_timeout(), Some(T0 + secs(5) + s.rto()));
 }
 
+/// `Resume` and `Unfreeze` leave the frozen state (ELFN's stand-by, TCP-F's snooze, ATCP's
+/// persist) and nothing else: for a sender that is not frozen they resend nothing and leave the
+/// retransmission timer where it was (no restart that would put a timeout off).
+#[test]
+fn resume_and_unfreeze_do_nothing_to_a_sender_not_frozen() {
+    let mut s = second_segment_lost(Variant::NewReno);
+    s.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![
+            (Notice::RouteReestablished, Response::Resume),
+            (Notice::LinkUp, Response::Unfreeze),
+            (Notice::LinkDown, Response::Flush),
+        ],
+        zero_window: false,
+    }));
+    let rto_at = s.poll_timeout();
+    assert_eq!(rto_at, Some(T0 + ms(350)));
+    let mut out = vec![];
+    for (t, n) in [
+        (120, Notice::RouteReestablished),
+        (130, Notice::LinkUp),
+        (140, Notice::LinkDown),
+    ] {
+        s.notify(T0 + ms(t), n, &mut out);
+        assert!(out.is_empty(), "{n:?}: {:?}", segs(&out));
+        assert_eq!(s.poll_timeout(), rto_at, "{n:?}");
+    }
+    assert!(!s.is_frozen());
+    // Flush's go-back-N did not happen either: the next ACK sends new data, not segment 2.
+    let next = send(&mut s, T0 + ms(150), &c_ack(S + 2 * M));
+    assert_eq!(next.first(), Some(&s_data(S + 11 * M)));
+}
+
+/// A sender unfrozen with nothing outstanding (`Resume`, `Unfreeze`, `Flush`) has nothing to
+/// resend and runs no retransmission timer (RFC 6298 (5.2): the timer is off while all data is
+/// acknowledged), so the timer of the data it sends next starts when that data is sent (5.1).
+#[test]
+fn leaving_the_frozen_state_with_nothing_outstanding_arms_no_timer() {
+    for r in [Response::Resume, Response::Unfreeze, Response::Flush] {
+        let (_, mut s) = established(cfg());
+        assert_eq!(write(&mut s, T0, 2 * M).len(), 2);
+        assert!(send(&mut s, T0 + ms(100), &c_ack(S + 2 * M)).is_empty());
+        assert_eq!(s.poll_timeout(), None);
+        s.push_extension(AnyExtension::Scripted(Scripted {
+            answers: vec![
+                (Notice::RouteFailure, Response::Freeze),
+                (Notice::RouteReestablished, r),
+            ],
+            zero_window: false,
+        }));
+        let mut out = vec![];
+        s.notify(T0 + ms(200), Notice::RouteFailure, &mut out);
+        assert!(s.is_frozen());
+        s.notify(T0 + ms(300), Notice::RouteReestablished, &mut out);
+        assert!(!s.is_frozen());
+        assert!(out.is_empty(), "{r:?}: {:?}", segs(&out));
+        assert_eq!(s.poll_timeout(), None, "{r:?}");
+        assert_eq!(
+            segs(&write(&mut s, T0 + secs(1), M)),
+            [(S + 2 * M, M as u32)]
+        );
+        assert_eq!(s.poll_timeout(), Some(T0 + secs(1) + s.rto()), "{r:?}");
+    }
+}
+
+/// Leaving the frozen state (`Resume`, `Unfreeze`, `Flush`) with data outstanding restarts the
+/// retransmission timer even when a zero window lets nothing new go: the timer runs while data
+/// is outstanding (RFC 6298 (5.1)–(5.2)), and the sender must keep retransmitting to a zero
+/// window (RFC 9293 §3.8.6.1); the persist timer is only for a window closed with nothing
+/// outstanding. `Resume` also resends the first unacknowledged segment at once.
+#[test]
+fn unfreezing_into_a_zero_window_restarts_the_retransmission_timer() {
+    for r in [Response::Resume, Response::Unfreeze, Response::Flush] {
+        let mut s = second_segment_lost(Variant::NewReno);
+        s.push_extension(AnyExtension::Scripted(Scripted {
+            answers: vec![
+                (Notice::RouteFailure, Response::Freeze),
+                (Notice::RouteReestablished, r),
+            ],
+            zero_window: false,
+        }));
+        // Segment 1 arrives, and the receiver's window closes: segments 2..10 outstanding.
+        let closed = seg(
+            TcpHeader {
+                ack: S + 2 * M,
+                window: 0,
+                ..C_TEMPL
+            },
+            0,
+        );
+        assert!(send(&mut s, T0 + ms(110), &closed).is_empty());
+        let mut out = vec![];
+        s.notify(T0 + ms(120), Notice::RouteFailure, &mut out);
+        assert_eq!(s.poll_timeout(), None);
+        s.notify(T0 + secs(1), Notice::RouteReestablished, &mut out);
+        assert!(!s.is_frozen());
+        let resent: &[(u64, u32)] = match r {
+            Response::Resume => &[(S + 2 * M, M as u32)],
+            _ => &[],
+        };
+        assert_eq!(segs(&out), resent, "{r:?}");
+        assert_eq!(s.poll_timeout(), Some(T0 + secs(1) + s.rto()), "{r:?}");
+    }
+}
+
 #[test]
 fn a_learned_ack_stops_go_back_n_below_it() {
     // Segments 1..10 outstanding; routing learns that the receiver has everything below 6.
