@@ -2309,6 +2309,66 @@ fn unfreezing_into_a_zero_window_restarts_the_retransmission_timer() {
     }
 }
 
+/// What an extension's `Resend(what)` sends (seq relative to S, payload, FIN) when the server
+/// wrote `n` bytes and closed (the FIN sent after them) at T0 and nothing was acknowledged.
+fn resent_after_close(n: u64, what: Resend) -> Vec<(u64, u32, bool)> {
+    let (_, mut s) = established(cfg());
+    s.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![(Notice::LinkDown, Response::Resend(what))],
+        zero_window: false,
+    }));
+    let mut out = vec![];
+    s.write(T0, n, &mut out);
+    s.shutdown(T0, &mut out);
+    assert!(out.last().unwrap().hdr.flags.has(TcpFlags::FIN));
+    let mut out = vec![];
+    s.notify(T0 + ms(10), Notice::LinkDown, &mut out);
+    out.iter()
+        .map(|x| (x.hdr.seq - S, x.payload, x.hdr.flags.has(TcpFlags::FIN)))
+        .collect()
+}
+
+/// A frozen sender's resend of the window (ATCP's Loss state, TCP-F's flush) sends every
+/// unacknowledged segment once, in MSS-sized pieces, the last one as long as the data left, and
+/// the FIN rides on the segment that ends at it, once (RFC 9293 §3.10.4: the FIN occupies the
+/// sequence number after the last byte; sending it again on a segment of its own as well would be
+/// a duplicate the receiver ACKs at once, a spurious duplicate ACK). With only the head resent,
+/// the FIN stays behind.
+#[test]
+fn a_window_resend_sends_each_segment_once_with_the_fin_riding_on_the_last() {
+    assert_eq!(
+        resent_after_close(2 * M, Resend::Window),
+        [(0, 1000, false), (M, 1000, true)]
+    );
+    assert_eq!(
+        resent_after_close(2500, Resend::Window),
+        [(0, 1000, false), (M, 1000, false), (2 * M, 500, true)]
+    );
+    assert_eq!(resent_after_close(2 * M, Resend::Head), [(0, 1000, false)]);
+    assert_eq!(resent_after_close(500, Resend::Head), [(0, 500, true)]);
+}
+
+/// With nothing outstanding a frozen sender's resend of the window is a probe: one segment of
+/// the data waiting to be sent, not all of it (a frozen sender sends nothing new; ATCP's persist
+/// probes, `ext_resend`).
+#[test]
+fn a_window_resend_with_nothing_outstanding_probes_with_one_segment() {
+    let (_, mut s) = established(cfg());
+    s.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![
+            (Notice::RouteFailure, Response::Freeze),
+            (Notice::LinkDown, Response::Resend(Resend::Window)),
+        ],
+        zero_window: false,
+    }));
+    let mut out = vec![];
+    s.notify(T0, Notice::RouteFailure, &mut out);
+    assert!(write(&mut s, T0 + ms(10), 3 * M).is_empty(), "frozen");
+    s.notify(T0 + ms(20), Notice::LinkDown, &mut out);
+    assert_eq!(segs(&out), [(S, M as u32)]);
+    assert!(s.is_frozen());
+}
+
 #[test]
 fn a_learned_ack_stops_go_back_n_below_it() {
     // Segments 1..10 outstanding; routing learns that the receiver has everything below 6.
