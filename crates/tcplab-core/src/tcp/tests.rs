@@ -2205,6 +2205,170 @@ fn notices_freeze_and_resume_the_sender() {
     assert_eq!(s.poll_timeout(), Some(T0 + secs(5) + s.rto()));
 }
 
+/// `Resume` and `Unfreeze` leave the frozen state (ELFN's stand-by, TCP-F's snooze, ATCP's
+/// persist) and nothing else: for a sender that is not frozen they resend nothing and leave the
+/// retransmission timer where it was (no restart that would put a timeout off).
+#[test]
+fn resume_and_unfreeze_do_nothing_to_a_sender_not_frozen() {
+    let mut s = second_segment_lost(Variant::NewReno);
+    s.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![
+            (Notice::RouteReestablished, Response::Resume),
+            (Notice::LinkUp, Response::Unfreeze),
+            (Notice::LinkDown, Response::Flush),
+        ],
+        zero_window: false,
+    }));
+    let rto_at = s.poll_timeout();
+    assert_eq!(rto_at, Some(T0 + ms(350)));
+    let mut out = vec![];
+    for (t, n) in [
+        (120, Notice::RouteReestablished),
+        (130, Notice::LinkUp),
+        (140, Notice::LinkDown),
+    ] {
+        s.notify(T0 + ms(t), n, &mut out);
+        assert!(out.is_empty(), "{n:?}: {:?}", segs(&out));
+        assert_eq!(s.poll_timeout(), rto_at, "{n:?}");
+    }
+    assert!(!s.is_frozen());
+    // Flush's go-back-N did not happen either: the next ACK sends new data, not segment 2.
+    let next = send(&mut s, T0 + ms(150), &c_ack(S + 2 * M));
+    assert_eq!(next.first(), Some(&s_data(S + 11 * M)));
+}
+
+/// A sender unfrozen with nothing outstanding (`Resume`, `Unfreeze`, `Flush`) has nothing to
+/// resend and runs no retransmission timer (RFC 6298 (5.2): the timer is off while all data is
+/// acknowledged), so the timer of the data it sends next starts when that data is sent (5.1).
+#[test]
+fn leaving_the_frozen_state_with_nothing_outstanding_arms_no_timer() {
+    for r in [Response::Resume, Response::Unfreeze, Response::Flush] {
+        let (_, mut s) = established(cfg());
+        assert_eq!(write(&mut s, T0, 2 * M).len(), 2);
+        assert!(send(&mut s, T0 + ms(100), &c_ack(S + 2 * M)).is_empty());
+        assert_eq!(s.poll_timeout(), None);
+        s.push_extension(AnyExtension::Scripted(Scripted {
+            answers: vec![
+                (Notice::RouteFailure, Response::Freeze),
+                (Notice::RouteReestablished, r),
+            ],
+            zero_window: false,
+        }));
+        let mut out = vec![];
+        s.notify(T0 + ms(200), Notice::RouteFailure, &mut out);
+        assert!(s.is_frozen());
+        s.notify(T0 + ms(300), Notice::RouteReestablished, &mut out);
+        assert!(!s.is_frozen());
+        assert!(out.is_empty(), "{r:?}: {:?}", segs(&out));
+        assert_eq!(s.poll_timeout(), None, "{r:?}");
+        assert_eq!(
+            segs(&write(&mut s, T0 + secs(1), M)),
+            [(S + 2 * M, M as u32)]
+        );
+        assert_eq!(s.poll_timeout(), Some(T0 + secs(1) + s.rto()), "{r:?}");
+    }
+}
+
+/// Leaving the frozen state (`Resume`, `Unfreeze`, `Flush`) with data outstanding restarts the
+/// retransmission timer even when a zero window lets nothing new go: the timer runs while data
+/// is outstanding (RFC 6298 (5.1)–(5.2)), and the sender must keep retransmitting to a zero
+/// window (RFC 9293 §3.8.6.1); the persist timer is only for a window closed with nothing
+/// outstanding. `Resume` also resends the first unacknowledged segment at once.
+#[test]
+fn unfreezing_into_a_zero_window_restarts_the_retransmission_timer() {
+    for r in [Response::Resume, Response::Unfreeze, Response::Flush] {
+        let mut s = second_segment_lost(Variant::NewReno);
+        s.push_extension(AnyExtension::Scripted(Scripted {
+            answers: vec![
+                (Notice::RouteFailure, Response::Freeze),
+                (Notice::RouteReestablished, r),
+            ],
+            zero_window: false,
+        }));
+        // Segment 1 arrives, and the receiver's window closes: segments 2..10 outstanding.
+        let closed = seg(
+            TcpHeader {
+                ack: S + 2 * M,
+                window: 0,
+                ..C_TEMPL
+            },
+            0,
+        );
+        assert!(send(&mut s, T0 + ms(110), &closed).is_empty());
+        let mut out = vec![];
+        s.notify(T0 + ms(120), Notice::RouteFailure, &mut out);
+        assert_eq!(s.poll_timeout(), None);
+        s.notify(T0 + secs(1), Notice::RouteReestablished, &mut out);
+        assert!(!s.is_frozen());
+        let resent: &[(u64, u32)] = match r {
+            Response::Resume => &[(S + 2 * M, M as u32)],
+            _ => &[],
+        };
+        assert_eq!(segs(&out), resent, "{r:?}");
+        assert_eq!(s.poll_timeout(), Some(T0 + secs(1) + s.rto()), "{r:?}");
+    }
+}
+
+/// What an extension's `Resend(what)` sends (seq relative to S, payload, FIN) when the server
+/// wrote `n` bytes and closed (the FIN sent after them) at T0 and nothing was acknowledged.
+fn resent_after_close(n: u64, what: Resend) -> Vec<(u64, u32, bool)> {
+    let (_, mut s) = established(cfg());
+    s.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![(Notice::LinkDown, Response::Resend(what))],
+        zero_window: false,
+    }));
+    let mut out = vec![];
+    s.write(T0, n, &mut out);
+    s.shutdown(T0, &mut out);
+    assert!(out.last().unwrap().hdr.flags.has(TcpFlags::FIN));
+    let mut out = vec![];
+    s.notify(T0 + ms(10), Notice::LinkDown, &mut out);
+    out.iter()
+        .map(|x| (x.hdr.seq - S, x.payload, x.hdr.flags.has(TcpFlags::FIN)))
+        .collect()
+}
+
+/// A frozen sender's resend of the window (ATCP's Loss state, TCP-F's flush) sends every
+/// unacknowledged segment once, in MSS-sized pieces, the last one as long as the data left, and
+/// the FIN rides on the segment that ends at it, once (RFC 9293 §3.10.4: the FIN occupies the
+/// sequence number after the last byte; sending it again on a segment of its own as well would be
+/// a duplicate the receiver ACKs at once, a spurious duplicate ACK). With only the head resent,
+/// the FIN stays behind.
+#[test]
+fn a_window_resend_sends_each_segment_once_with_the_fin_riding_on_the_last() {
+    assert_eq!(
+        resent_after_close(2 * M, Resend::Window),
+        [(0, 1000, false), (M, 1000, true)]
+    );
+    assert_eq!(
+        resent_after_close(2500, Resend::Window),
+        [(0, 1000, false), (M, 1000, false), (2 * M, 500, true)]
+    );
+    assert_eq!(resent_after_close(2 * M, Resend::Head), [(0, 1000, false)]);
+    assert_eq!(resent_after_close(500, Resend::Head), [(0, 500, true)]);
+}
+
+/// With nothing outstanding a frozen sender's resend of the window is a probe: one segment of
+/// the data waiting to be sent, not all of it (a frozen sender sends nothing new; ATCP's persist
+/// probes, `ext_resend`).
+#[test]
+fn a_window_resend_with_nothing_outstanding_probes_with_one_segment() {
+    let (_, mut s) = established(cfg());
+    s.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![
+            (Notice::RouteFailure, Response::Freeze),
+            (Notice::LinkDown, Response::Resend(Resend::Window)),
+        ],
+        zero_window: false,
+    }));
+    let mut out = vec![];
+    s.notify(T0, Notice::RouteFailure, &mut out);
+    assert!(write(&mut s, T0 + ms(10), 3 * M).is_empty(), "frozen");
+    s.notify(T0 + ms(20), Notice::LinkDown, &mut out);
+    assert_eq!(segs(&out), [(S, M as u32)]);
+    assert!(s.is_frozen());
+}
+
 #[test]
 fn a_learned_ack_stops_go_back_n_below_it() {
     // Segments 1..10 outstanding; routing learns that the receiver has everything below 6.

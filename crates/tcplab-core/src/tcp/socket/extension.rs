@@ -180,12 +180,19 @@ impl Socket {
                 .map(|a| (a, self.mss.min(end - a)))
                 .collect(),
         };
+        // The end of what this resend has covered so far.
+        let mut covered = s;
         for (a, len) in ranges {
+            if a < covered {
+                // Only the FIN, which rode on the segment before.
+                continue;
+            }
             // The FIN rides on the segment that ends at it.
             let len = match self.fin_seq() {
                 Some(f) if a + len == f && self.snd_max > f => len + 1,
                 _ => len,
             };
+            covered = a + len;
             if what == Resend::Byte {
                 self.stats.window_probes += 1;
             }

@@ -367,6 +367,92 @@ fn autotuning_grows_the_window_to_twice_the_data_per_round_trip() {
     );
 }
 
+/// Dynamic Right-Sizing without Linux's rules (`rcv_buf_autotune` alone): the window (bytes,
+/// before scaling) a client with an `rcv_buf`-byte buffer offers after each of the server's
+/// in-order segments 1..=n, segment k arriving at `at(k)` with TSecr `ecr(k)` (None: no
+/// timestamp option). The client ACKs every segment.
+fn drs_windows(
+    rcv_buf: u64,
+    timestamps: bool,
+    n: u64,
+    at: impl Fn(u64) -> SimTime,
+    ecr: impl Fn(u64) -> Option<u32>,
+) -> Vec<u64> {
+    let mut c = established(TcpConfig {
+        rcv_buf_autotune: true,
+        rcv_buf,
+        delayed_ack: false,
+        timestamps,
+        ..cfg()
+    })
+    .0;
+    (1..=n)
+        .map(|k| {
+            let t = at(k);
+            let d = seg(
+                TcpHeader {
+                    seq: S + (k - 1) * M,
+                    ts: ecr(k).map(|e| (t.as_millis() as u32, e)),
+                    ..S_TEMPL
+                },
+                M as u32,
+            );
+            let out = send(&mut c, t, &d);
+            let a = &out.last().expect("every segment is ACKed").hdr;
+            assert_eq!(a.ack, S + k * M);
+            a.window as u64
+        })
+        .collect()
+}
+
+/// The client's TSval at `t` (RFC 7323 §5.4: a 1 ms clock, offset by one), as a segment echoes it.
+fn tsval(t: SimTime) -> u32 {
+    t.as_millis() as u32 + 1
+}
+
+/// Dynamic Right-Sizing (Fisk & Feng 2001) with timestamps: every segment's echo is an RTT
+/// sample, smoothed 7/8 as RFC 6298 smooths SRTT, so steady 100 ms samples keep the estimate at
+/// 100 ms; the round that starts with the first segment (1 ms apart) ends at segment 101, which
+/// sets the window to twice the 101 segments the round delivered, and the offered window then
+/// climbs two MSS per segment towards it.
+#[test]
+fn drs_steady_rtt_samples_give_one_round_per_rtt() {
+    let at = |k: u64| T0 + ms(100 + k);
+    let w = drs_windows(120_000, true, 110, at, |k| Some(tsval(at(k) - ms(100))));
+    let mut want = vec![120_000; 100];
+    want.extend((1..=10).map(|i| 120_000 + 2000 * i));
+    assert_eq!(w, want);
+}
+
+/// A TSecr of zero echoes nothing (RFC 7323 §3.2: zero is what a segment carries when it has no
+/// timestamp to echo; Linux takes no RTT sample from it): with timestamps on, a client whose
+/// data all echoes zero has no receiver RTT, and it does not fall back on timing a window's
+/// arrival (DRS's estimate for connections without timestamps), so its window never grows.
+/// The same trace with real 100 ms echoes grows it.
+#[test]
+fn drs_takes_no_rtt_sample_from_a_zero_echo() {
+    let at = |k: u64| T0 + ms(50 * k);
+    assert_eq!(drs_windows(4000, true, 20, at, |_| Some(0)), [4000; 20]);
+    let echoed = drs_windows(4000, true, 20, at, |k| Some(tsval(at(k) - ms(100))));
+    assert!(echoed[19] > 4000, "{echoed:?}");
+}
+
+/// Dynamic Right-Sizing without timestamps (Fisk & Feng 2001): the RTT is the time one window
+/// of data takes to arrive, timed afresh for each window with the window then offered. At one
+/// segment per ms the first window (4000 B) takes 4 ms, the 4-ms rounds hold 4 segments and
+/// the window doubles to 8000 B (offered at segments 8 and 9); the next window, 8000 B, takes
+/// 8 ms, the estimate rises to 4.5 ms, and rounds of 5 segments raise the window to 10 000 B at
+/// segment 21. Timing only the first window would keep it at 8000 B.
+#[test]
+fn drs_without_timestamps_times_every_window() {
+    let w = drs_windows(4000, false, 30, |k| T0 + ms(100 + k), |_| None);
+    let mut want = vec![4000; 7];
+    want.extend([6000]);
+    want.extend([8000; 12]);
+    want.extend([10_000; 10]);
+    assert_eq!(w, want);
+}
+
 #[test]
 fn rack_recovery_sends_by_pipe_every_marked_loss_then_new_data() {
     // Ten segments at T0; segments 2 and 5 lost, the others SACKed 100 ms later. Three SACKed

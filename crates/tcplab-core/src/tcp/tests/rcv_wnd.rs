@@ -120,3 +120,70 @@ fn a_smaller_receiver_rtt_sample_is_taken_at_once() {
     assert_eq!(w[29], scaled(80_918));
     assert_eq!(w[30], scaled(82_918));
 }
+
+/// As `windows`, segment k echoing the client's timestamp of time `echoed(k)`, and the window
+/// exact (before scaling).
+fn exact_windows(
+    c: &mut Socket,
+    ks: std::ops::RangeInclusive<u64>,
+    at: impl Fn(u64) -> SimTime,
+    echoed: impl Fn(u64) -> SimTime,
+) -> Vec<u64> {
+    ks.map(|k| {
+        let t = at(k);
+        let d = seg(
+            TcpHeader {
+                seq: S + (k - 1) * M,
+                ts: Some((t.as_millis() as u32, echoed(k).as_millis() as u32 + 1)),
+                ..S_TEMPL
+            },
+            M as u32,
+        );
+        let out = send(c, t, &d);
+        let a = &out.last().expect("every segment is ACKed").hdr;
+        assert_eq!(a.ack, S + k * M);
+        a.window as u64
+    })
+    .collect()
+}
+
+/// Linux measures autotuning's rounds from the connection's establishment
+/// (tcp_init_buffer_space): the first check comes with the first data and counts only it, so the
+/// next round (segments 2–11 of `three_rounds`) holds 10 MSS, not above the initial 10-MSS
+/// threshold, and the buffer stays; the window first climbs at segment 31. With a 10 000-byte
+/// window (a 20 000-byte buffer, bound (20 000 − 1600) · 160/256 = 11 500 B) a round counted from
+/// the first data instead (segments 1–11) would exceed it and raise the window at segment 11.
+#[test]
+fn autotunings_first_round_starts_at_establishment() {
+    let mut c = established(TcpConfig {
+        rcv_wnd_growth: true,
+        rcv_buf_autotune: true,
+        rcv_overhead: 600,
+        rcv_buf: 10_000,
+        delayed_ack: false,
+        timestamps: true,
+        ..cfg()
+    })
+    .0;
+    let w = exact_windows(&mut c, 1..=40, three_rounds, |k| three_rounds(k) - ms(100));
+    let mut want = vec![11_500; 30];
+    want.extend((1..=10).map(|i| 11_500 + 2000 * i));
+    assert_eq!(w, want);
+}
+
+/// Linux samples the receiver's RTT once per new echo value (rcv_rtt_last_tsecr): segments
+/// arriving at one per ms in bursts of 30 that all echo the client's timestamp of 100 ms before
+/// the burst's first segment give one 100 ms sample per burst, so the round that starts at
+/// segment 1 ends 100 ms later at segment 101 (100 segments read: the window climbs from there).
+/// Sampling every segment would lengthen the estimate within each burst (the later segments
+/// seem up to 29 ms older) and put the check off to the next burst's first segment (121).
+#[test]
+fn the_receiver_rtt_is_sampled_once_per_echo() {
+    let at = |k: u64| T0 + ms(100 + k);
+    let echoed = |k: u64| T0 + ms(1 + (k - 1) / 30 * 30);
+    let w = exact_windows(&mut client(true, true), 1..=130, at, echoed);
+    let mut want: Vec<u64> = (1..=7).map(|k| 65_000 + 2000 * k).collect();
+    want.extend([80_918; 93]);
+    want.extend((1..=30).map(|i| 80_918 + 2000 * i));
+    assert_eq!(w, want);
+}
