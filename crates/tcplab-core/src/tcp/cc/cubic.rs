@@ -166,11 +166,23 @@ mod tests {
 
     /// Acknowledges one window at `now`, spread evenly over one RTT, one ACK per segment.
     fn one_rtt(cc: &mut Cubic, w: &mut Window, est: &RttEstimator, now: SimTime, rtt_ms: u64) {
-        let segs = (w.cwnd / MSS as f64).floor() as u64;
-        for i in 0..segs {
+        one_rtt_acking(cc, w, est, now, rtt_ms, 1);
+    }
+
+    /// The same with one ACK per `per_ack` segments (delayed ACKs: ⌊⌊cwnd⌋/per_ack⌋ ACKs).
+    fn one_rtt_acking(
+        cc: &mut Cubic,
+        w: &mut Window,
+        est: &RttEstimator,
+        now: SimTime,
+        rtt_ms: u64,
+        per_ack: u64,
+    ) {
+        let acks = (w.cwnd / MSS as f64).floor() as u64 / per_ack;
+        for i in 0..acks {
             let ack = Ack {
-                now: now + SimTime::from_millis(rtt_ms * i / segs),
-                acked: MSS,
+                now: now + SimTime::from_millis(rtt_ms * i / acks),
+                acked: per_ack * MSS,
                 rtt: None,
                 ca_rtt: None,
                 snd_una: 0,
@@ -184,14 +196,16 @@ mod tests {
     /// for 20 s. Its window follows W_cubic(t) = C·(t − K)³ + W_max of RFC 9438 eq. (1) with
     /// K = ∛((W_max − cwnd_epoch)/C) of eq. (2): concave up to W_max at t = K, convex after.
     /// (With W_max = 1000 the Reno-friendly W_est stays far below the curve.) t counts from the
-    /// epoch's start, the first ACK after the loss: here at 0 s and at 50 s.
+    /// epoch's start, the first ACK after the loss: here at 0 s and at 50 s. With delayed ACKs
+    /// (two segments each) the window closes the gap per acknowledged segment, not per ACK.
     #[test]
     fn window_follows_w_cubic_after_a_loss() {
-        follows_w_cubic_from(SimTime::ZERO);
-        follows_w_cubic_from(SimTime::from_secs(50));
+        follows_w_cubic_from(SimTime::ZERO, 1);
+        follows_w_cubic_from(SimTime::from_secs(50), 1);
+        follows_w_cubic_from(SimTime::ZERO, 2);
     }
 
-    fn follows_w_cubic_from(start: SimTime) {
+    fn follows_w_cubic_from(start: SimTime, per_ack: u64) {
         let mut cc = Cubic::new(&TcpConfig::default());
         let est = rtt_after_sample(100);
         let mut w = Window::new(WindowUnit::Bytes, MSS, 1000 * MSS, u64::MAX);
@@ -208,7 +222,7 @@ mod tests {
         let k = (300.0f64 / C).cbrt();
         let mut now = start;
         for round in 1..=200u64 {
-            one_rtt(&mut cc, &mut w, &est, now, 100);
+            one_rtt_acking(&mut cc, &mut w, &est, now, 100, per_ack);
             now += SimTime::from_millis(100);
             let t = (now - start).as_secs_f64();
             let cwnd = w.cwnd / MSS as f64;
@@ -289,9 +303,15 @@ mod tests {
 
     /// On small windows Reno's growth W_est outruns the cubic curve early in the epoch and CUBIC
     /// follows it (RFC 9438 §4.3): α_cubic = 3(1 − β)/(1 + β) ≈ 0.53 segments per RTT until
-    /// W_est reaches cwnd_prior, then 1 segment per RTT.
+    /// W_est reaches cwnd_prior, then 1 segment per RTT; counted per acknowledged segment, so
+    /// the same with delayed ACKs (two segments each).
     #[test]
     fn reno_friendly_region_on_short_windows() {
+        reno_friendly_acking(1);
+        reno_friendly_acking(2);
+    }
+
+    fn reno_friendly_acking(per_ack: u64) {
         let mut cc = Cubic::new(&TcpConfig::default());
         let est = rtt_after_sample(100);
         let mut w = Window::new(WindowUnit::Bytes, MSS, 10 * MSS, u64::MAX);
@@ -306,7 +326,7 @@ mod tests {
         let mut per_rtt = vec![];
         for _ in 0..12 {
             let before = w.cwnd / MSS as f64;
-            one_rtt(&mut cc, &mut w, &est, now, 100);
+            one_rtt_acking(&mut cc, &mut w, &est, now, 100, per_ack);
             now += SimTime::from_millis(100);
             let cwnd = w.cwnd / MSS as f64;
             // In the region cwnd is W_est, and W_cubic is below it.
@@ -321,9 +341,11 @@ mod tests {
                 crossed += 1; // the RTT in which W_est passes cwnd_prior mixes both rates
                 continue;
             }
-            // ⌊cwnd⌋ ACKs of α/cwnd each: α·⌊cwnd⌋/cwnd, a little under α.
+            // ⌊cwnd⌋ acknowledged segments of α/cwnd each: α·⌊cwnd⌋/cwnd, a little under α
+            // (with delayed ACKs, the segments of ⌊⌊cwnd⌋/2⌋ ACKs).
             let a = if before >= 10.0 { 1.0 } else { alpha };
-            let expect = a * before.floor() / before;
+            let acked = (before.floor() as u64 / per_ack * per_ack) as f64;
+            let expect = a * acked / before;
             assert!(
                 (step - expect).abs() < 0.05 * a,
                 "from {before:.2}: +{step:.3}, expected ≈ {expect:.3}"
