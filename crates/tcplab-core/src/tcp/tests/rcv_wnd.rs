@@ -187,3 +187,22 @@ fn the_receiver_rtt_is_sampled_once_per_echo() {
     want.extend((1..=30).map(|i| 80_918 + 2000 * i));
     assert_eq!(w, want);
 }
+
+/// Linux averages a receiver RTT sample larger than the estimate in with weight 1/8
+/// (tcp_rcv_rtt_update, 6.16: only a smaller one replaces it): after 100 ms, a 180 ms sample
+/// gives 110 ms, so with no new echo after it the round that starts at segment 1 (one segment per
+/// ms) ends at segment 111 and the window climbs from there; taking the 180 ms at once would put
+/// the check off to segment 181.
+#[test]
+fn a_larger_receiver_rtt_sample_is_averaged_in() {
+    let at = |k: u64| T0 + ms(100 + k);
+    let echoed = |k: u64| match k {
+        1 => at(1) - ms(100),
+        _ => at(2) - ms(180),
+    };
+    let w = exact_windows(&mut client(true, true), 1..=120, at, echoed);
+    let mut want: Vec<u64> = (1..=7).map(|k| 65_000 + 2000 * k).collect();
+    want.extend([80_918; 103]);
+    want.extend((1..=10).map(|i| 80_918 + 2000 * i));
+    assert_eq!(w, want);
+}
