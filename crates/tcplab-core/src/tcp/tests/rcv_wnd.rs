@@ -222,6 +222,22 @@ fn autotunings_raise_adds_twice_the_relative_growth() {
     want.extend((1..=19).map(|i| 80_918 + 2000 * i));
     want.extend([119_000; 11]);
     assert_eq!(w, want);
+    // A second round of 25 segments (12–36): 2 · 25 000 · (1 + 2 · 15 000/10 000) = 200 000 B,
+    // so the window climbs from segment 36 on past 149 000 B (what 2 · 25 000 · 1.5 plus one
+    // would give) towards 199 000 B.
+    let at = |k: u64| {
+        let round = match k {
+            1..=10 => 100,
+            11..=35 => 200,
+            _ => 290,
+        };
+        T0 + ms(round + k)
+    };
+    let w = exact_windows(&mut client(true, true), 1..=80, at, |k| at(k) - ms(100));
+    let mut want: Vec<u64> = (1..=7).map(|k| 65_000 + 2000 * k).collect();
+    want.extend([80_918; 28]);
+    want.extend((1..=45).map(|i| 80_918 + 2000 * i));
+    assert_eq!(w, want);
 }
 
 /// Without timestamps Linux times one window of data for its receiver RTT (tcp_rcv_rtt_measure:
