@@ -2346,6 +2346,25 @@ fn a_window_resend_sends_each_segment_once_with_the_fin_riding_on_the_last() {
     );
     assert_eq!(resent_after_close(2 * M, Resend::Head), [(0, 1000, false)]);
     assert_eq!(resent_after_close(500, Resend::Head), [(0, 500, true)]);
+    // A FIN not yet sent (the initial window of four segments holds it back) is new: the
+    // resend of the window leaves it to the sender's windows.
+    let (_, mut s) = established(cfg());
+    s.push_extension(AnyExtension::Scripted(Scripted {
+        answers: vec![(Notice::LinkDown, Response::Resend(Resend::Window))],
+        zero_window: false,
+    }));
+    let mut out = vec![];
+    s.write(T0, 4 * M, &mut out);
+    s.shutdown(T0, &mut out);
+    assert_eq!(out.len(), 4);
+    assert!(out.iter().all(|x| !x.hdr.flags.has(TcpFlags::FIN)));
+    let mut out = vec![];
+    s.notify(T0 + ms(10), Notice::LinkDown, &mut out);
+    assert_eq!(
+        segs(&out),
+        (0..4).map(|k| (S + k * M, M as u32)).collect::<Vec<_>>()
+    );
+    assert!(out.iter().all(|x| !x.hdr.flags.has(TcpFlags::FIN)));
 }
 
 /// With nothing outstanding a frozen sender's resend of the window is a probe: one segment of

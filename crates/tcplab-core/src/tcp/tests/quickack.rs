@@ -144,3 +144,21 @@ fn a_bare_fin_spends_no_quick_ack() {
     assert_eq!(out.len(), 1, "the second quick ACK");
     assert_eq!(out[0].hdr.ack, S + 2 * M);
 }
+
+/// Linux grants the quick ACKs again after a gap in the data only when the gap is longer than
+/// the RTO (tcp_event_data_recv's "too long gap", m > icsk_rto): after the budget of a 6000-byte
+/// window is spent, a segment exactly one RTO (300 ms) after the last waits for its pair, one
+/// arriving a millisecond later is ACKed at once.
+#[test]
+fn only_a_gap_longer_than_the_rto_reenters_quick_ack_mode() {
+    let run = |gap: SimTime| {
+        let mut c = client(true, 6000);
+        assert_eq!(acked(&mut c, 1..=6, |k| T0 + ms(100 + k)), [1, 2, 3, 5]);
+        let t = c.poll_timeout().expect("segment 6's delayed ACK");
+        assert_eq!(recv(&mut c, t).len(), 1);
+        assert_eq!(c.rto(), ms(300));
+        acked(&mut c, 7..=7, |_| T0 + ms(106) + gap)
+    };
+    assert_eq!(run(ms(300)), Vec::<u64>::new());
+    assert_eq!(run(ms(301)), [7]);
+}

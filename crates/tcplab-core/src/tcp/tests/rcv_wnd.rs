@@ -187,3 +187,85 @@ fn the_receiver_rtt_is_sampled_once_per_echo() {
     want.extend((1..=30).map(|i| 80_918 + 2000 * i));
     assert_eq!(w, want);
 }
+
+/// Linux averages a receiver RTT sample larger than the estimate in with weight 1/8
+/// (tcp_rcv_rtt_update, 6.16: only a smaller one replaces it): after 100 ms, a 180 ms sample
+/// gives 110 ms, so with no new echo after it the round that starts at segment 1 (one segment per
+/// ms) ends at segment 111 and the window climbs from there; taking the 180 ms at once would put
+/// the check off to segment 181.
+#[test]
+fn a_larger_receiver_rtt_sample_is_averaged_in() {
+    let at = |k: u64| T0 + ms(100 + k);
+    let echoed = |k: u64| match k {
+        1 => at(1) - ms(100),
+        _ => at(2) - ms(180),
+    };
+    let w = exact_windows(&mut client(true, true), 1..=120, at, echoed);
+    let mut want: Vec<u64> = (1..=7).map(|k| 65_000 + 2000 * k).collect();
+    want.extend([80_918; 103]);
+    want.extend((1..=10).map(|i| 80_918 + 2000 * i));
+    assert_eq!(w, want);
+}
+
+/// Linux's raise (tcp_rcvbuf_grow, 6.18): twice the round's data, plus twice that times its
+/// relative growth over the largest earlier round, and the buffer that holds it. In
+/// `three_rounds` the 20 000 B of segments 12–31 after 10 000 B give 2 · 20 000 · (1 + 2 · 1) =
+/// 120 000 B of window, a 192 000-byte buffer, so the offered window climbs from segment 31 to
+/// what that buffer's free space allows, (192 000 − 1600) · 160/256 = 119 000 B, and stops there.
+#[test]
+fn autotunings_raise_adds_twice_the_relative_growth() {
+    let w = exact_windows(&mut client(true, true), 1..=60, three_rounds, |k| {
+        three_rounds(k) - ms(100)
+    });
+    let mut want: Vec<u64> = (1..=7).map(|k| 65_000 + 2000 * k).collect();
+    want.extend([80_918; 23]);
+    want.extend((1..=19).map(|i| 80_918 + 2000 * i));
+    want.extend([119_000; 11]);
+    assert_eq!(w, want);
+    // A second round of 25 segments (12–36): 2 · 25 000 · (1 + 2 · 15 000/10 000) = 200 000 B,
+    // so the window climbs from segment 36 on past 149 000 B (what 2 · 25 000 · 1.5 plus one
+    // would give) towards 199 000 B.
+    let at = |k: u64| {
+        let round = match k {
+            1..=10 => 100,
+            11..=35 => 200,
+            _ => 290,
+        };
+        T0 + ms(round + k)
+    };
+    let w = exact_windows(&mut client(true, true), 1..=80, at, |k| at(k) - ms(100));
+    let mut want: Vec<u64> = (1..=7).map(|k| 65_000 + 2000 * k).collect();
+    want.extend([80_918; 28]);
+    want.extend((1..=45).map(|i| 80_918 + 2000 * i));
+    assert_eq!(w, want);
+}
+
+/// Without timestamps Linux times one window of data for its receiver RTT (tcp_rcv_rtt_measure:
+/// from rcv_nxt + the window), the window being the buffer's (the clamp, 131 070 · 160/256 =
+/// 81 918 B once the ratio is measured). At one segment per ms that takes 82 ms (segment 83), so
+/// the round that starts at segment 82 ends at segment 164 with 82 segments read, and the window
+/// climbs from there; timing a window of nothing would give 1 ms rounds that never exceed 10 MSS.
+#[test]
+fn without_timestamps_the_receiver_rtt_is_one_windows_arrival() {
+    let mut c = established(TcpConfig {
+        rcv_wnd_growth: true,
+        rcv_buf_autotune: true,
+        rcv_overhead: 600,
+        rcv_buf: 65_535,
+        delayed_ack: false,
+        ..cfg()
+    })
+    .0;
+    let w: Vec<u64> = (1..=170u64)
+        .map(|k| {
+            let out = send(&mut c, T0 + ms(100 + k), &s_data(S + (k - 1) * M));
+            let a = &out.last().expect("every segment is ACKed").hdr;
+            assert_eq!(a.ack, S + k * M);
+            a.window as u64
+        })
+        .collect();
+    let mut want: Vec<u64> = (1..=7).map(|k| 65_000 + 2000 * k).collect();
+    want.extend([80_918; 156]);
+    want.extend((1..=7).map(|i| 80_918 + 2000 * i));
+    assert_eq!(w, want);
+}
