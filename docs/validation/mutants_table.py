@@ -14,7 +14,8 @@ Usage:
 A mutant counted in several runs is counted once, from its first run ("missed before"); its
 fate after the tests written for it is the ledger's `after` (or a verifying run's outcome).
 A run whose files were later run again whole, on code that had changed since, carries
-`superseded_by` (the later run) and is left out of the table, so no mutant counts twice.
+`superseded_by` (the later run) and is left out of the table, so no mutant counts twice; so is
+a run that `verifies` lines another run counts (an `--in-diff` check of code changed since).
 "Missed after" includes the mutants shown equivalent: cargo-mutants cannot tell them apart
 from a missing test, and the percentage is the share of viable mutants a test catches.
 
@@ -106,8 +107,10 @@ def ledger_rows(ledger: dict) -> list[dict]:
     """One row per (run, file), each mutant counted in its first run only."""
     rows = []
     for run in ledger["runs"]:
-        if run.get("superseded_by"):
-            continue  # its files were run again whole on newer code; counting both would double them
+        if run.get("superseded_by") or run.get("verifies"):
+            # Its files were run again whole on newer code, or it re-ran lines an earlier run
+            # counts (a check of changed code): counting both would count those mutants twice.
+            continue
         for path, f in run["files"].items():
             missed = f["missed"]
             if isinstance(missed, dict):
