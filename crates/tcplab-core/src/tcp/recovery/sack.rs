@@ -182,6 +182,9 @@ mod tests {
         assert_eq!(r.next_seg(&s, &sb, false), rxt(11_000, M, false));
         // SetPipe: 500 retransmitted octets, the unlost 5000 above the highest SACKed byte.
         assert_eq!(r.pipe(&s, &sb), 500 + 5000);
+        // RFC 3708 / RFC 3522: an episode found spurious (its reduction undone) ends at once.
+        r.abandon();
+        assert!(!r.in_recovery());
     }
 
     #[test]
