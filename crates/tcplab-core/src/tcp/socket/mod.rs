@@ -615,7 +615,7 @@ impl Socket {
         self.rto_at = (!self.frozen).then(|| self.arm(now, self.rtt.rto()));
     }
 
-    fn ts_now(now: SimTime) -> u32 {
+    pub(in crate::tcp) fn ts_now(now: SimTime) -> u32 {
         // RFC 7323 §5.4: a 1 ms timestamp clock (offset by one so that 0 is never sent).
         (now.as_millis() as u32).wrapping_add(1)
     }

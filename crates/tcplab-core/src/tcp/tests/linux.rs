@@ -405,11 +405,6 @@ fn drs_windows(
         .collect()
 }
 
-/// The client's TSval at `t` (RFC 7323 §5.4: a 1 ms clock, offset by one), as a segment echoes it.
-fn tsval(t: SimTime) -> u32 {
-    t.as_millis() as u32 + 1
-}
-
 /// Dynamic Right-Sizing (Fisk & Feng 2001) with timestamps: every segment's echo is an RTT
 /// sample, smoothed 7/8 as RFC 6298 smooths SRTT, so steady 100 ms samples keep the estimate at
 /// 100 ms; the round that starts with the first segment (1 ms apart) ends at segment 101, which
@@ -418,7 +413,9 @@ fn tsval(t: SimTime) -> u32 {
 #[test]
 fn drs_steady_rtt_samples_give_one_round_per_rtt() {
     let at = |k: u64| T0 + ms(100 + k);
-    let w = drs_windows(120_000, true, 110, at, |k| Some(tsval(at(k) - ms(100))));
+    let w = drs_windows(120_000, true, 110, at, |k| {
+        Some(Socket::ts_now(at(k) - ms(100)))
+    });
     let mut want = vec![120_000; 100];
     want.extend((1..=10).map(|i| 120_000 + 2000 * i));
     assert_eq!(w, want);
@@ -433,7 +430,9 @@ fn drs_steady_rtt_samples_give_one_round_per_rtt() {
 fn drs_takes_no_rtt_sample_from_a_zero_echo() {
     let at = |k: u64| T0 + ms(50 * k);
     assert_eq!(drs_windows(4000, true, 20, at, |_| Some(0)), [4000; 20]);
-    let echoed = drs_windows(4000, true, 20, at, |k| Some(tsval(at(k) - ms(100))));
+    let echoed = drs_windows(4000, true, 20, at, |k| {
+        Some(Socket::ts_now(at(k) - ms(100)))
+    });
     assert!(echoed[19] > 4000, "{echoed:?}");
 }
 

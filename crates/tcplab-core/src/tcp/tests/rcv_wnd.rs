@@ -134,7 +134,7 @@ fn exact_windows(
         let d = seg(
             TcpHeader {
                 seq: S + (k - 1) * M,
-                ts: Some((t.as_millis() as u32, echoed(k).as_millis() as u32 + 1)),
+                ts: Some((t.as_millis() as u32, Socket::ts_now(echoed(k)))),
                 ..S_TEMPL
             },
             M as u32,
