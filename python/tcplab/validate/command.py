@@ -15,7 +15,9 @@ SIM_TRACE = [("trace.series", '["cwnd", "rto", "rcv_nxt"]'), ("trace.interval", 
 
 
 def add_parser(sub: Any, seed_type: Any) -> None:
-    p = sub.add_parser("validate", help="compare the simulation with real kernel TCP (docs/validation/linux.md)")
+    p = sub.add_parser(
+        "validate", help="compare the simulation with real kernel TCP or ns-2.35 (docs/validation/linux.md, ns2.md)"
+    )
     vsub = p.add_subparsers(dest="target", required=True)
     q = vsub.add_parser(
         "linux",
@@ -27,6 +29,9 @@ def add_parser(sub: Any, seed_type: Any) -> None:
     q.add_argument("--out", help="folder for the figure, pcaps and JSON (default: results/validate-linux/NAME)")
     q.add_argument("--timeout", type=float, default=600.0, help="give up the real run after this many seconds")
     q.set_defaults(func=cmd_validate_linux)
+    from .ns2.command import add_parser as add_ns2
+
+    add_ns2(vsub, seed_type)
 
 
 def cmd_validate_linux(args: argparse.Namespace) -> int:

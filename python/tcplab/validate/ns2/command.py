@@ -1,0 +1,134 @@
+"""``tcplab validate ns2 SCENARIO [--seed N | --seeds 1-5] [--set …] [--out DIR]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from . import NsError, Untranslatable
+
+DEFAULT_SEEDS = [1]
+
+
+def add_parser(vsub: Any, seed_type: Any) -> None:
+    q = vsub.add_parser(
+        "ns2",
+        help="run a scenario in ns-2.35 and in tcplab over the same seeds, side by side (docs/validation/ns2.md)",
+    )
+    q.add_argument("file", help="scenario file (.toml or .json) in the translated subset (docs/validation/ns2.md)")
+    g = q.add_mutually_exclusive_group()
+    g.add_argument("--seed", type=seed_type, help="one seed for both simulators (default: the scenario's, else 1)")
+    g.add_argument("--seeds", type=seed_range, help="seeds as a range or list, e.g. 1-5 or 1,3,7")
+    q.add_argument("--set", action="append", default=[], metavar="PATH=VALUE", help="override a field (repeatable)")
+    q.add_argument("--out", help="folder for the .tcl and comparison.json (default: results/validate-ns2/NAME)")
+    q.add_argument("--timeout", type=float, default=3600.0, help="give up an ns run after this many seconds")
+    q.set_defaults(func=cmd_validate_ns2)
+
+
+def seed_range(text: str) -> list[int]:
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            lo, sep, hi = part.partition("-")
+            a = int(lo)
+            b = int(hi) if sep else a
+            if a < 1 or b < a or b - a > 1000:
+                raise ValueError
+            seeds += range(a, b + 1)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed list; allowed: N, N-M or N,M,… with 1 ≤ N ≤ M") from exc
+    return seeds
+
+
+def cmd_validate_ns2(args: argparse.Namespace) -> int:
+    from tcplab import _core
+    from tcplab.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _err, _print_table, _scenario_file
+    from tcplab.result import Result
+    from tcplab.scenario import parse_set
+
+    from . import compare, subset, tcl
+    from .run import ns_binary, run_seed
+
+    t0 = time.monotonic()
+    overrides = [parse_set(s) for s in args.set]
+    src = _scenario_file(args.file)
+    resolved = _core.resolve(src.text, src.format, overrides)
+    explicit = subset.explicit_tcp(src.text, src.format, overrides, resolved["flows"])
+    try:
+        subset.check(resolved, explicit)
+        script = tcl.translate(resolved, explicit, Path(args.file).resolve().parent, _core.version())
+        ns_binary()
+    except (Untranslatable, NsError) as exc:
+        _err(f"error: {exc}")
+        return EXIT_USAGE
+    seeds = args.seeds or ([args.seed] if args.seed is not None else [int(resolved.get("seed") or 1)])
+    out = Path(args.out or Path("results") / "validate-ns2" / resolved["name"])
+    stage = out.parent / f".{out.name}.partial-{os.getpid()}"
+    try:
+        stage.mkdir(parents=True)
+        script_path = stage / f"{resolved['name']}.tcl"
+        script_path.write_text(script.text, encoding="utf-8")
+        nss, sims = [], []
+        for seed in seeds:
+            nss.append(run_seed(script_path, script, seed, stage, args.timeout))
+            sims.append(Result.from_raw(_core.run(src.text, src.format, seed, overrides, None)).summary)
+        duration = float(sims[0]["sim_time_s"])
+        fm = compare.flow_metrics(script.flows, duration, sims, nss)
+        nm = compare.network_metrics(script.wireless, sims, nss)
+        profiles = sorted({f["tcp"].get("profile", "classic") for f in resolved["flows"] if f["app"] != "cbr"})
+        differences = list(script.notes)
+        not_carried: list[str] = []
+        for f in resolved["flows"]:
+            if f["app"] == "cbr":
+                continue
+            mine = explicit.get(f["name"], set())
+            differences += [f"flow {f['name']}: {d}" for d in subset.profile_differences(f["tcp"], mine)]
+            not_carried += [f"flow {f['name']}: {d}" for d in subset.not_carried(f["tcp"], mine)]
+        seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}–{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) else "seeds " + ",".join(map(str, seeds))
+        header = ["metric", "tcplab (mean ± 95 % CI)", "ns-2.35 (mean ± 95 % CI)", "tcplab / ns-2"]
+        for f in script.flows:
+            rows = compare.rows([x for x in fm if x.section == f.name])
+            if rows:
+                _print_table(f"\nflow {f.name} ({f.sender}; tcplab profile {', '.join(profiles)}), {seed_text}:", header, rows, right=3)
+        _print_table(f"\nnetwork ({script.routing or 'wired, static routes'}), {seed_text}:", header, compare.rows(nm), right=3)
+        print("\nWhat ns-2 does differently here (by design):")
+        for line in differences:
+            print(f"  - {line}")
+        if not_carried:
+            print("Set in the scenario, not carried into ns-2:")
+            for line in not_carried:
+                print(f"  - {line}")
+        doc = {
+            "scenario": resolved["name"], "seeds": seeds, "tcplab_version": _core.version(),
+            "tcplab_profiles": profiles, "ns2_routing": script.routing,
+            "flows": {f.name: {x.name.strip(): x.as_json() for x in fm if x.section == f.name} for f in script.flows},
+            "network": {x.name.strip(): x.as_json() for x in nm},
+            "differences": differences, "not_carried": not_carried,
+        }
+        (stage / "comparison.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        _move_into_place(stage, out)
+    except NsError as exc:
+        shutil.rmtree(stage, ignore_errors=True)
+        _err(f"error: {exc}")
+        return EXIT_FAILED
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    print(f"\n{out / script_path.name}, {out / 'comparison.json'} ({time.monotonic() - t0:.1f} s)")
+    return EXIT_OK
+
+
+def _move_into_place(stage: Path, out: Path) -> None:
+    """Replace ``out`` by the finished ``stage`` (an earlier result is removed only now)."""
+    if out.exists():
+        old = out.parent / f".{out.name}.old-{os.getpid()}"
+        out.rename(old)
+        stage.rename(out)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        stage.rename(out)

@@ -1,0 +1,472 @@
+"""A resolved tcplab scenario as an ns-2.35 Tcl script.
+
+One script serves every seed: ``ns SCRIPT.tcl SEED TRACE`` (defaults 1 and ``out.tr``).  ns-2's
+randomness is its own (``$defaultRNG seed``): a seed only pairs an ns-2 run with a tcplab run.
+
+Layout of what is written, and why:
+
+* wired-only scenarios: one ``$ns_ node`` per scenario node, ``duplex-link`` per link (DropTail
+  or RED), ``queue-limit`` both ways, ``ErrorModel`` (Bernoulli) or ``ErrorModel/TwoState``
+  (Gilbert–Elliott with an all-or-nothing bad state) through ``lossmodel`` on the directions the
+  loss names, outages as ``rtmodel-at … down/up``; ``trace-all`` in the wired format.
+* one WLAN (ad hoc, or a base-station WLAN without wired links): mobile nodes ``node_(i)`` in the
+  WLAN's station order (the order a setdest file numbers them), ``node-config`` with
+  Mac/802_11, Phy/WirelessPhy, LL, Antenna/OmniAntenna, Queue/DropTail/PriQueue (CMUPriQueue
+  for DSR, as ns-2 requires), two-ray ground or free space; the agent and router traces and the
+  MAC trace (retry-limit drops are traced at the MAC) in the old wireless format.  Frame errors
+  and fades are ns-2's node-config error hooks (``-IncomingErrProc``/``-OutgoingErrProc``),
+  between PHY and MAC.
+* flows: an Agent/TCP sender at the server, a sink at the client, FTP from the start time
+  (``send`` of the size for a download); CBR over UDP.  Agent ports follow attach order, which
+  :class:`FlowMap` records so that the trace can be read per flow.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..units import rate_bps, seconds, size_bytes
+from .subset import ROUTING, _num, tcp_settings
+
+SPEED_OF_LIGHT = 299792458.0  # ns-2.35 propagation: SPEED_OF_LIGHT
+NS2_PT, NS2_FREQ, NS2_ANTENNA_Z = 0.28183815, 914e6, 1.5  # Phy/WirelessPhy Pt_, freq_; Antenna Z_
+
+
+@dataclass(frozen=True)
+class FlowMap:
+    """Where a scenario flow lives in ns-2: sender and receiver node indices and agent ports."""
+
+    name: str
+    kind: str  # "tcp" | "cbr"
+    src: int
+    src_port: int
+    dst: int
+    dst_port: int
+    fid: int
+    payload: int  # TCP packetSize_ or CBR payload bytes
+    size: int | None  # bytes of a download, else None
+    start_s: float
+    sender: str  # the ns-2 sender class
+
+
+@dataclass
+class Script:
+    text: str
+    flows: list[FlowMap]
+    nodes: list[str]  # ns-2 node index -> scenario node name
+    wireless: bool
+    routing: str | None  # ns-2 agent name
+    notes: list[str] = field(default_factory=list)  # what ns-2 does differently here
+
+
+def _rate(r: str) -> str:
+    bps = rate_bps(r)
+    return f"{_num(bps / 1e6)}Mb"
+
+
+def _dur(d: str) -> str:
+    return f"{_num(seconds(d) * 1000)}ms"
+
+
+def _m(d: str) -> float:
+    """A resolved distance ("200m", "1.5km") in metres."""
+    s = str(d).strip()
+    for unit, k in (("km", 1000.0), ("cm", 0.01), ("mm", 0.001), ("m", 1.0)):
+        if s.endswith(unit):
+            return float(s[: -len(unit)]) * k
+    return float(s)
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def __call__(self, line: str = "") -> None:
+        self.lines.append(line)
+
+
+def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir: Path, version: str) -> Script:
+    """The script for ``resolved`` (already checked by :func:`.subset.check`)."""
+    w = _Writer()
+    name = resolved["name"]
+    wlan = (resolved.get("wlans") or [None])[0]
+    w(f"# {name}: written by `tcplab validate ns2` (tcplab {version}) for ns-2.35; do not edit.")
+    w("# Run: ns THIS.tcl [SEED [TRACE]]   (default seed 1, trace out.tr)")
+    w("set seed 1")
+    w("set tracefile out.tr")
+    w("if {$argc >= 1} { set seed [lindex $argv 0] }")
+    w("if {$argc >= 2} { set tracefile [lindex $argv 1] }")
+    w("set ns_ [new Simulator]")
+    w("$defaultRNG seed $seed")
+    w("set tf [open $tracefile w]")
+    w("$ns_ trace-all $tf")
+    w("proc finish {} {")
+    w("    global ns_ tf")
+    w("    $ns_ flush-trace")
+    w("    close $tf")
+    w("    exit 0")
+    w("}")
+    notes: list[str] = ["ns-2's TCP has no connection set-up: the first data packet leaves at the flow's start time "
+                        "(tcplab: SYN handshake and request first, unless its profile says otherwise)"]
+    if wlan is None:
+        nodes, routing = _wired(w, resolved, notes)
+    else:
+        nodes, routing = _wireless(w, resolved, wlan, base_dir, notes)
+    index = {n: i for i, n in enumerate(nodes)}
+    flows = _flows(w, resolved, explicit, index, bool(wlan))
+    w(f"$ns_ at {_num(seconds(resolved.get('duration', '3600s')))} \"finish\"")
+    w("$ns_ run")
+    return Script("\n".join(w.lines) + "\n", flows, nodes, wlan is not None, routing, notes)
+
+
+# ------------------------------------------------------------------ wired
+
+
+def _wired(w: _Writer, resolved: dict[str, Any], notes: list[str]) -> tuple[list[str], None]:
+    nodes = [n["name"] for n in resolved["nodes"]]
+    idx = {n: i for i, n in enumerate(nodes)}
+    for i, n in enumerate(nodes):
+        w(f"set n({i}) [$ns_ node] ;# {n}")
+    w("set null_ [new Agent/Null]")
+    downs: list[tuple[float, str, int, int]] = []
+    duration = seconds(resolved.get("duration", "3600s"))
+    for link in resolved.get("links") or []:
+        lname = link.get("name") or f"{link['a']}-{link['b']}"
+        a, b = idx[link["a"]], idx[link["b"]]
+        q = link.get("queue") or {"kind": "droptail", "packets": 50}
+        kind = "RED" if q["kind"] == "red" else "DropTail"
+        w(f"# link {lname}")
+        w(f"$ns_ duplex-link $n({a}) $n({b}) {_rate(link['rate'])} {_dur(link['delay'])} {kind}")
+        limit = q.get("packets", 50) if kind == "DropTail" else q["limit"]
+        if limit is None:
+            limit = 50
+        for x, y in ((a, b), (b, a)):
+            w(f"$ns_ queue-limit $n({x}) $n({y}) {limit}")
+            if kind == "RED":
+                w(f"set q_ [[$ns_ link $n({x}) $n({y})] queue]")
+                w(f"$q_ set thresh_ {_num(q['min_th'])}")
+                w(f"$q_ set maxthresh_ {_num(q['max_th'])}")
+                w(f"$q_ set linterm_ {_num(1.0 / q.get('max_p', 0.1))}")
+                w(f"$q_ set q_weight_ {_num(q.get('w_q', 0.002))}")
+                w(f"$q_ set gentle_ {'true' if q.get('gentle') else 'false'}")
+                w(f"$q_ set setbit_ {'true' if q.get('ecn') else 'false'}")
+                w("$q_ set queue_in_bytes_ false")
+        loss = link.get("loss")
+        if loss:
+            dirs = {"both": [(a, b), (b, a)], "a_to_b": [(a, b)], "b_to_a": [(b, a)]}[loss.get("direction", "both")]
+            for x, y in dirs:
+                _loss_model(w, loss)
+                w(f"$ns_ lossmodel $em_ $n({x}) $n({y})")
+        for start, end in _outages(link.get("outage") or {}, duration):
+            downs.append((start, "down", a, b))
+            downs.append((end, "up", a, b))
+    if any(link.get("loss") for link in resolved.get("links") or []):
+        notes.append("ns-2's link error model sits after the queue, before the link's delay; "
+                     "its losses are traced as drops on that link")
+    for t, what, a, b in sorted(downs):
+        w(f"$ns_ rtmodel-at {_num(t)} {what} $n({a}) $n({b})")
+    if downs:
+        notes.append("an outage is ns-2's rtmodel link down/up: packets in flight on the link are lost, "
+                     "the queue is kept; routes stay static")
+    return nodes, None
+
+
+def _loss_model(w: _Writer, loss: dict[str, Any]) -> None:
+    if loss["model"] == "bernoulli":
+        w("set em_ [new ErrorModel]")
+        w("$em_ unit pkt")
+        w(f"$em_ set rate_ {_num(loss['p'])}")
+        w("$em_ ranvar [new RandomVariable/Uniform]")
+        return
+    p_gb, p_bg = _ge(loss)
+    # Gilbert–Elliott with a lossless good and an all-lost bad state: ns-2's TwoState model
+    # (errmodel.cc TwoStateErrorModel) with sojourns drawn in packets; exponential sojourns of
+    # the chain's mean lengths (1/p_gb good, 1/p_bg bad).
+    w(f"set em_ [new ErrorModel/TwoState [new RandomVariable/Exponential] [new RandomVariable/Exponential] pkt]")
+    w(f"[lindex [$em_ set ranvar_] 0] set avg_ {_num(1.0 / p_gb)}")
+    w(f"[lindex [$em_ set ranvar_] 1] set avg_ {_num(1.0 / p_bg)}")
+
+
+def _ge(loss: dict[str, Any]) -> tuple[float, float]:
+    if loss.get("p_gb") is not None:
+        return float(loss["p_gb"]), float(loss["p_bg"])
+    mean, burst = float(loss["mean"]), float(loss["burst"])
+    p_bg = 1.0 / burst
+    return mean * p_bg / (1.0 - mean), p_bg
+
+
+def _outages(o: dict[str, Any], until: float) -> list[tuple[float, float]]:
+    out = [(seconds(a), seconds(b)) for a, b in o.get("intervals") or []]
+    if o.get("every") and o.get("down"):
+        every, down = seconds(o["every"]), seconds(o["down"])
+        t = seconds(o.get("start", "0s"))
+        while every > 0 and t < until:
+            out.append((t, min(t + down, until)))
+            t += every
+    return sorted(out)
+
+
+# ------------------------------------------------------------------ wireless
+
+
+def _thresholds(prop: dict[str, Any]) -> dict[str, float]:
+    """Phy/WirelessPhy thresholds and power the WLAN's propagation sets (only those it sets)."""
+    out: dict[str, float] = {}
+    pt = float(prop.get("tx_power_w", NS2_PT))
+    freq = float(prop.get("frequency_hz", NS2_FREQ))
+    h = _m(prop["antenna_height"]) if "antenna_height" in prop else NS2_ANTENNA_Z
+    lam = SPEED_OF_LIGHT / freq
+
+    def received(d: float) -> float:
+        friis = pt * lam**2 / ((4 * math.pi * d) ** 2)
+        if prop["model"] == "free_space":
+            return friis
+        crossover = 4 * math.pi * h * h / lam  # ns-2.35 tworayground.cc: Friis below the crossover
+        return friis if d < crossover else pt * h**4 / d**4
+
+    if "tx_power_w" in prop:
+        out["Pt_"] = pt
+    if "frequency_hz" in prop:
+        out["freq_"] = freq
+    if "rx_thresh_w" in prop:
+        out["RXThresh_"] = float(prop["rx_thresh_w"])
+    elif "rx_range" in prop:
+        out["RXThresh_"] = received(_m(prop["rx_range"]))
+    if "cs_thresh_w" in prop:
+        out["CSThresh_"] = float(prop["cs_thresh_w"])
+    elif "cs_range" in prop:
+        out["CSThresh_"] = received(_m(prop["cs_range"]))
+    if "capture_ratio" in prop:
+        out["CPThresh_"] = float(prop["capture_ratio"])
+    return out
+
+
+def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir: Path, notes: list[str]) -> tuple[list[str], str]:
+    stations = wl["stations"]
+    nodes = [s["node"] for s in stations]
+    others = [n["name"] for n in resolved["nodes"] if n["name"] not in nodes]
+    if others:
+        from .subset import refuse
+
+        raise refuse(f"nodes.{others[0]}", others[0], "a node on no link and in no WLAN has no place in ns-2's wireless network")
+    routing = wl.get("routing") or {"protocol": "static"}
+    agent = ROUTING[routing["protocol"]]
+    if routing["protocol"] == "static":
+        notes.append("static routes run as ns-2's DSDV (ns-2.35 as packaged has no static wireless routing): "
+                     "its updates are routing packets tcplab does not send")
+    prop = wl.get("propagation") or {"model": "two_ray_ground"}
+    w(f"# WLAN {wl['name']} ({wl['mode']}, ns2_dsss)")
+    w(f"Mac/802_11 set dataRate_ {_rate(wl.get('rate', '2Mbps'))}")
+    w(f"Mac/802_11 set basicRate_ {_rate(wl.get('basic_rate', '1Mbps'))}")
+    rts = size_bytes(wl.get("rts_threshold", "0B"))
+    w(f"Mac/802_11 set RTSThreshold_ {rts}")
+    for field, var in (("short_retry_limit", "ShortRetryLimit_"), ("long_retry_limit", "LongRetryLimit_"),
+                       ("cw_min", "CWMin_"), ("cw_max", "CWMax_")):
+        if field in wl:
+            w(f"Mac/802_11 set {var} {wl[field]}")
+    for field, var in (("slot", "SlotTime_"), ("sifs", "SIFS_")):
+        if field in wl:
+            w(f"Mac/802_11 set {var} {_num(seconds(wl[field]))}")
+    for var, value in _thresholds(prop).items():
+        w(f"Phy/WirelessPhy set {var} {value:.6g}")
+    if "antenna_height" in prop:
+        w(f"Antenna/OmniAntenna set Z_ {_num(_m(prop['antenna_height']))}")
+    positions = [(_m(s["position"][0]), _m(s["position"][1])) for s in stations]
+    for i, s in enumerate(stations):
+        mob = s.get("mobility") or {}
+        if mob.get("model") == "waypoints":
+            p0 = mob["points"][0]
+            positions[i] = (_m(p0[1]), _m(p0[2]))
+    shift_x = -min(0.0, *(p[0] for p in positions))
+    shift_y = -min(0.0, *(p[1] for p in positions))
+    if (shift_x or shift_y) and wl.get("mobility_file"):
+        from .subset import refuse
+
+        raise refuse(f"wlans.{wl['name']}.stations", "…", "negative coordinates with a setdest file (ns-2's topography starts at 0, 0)")
+    if shift_x or shift_y:
+        notes.append(f"positions shifted by ({_num(shift_x)} m, {_num(shift_y)} m): ns-2's topography starts at 0, 0")
+    max_x = max([p[0] + shift_x for p in positions] + [_waypoint_max(s, 1) + shift_x for s in stations])
+    max_y = max([p[1] + shift_y for p in positions] + [_waypoint_max(s, 2) + shift_y for s in stations])
+    w("set topo_ [new Topography]")
+    w(f"$topo_ load_flatgrid {_num(max(1.0, math.ceil(max_x + 1)))} {_num(max(1.0, math.ceil(max_y + 1)))}")
+    w(f"set god_ [create-god {len(stations)}]")
+    w("set chan_ [new Channel/WirelessChannel]")
+    lossy = [s for s in stations if s.get("loss") or s.get("outage")]
+    if lossy:
+        _error_procs(w)
+    ifq = "CMUPriQueue" if agent == "DSR" else "Queue/DropTail/PriQueue"  # ns-2's DSR needs CMUPriQueue
+    propagation = "Propagation/FreeSpace" if prop["model"] == "free_space" else "Propagation/TwoRayGround"
+    w(f"$ns_ node-config -adhocRouting {agent} -llType LL -macType Mac/802_11 -ifqType {ifq} \\")
+    w(f"    -ifqLen {wl.get('queue', 50)} -antType Antenna/OmniAntenna -propType {propagation} \\")
+    w("    -phyType Phy/WirelessPhy -channel $chan_ -topoInstance $topo_ \\")
+    w("    -agentTrace ON -routerTrace ON -macTrace ON -movementTrace OFF")
+    schedule: list[str] = []
+    for i, s in enumerate(stations):
+        if s in lossy:
+            w(f"set errp_(in) [list {_num(_station_p(s, 'in'))}]")
+            w(f"set errp_(out) [list {_num(_station_p(s, 'out'))}]")
+            w("$ns_ node-config -IncomingErrProc in_err_ -OutgoingErrProc out_err_")
+        w(f"set node_({i}) [$ns_ node] ;# {s['node']}")
+        if s in lossy:
+            w("$ns_ node-config -IncomingErrProc \"\" -OutgoingErrProc \"\"")
+            w(f"set em_({i},in) $last_err_(in)")
+            w(f"set em_({i},out) $last_err_(out)")
+            for start, end in _outages(s.get("outage") or {}, seconds(resolved.get("duration", "3600s"))):
+                for d in ("in", "out"):
+                    schedule.append(f"$ns_ at {_num(start)} \"$em_({i},{d}) set rate_ 1\"")
+                    schedule.append(f"$ns_ at {_num(end)} \"$em_({i},{d}) set rate_ {_num(_station_p(s, d))}\"")
+        w(f"$node_({i}) random-motion 0")
+        x, y = positions[i]
+        w(f"$node_({i}) set X_ {_num(x + shift_x)}")
+        w(f"$node_({i}) set Y_ {_num(y + shift_y)}")
+        w(f"$node_({i}) set Z_ 0")
+        mob = s.get("mobility") or {}
+        if mob.get("model") == "waypoints":
+            schedule += _waypoints(i, mob["points"], shift_x, shift_y)
+    if wl.get("mobility_file"):
+        path = Path(wl["mobility_file"])
+        if not path.is_absolute():
+            path = (base_dir / path).resolve()
+        w(f"source {{{path}}} ;# setdest file, passed through unchanged")
+    for line in schedule:
+        w(line)
+    if lossy:
+        notes.append("frame errors and fades use ns-2's error hook between PHY and MAC: they also hit "
+                     "RTS, CTS, ACK and broadcast frames")
+    notes.append("ns-2 resolves next hops with ARP (its requests and replies go over the MAC, one packet held per "
+                 "next hop); tcplab has no ARP")
+    if wl["mode"] == "infrastructure":
+        notes.append("ns-2 has no BSS here: the AP is an ordinary node and stations reach it directly (no beacons, "
+                     "no association)")
+    return nodes, agent
+
+
+def _station_p(s: dict[str, Any], direction: str) -> float:
+    loss = s.get("loss")
+    if not loss:
+        return 0.0
+    d = loss.get("direction", "both")
+    # a_to_b = frames the station sends (its outgoing hook); b_to_a = frames it receives.
+    if d == "both" or (d == "a_to_b" and direction == "out") or (d == "b_to_a" and direction == "in"):
+        return float(loss["p"])
+    return 0.0
+
+
+def _error_procs(w: _Writer) -> None:
+    """node-config's error hooks call a proc per interface; these return one Bernoulli model
+    each, with the rate the node being built asks for (``errp_``)."""
+    for d in ("in", "out"):
+        w(f"proc {d}_err_ {{}} {{")
+        w("    global errp_ last_err_")
+        w("    set em [new ErrorModel]")
+        w("    $em unit pkt")
+        w(f"    $em set rate_ [lindex $errp_({d}) 0]")
+        w("    $em ranvar [new RandomVariable/Uniform]")
+        w(f"    set last_err_({d}) $em")
+        w("    return $em")
+        w("}")
+
+
+def _waypoint_max(s: dict[str, Any], k: int) -> float:
+    mob = s.get("mobility") or {}
+    if mob.get("model") != "waypoints":
+        return 0.0
+    return max(_m(p[k]) for p in mob["points"])
+
+
+def _waypoints(i: int, points: list[list[str]], sx: float, sy: float) -> list[str]:
+    """Straight legs at constant speed: at each point's predecessor's time, setdest to it."""
+    out = []
+    for prev, cur in zip(points, points[1:]):
+        t0, t1 = seconds(prev[0]), seconds(cur[0])
+        x0, y0, x1, y1 = _m(prev[1]), _m(prev[2]), _m(cur[1]), _m(cur[2])
+        dist = math.hypot(x1 - x0, y1 - y0)
+        if dist == 0 or t1 <= t0:
+            continue
+        out.append(f"$ns_ at {_num(t0)} \"$node_({i}) setdest {_num(x1 + sx)} {_num(y1 + sy)} {_num(dist / (t1 - t0))}\"")
+    return out
+
+
+# ------------------------------------------------------------------ flows
+
+
+def _sender_class(t: dict[str, Any]) -> tuple[str, str]:
+    cc, rec = t.get("cc", "reno"), t.get("recovery", "newreno")
+    if cc in ("westwood", "cubic"):
+        return "Agent/TCP/Linux", "Agent/TCPSink/Sack1"
+    sender = {"reno": "Agent/TCP/Reno", "newreno": "Agent/TCP/Newreno", "sack": "Agent/TCP/Sack1"}[rec]
+    return sender, "Agent/TCPSink/Sack1" if rec == "sack" else "Agent/TCPSink"
+
+
+def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], index: dict[str, int], wireless: bool) -> list[FlowMap]:
+    node = "node_" if wireless else "n"
+    ports: dict[int, int] = {}
+
+    def port(i: int) -> int:
+        p = ports.get(i, 0)
+        ports[i] = p + 1
+        return p
+
+    out = []
+    for k, f in enumerate(resolved["flows"]):
+        start = seconds(f.get("start", "0s"))
+        fid = k + 1
+        w(f"# flow {f['name']}")
+        if f["app"] == "cbr":
+            src, dst = index[f["src"]], index[f["dst"]]
+            payload = size_bytes(f.get("packet_size", "1000B"))
+            w("set src_ [new Agent/UDP]")
+            w(f"$src_ set fid_ {fid}")
+            w(f"$ns_ attach-agent ${node}({src}) $src_")
+            w("set dst_ [new Agent/Null]")
+            w(f"$ns_ attach-agent ${node}({dst}) $dst_")
+            w("$ns_ connect $src_ $dst_")
+            w("set app_ [new Application/Traffic/CBR]")
+            # ns-2's UDP agent sends packetSize_ as the IP packet's size: payload + UDP + IP headers.
+            w(f"$app_ set packetSize_ {payload + 28}")
+            w(f"$app_ set rate_ {_rate(f['rate'])}")
+            w("$app_ attach-agent $src_")
+            w(f"$ns_ at {_num(start)} \"$app_ start\"")
+            if f.get("stop"):
+                w(f"$ns_ at {_num(seconds(f['stop']))} \"$app_ stop\"")
+            out.append(FlowMap(f["name"], "cbr", src, port(src), dst, port(dst), fid, payload, None, start, "Agent/UDP"))
+            continue
+        t = f["tcp"]
+        mine = explicit.get(f["name"], set())
+        sender, sink = _sender_class(t)
+        delack = "delayed_ack" in mine and t.get("delayed_ack")
+        if delack:
+            sink += "/DelAck"
+        src, dst = index[f["server"]], index[f["client"]]
+        w(f"set tcp_ [new {sender}]")
+        w(f"$tcp_ set fid_ {fid}")
+        settings = tcp_settings(t, mine)
+        for var, value in settings.items():
+            w(f"$tcp_ set {var} {value}")
+        if sender == "Agent/TCP/Linux" and "timestamps_" not in settings:
+            w("$tcp_ set timestamps_ true")  # ns-2.35 TCP/Linux: the RTT samples of its CC modules
+        w(f"set sink_ [new {sink}]")
+        if delack and "ack_delay" in mine:
+            w(f"$sink_ set interval_ {_num(seconds(t['ack_delay']))}")
+        if sender == "Agent/TCP/Linux" or t.get("timestamps") and "timestamps" in mine:
+            w("$sink_ set ts_echo_rfc1323_ true")
+        w(f"$ns_ attach-agent ${node}({src}) $tcp_")
+        w(f"$ns_ attach-agent ${node}({dst}) $sink_")
+        w("$ns_ connect $tcp_ $sink_")
+        w("$tcp_ attach $tf")
+        w("$tcp_ trace nrexmit_")  # ns-2.35 tcp.cc: timeouts with data outstanding
+        if sender == "Agent/TCP/Linux":
+            w(f"$ns_ at 0 \"$tcp_ select_ca {t['cc']}\"")
+        w("set app_ [new Application/FTP]")
+        w("$app_ attach-agent $tcp_")
+        size = size_bytes(f["size"]) if f["app"] == "bulk_download" else None
+        if size is None:
+            w(f"$ns_ at {_num(start)} \"$app_ start\"")
+        else:
+            w(f"$ns_ at {_num(start)} \"$app_ send {size}\"")
+        mss = int(settings.get("packetSize_", "1000"))
+        out.append(FlowMap(f["name"], "tcp", src, port(src), dst, port(dst), fid, mss, size, start, sender))
+    return out
