@@ -14,7 +14,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 run: build
 	$(BIN)/tcplab reproduce
 
-test: build tshark rust-test py-test
+test: build tshark ns2 rust-test py-test
 
 # Python environment with the runtime, test and Ray dependencies (Ray is an optional extra for
 # users; the tests exercise it on a local instance).
@@ -38,6 +38,13 @@ tshark:
 	@command -v tshark >/dev/null 2>&1 || { \
 		apt-get update -qq >/dev/null && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; }
+
+# ns-2.35 (`ns`) is the reference `tcplab validate ns2` runs; Debian's package, installed when missing.
+.PHONY: ns2
+ns2:
+	@command -v ns >/dev/null 2>&1 || { \
+		apt-get update -qq >/dev/null && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ns2 >/dev/null; }
 
 rust-test:
 	cargo fmt --all -- --check
