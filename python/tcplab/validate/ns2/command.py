@@ -45,23 +45,33 @@ def seed_range(text: str) -> list[int]:
     return seeds
 
 
+def prepare(text: str, fmt: str, overrides: list[tuple[str, str]], base_dir: Path) -> tuple[dict[str, Any], dict[str, set[str]], Any]:
+    """The resolved scenario, the TCP fields it sets per flow, and its ns-2 script; refuses
+    (:class:`Untranslatable`) what the translation cannot carry."""
+    from tcplab import _core
+
+    from . import subset, tcl
+
+    resolved = _core.resolve(text, fmt, overrides)
+    explicit = subset.explicit_tcp(text, fmt, overrides, resolved["flows"])
+    subset.check(resolved, explicit)
+    return resolved, explicit, tcl.translate(resolved, explicit, base_dir)
+
+
 def cmd_validate_ns2(args: argparse.Namespace) -> int:
     from tcplab import _core
     from tcplab.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _err, _print_table, _scenario_file
     from tcplab.result import Result
     from tcplab.scenario import parse_set
 
-    from . import compare, subset, tcl
+    from . import compare, subset
     from .run import ns_binary, run_seed
 
     t0 = time.monotonic()
     overrides = [parse_set(s) for s in args.set]
     src = _scenario_file(args.file)
-    resolved = _core.resolve(src.text, src.format, overrides)
-    explicit = subset.explicit_tcp(src.text, src.format, overrides, resolved["flows"])
     try:
-        subset.check(resolved, explicit)
-        script = tcl.translate(resolved, explicit, Path(args.file).resolve().parent, _core.version())
+        resolved, explicit, script = prepare(src.text, src.format, overrides, Path(args.file).resolve().parent)
         ns_binary()
     except (Untranslatable, NsError) as exc:
         _err(f"error: {exc}")

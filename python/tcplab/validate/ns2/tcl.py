@@ -88,12 +88,12 @@ class _Writer:
         self.lines.append(line)
 
 
-def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir: Path, version: str) -> Script:
+def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir: Path) -> Script:
     """The script for ``resolved`` (already checked by :func:`.subset.check`)."""
     w = _Writer()
     name = resolved["name"]
     wlan = (resolved.get("wlans") or [None])[0]
-    w(f"# {name}: written by `tcplab validate ns2` (tcplab {version}) for ns-2.35; do not edit.")
+    w(f"# {name}: written by `tcplab validate ns2` for ns-2.35; do not edit.")
     w("# Run: ns THIS.tcl [SEED [TRACE]]   (default seed 1, trace out.tr)")
     w("set seed 1")
     w("set tracefile out.tr")
@@ -164,8 +164,8 @@ def _wired(w: _Writer, resolved: dict[str, Any], notes: list[str]) -> tuple[list
             downs.append((start, "down", a, b))
             downs.append((end, "up", a, b))
     if any(link.get("loss") for link in resolved.get("links") or []):
-        notes.append("ns-2's link error model sits after the queue, before the link's delay; "
-                     "its losses are traced as drops on that link")
+        notes.append("ns-2's link error model (lossmodel) drops a packet before the link's queue traces it "
+                     "(a lost packet never takes queue space)")
     for t, what, a, b in sorted(downs):
         w(f"$ns_ rtmodel-at {_num(t)} {what} $n({a}) $n({b})")
     if downs:

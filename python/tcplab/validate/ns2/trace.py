@@ -15,8 +15,8 @@ Two formats, both as ``trace-all`` writes them:
 * the TCP variable trace (``$tcp_ trace nrexmit_``): time, addresses, ports, name, value.
 
 A TCP packet (a uid) is lost when its agent sent it and the peer agent never received it; its
-cause is the reason of the last drop of that uid (wired: ``queue`` when the link never
-dequeued it, else ``link`` — the error model or an outage, which sit after the queue).
+cause is the reason of the last drop of that uid (wired: ``queue`` when the link's queue had
+traced it on arrival, ``link`` otherwise — ns-2's error model sits before the enqueue trace).
 """
 
 from __future__ import annotations
@@ -83,7 +83,6 @@ class _Pkt:
     sent: bool = False
     received: bool = False
     drop: str | None = None
-    dequeued: bool = False
 
 
 def parse(path: Path, flows: list[FlowMap], wireless: bool) -> Parsed:
@@ -106,6 +105,7 @@ def parse_lines(lines: Iterable[str], flows: list[FlowMap], wireless: bool) -> P
     seqs_sent: dict[str, set[int]] = {f.name: set() for f in flows}
     seqs_rcvd: dict[str, set[int]] = {f.name: set() for f in flows}
     next_expected: dict[str, int] = {f.name: 0 for f in flows}
+    queues: dict[tuple[int, int], list[int]] = {}  # wired: uids waiting in each link direction's queue
     for line in lines:
         if wireless and line[:1] != "D" and " MAC " in line[:40]:
             continue  # MAC transmissions and receptions: only MAC drops are counted
@@ -115,7 +115,7 @@ def parse_lines(lines: Iterable[str], flows: list[FlowMap], wireless: bool) -> P
         if wireless and tok[0] in ("s", "r", "f", "D") and tok[2].startswith("_"):
             _wireless_event(tok, by_ends, pkts, out, net, seqs_sent, seqs_rcvd, next_expected)
         elif not wireless and tok[0] in ("+", "-", "r", "d") and len(tok) >= 12:
-            _wired_event(tok, by_fid, pkts, out, seqs_sent, seqs_rcvd, next_expected, net)
+            _wired_event(tok, by_fid, pkts, out, seqs_sent, seqs_rcvd, next_expected, net, queues)
         elif len(tok) == 7 and tok[5] == "nrexmit_":
             f = by_var.get((int(tok[1]), int(tok[2])))
             if f is not None:
@@ -259,7 +259,7 @@ def _routing_kind(tok: list[str], ptype: str) -> str:
     return "DSR other"
 
 
-def _wired_event(tok, by_fid, pkts, out, seqs_sent, seqs_rcvd, next_expected, net) -> None:  # type: ignore[no-untyped-def]
+def _wired_event(tok, by_fid, pkts, out, seqs_sent, seqs_rcvd, next_expected, net, queues) -> None:  # type: ignore[no-untyped-def]
     ev, t, frm, to, ptype = tok[0], float(tok[1]), int(tok[2]), int(tok[3]), tok[4]
     if ptype not in ("tcp", "ack", "cbr"):
         return
@@ -278,20 +278,26 @@ def _wired_event(tok, by_fid, pkts, out, seqs_sent, seqs_rcvd, next_expected, ne
     p = entry[2]
     c = out[f.name]
     origin, target = (f.src, f.dst) if kind == "data" else (f.dst, f.src)
-    if ev == "+" and frm == origin and not p.sent:
-        p.sent = True
-        if kind == "data":
-            c.data_sent += 1
-            seqs_sent[f.name].add(seq)
-        else:
-            c.acks_sent += 1
+    q = queues.setdefault((frm, to), [])
+    if ev == "+":
+        q.append(uid)
+        if frm == origin and not p.sent:
+            p.sent = True
+            if kind == "data":
+                c.data_sent += 1
+                seqs_sent[f.name].add(seq)
+            else:
+                c.acks_sent += 1
     elif ev == "-":
-        p.dequeued = True
+        if uid in q:
+            q.remove(uid)
     elif ev == "d":
-        p.drop = "link" if p.dequeued else "queue"
+        # ns-2's link error model (lossmodel) sits before the link's enqueue trace: its drops have
+        # no "+" on that link; a queue drops a packet it traced on arrival.
+        p.drop = "queue" if uid in q else "link"
+        if uid in q:
+            q.remove(uid)
         net.drops[p.drop] += 1
-    elif ev == "+":
-        p.dequeued = False  # queued at the next hop
     elif ev == "r" and to == target:
         p.received = True
         if kind == "data":
