@@ -28,7 +28,7 @@ REFUSED = {
     "ack_holding": "`agents = ack_holder`",
     "adaptive_tcp_4aps": "`wlans.wlan2",
     "adhoc_mobile": "`wlans.manet.stations.m00.mobility.model = random_waypoint`",
-    "wlan_download": "`links = [wired, …]`",
+    "wlan_download": "`wlans.bss.phy = hr_dsss`",
     "wlan_saturation": "`wlans.bss.phy = hr_dsss`",
 }
 
@@ -93,6 +93,18 @@ STRING: dict[str, Any] = {
     "flows": [{"name": "f", "app": "bulk", "client": "n2", "server": "n0"}],
 }
 
+MIXED: dict[str, Any] = {
+    "name": "mixed",
+    "duration": "20s",
+    "tcp": {"variant": "reno", "mss": 1000, "rcv_buf": "20000B"},
+    "nodes": [{"name": "fh"}, {"name": "bs"}, {"name": "mh"}],
+    "links": [{"name": "wired", "a": "fh", "b": "bs", "rate": "10Mbps", "delay": "50ms"}],
+    "wlans": [{"name": "cell", "mode": "infrastructure", "phy": "ns2_dsss", "rate": "2Mbps", "ap": "bs",
+               "stations": [{"node": "bs", "position": ["0m", "0m"]},
+                            {"node": "mh", "position": ["50m", "0m"], "outage": {"intervals": [["5s", "10s"]]}}]}],
+    "flows": [{"name": "bulk", "app": "bulk", "client": "mh", "server": "fh"}],
+}
+
 # (base scenario, override path, new value): each changes what the simulation does.
 PERTURB = [
     (WIRED, "links.neck.rate", '"5Mbps"'),
@@ -129,6 +141,9 @@ PERTURB = [
     (STRING, "wlans.manet.stations.1.outage", '{ intervals = [["2s", "4s"]] }'),
     (STRING, "wlans.manet.stations.2.mobility",
      '{ model = "waypoints", points = [["1s", "400m", "0m"], ["5s", "400m", "100m"]] }'),
+    (MIXED, "links.wired.delay", '"20ms"'),
+    (MIXED, "wlans.cell.stations.1.position", '["100m", "0m"]'),
+    (MIXED, "wlans.cell.stations.1.outage", '{ intervals = [["5s", "6s"]] }'),
     (STRING, "tcp.cc", '"westwood"'),
     (STRING, "tcp.mss", "1460"),
     (STRING, "flows.f.start", '"3s"'),
@@ -308,6 +323,17 @@ def test_a_wlan_in_ns2(tmp_path: Path) -> None:
     doc = json.loads((out / "comparison.json").read_text())
     for name in ("f", "g"):
         assert doc["flows"][name]["goodput (kb/s)"]["ns2"][0] > 100
+
+
+def test_a_wired_path_to_a_wlan_station_with_a_fade_in_ns2(tmp_path: Path) -> None:
+    """Paper 001's shape: fixed host -- base station ~ mobile, the mobile unreachable 5-10 s."""
+    proc, out = _cli_run(tmp_path, MIXED)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((out / "comparison.json").read_text())
+    f = doc["flows"]["bulk"]
+    assert f["goodput (kb/s)"]["ns2"][0] > 100
+    assert f["RTOs"]["ns2"][0] >= 1  # a 5 s fade times the sender out
+    assert f["TCP DATA lost"]["ns2"][0] > 0 and doc["network"]["MAC retry-limit drops"]["ns2"][0] > 0
 
 
 # ------------------------------------------------------------------ bad input

@@ -17,7 +17,6 @@ proc finish {} {
 set n(0) [$ns_ node] ;# server
 set n(1) [$ns_ node] ;# router
 set n(2) [$ns_ node] ;# client
-set null_ [new Agent/Null]
 # link access
 $ns_ duplex-link $n(0) $n(1) 100Mb 1ms DropTail
 $ns_ queue-limit $n(0) $n(1) 50

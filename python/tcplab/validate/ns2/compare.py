@@ -87,12 +87,12 @@ def flow_metrics(flows: list[FlowMap], duration_s: float, sims: list[dict[str, A
         m("RTOs", [x["timeouts"] for x in sim], [c.rtos for c in ns])
         m("retransmitted segments", [x["retransmissions"] for x in sim], [c.retransmissions for c in ns])
         m("duplicates at the receiver", [x["spurious_retransmissions"] for x in sim], [c.duplicates for c in ns])
-        m("TCP DATA lost", [x["data_lost"] for x in sim], [sum(c.data_lost.values()) for c in ns])
-        for reason in sorted({r for c in ns for r in c.data_lost}):
-            m(f"  DATA lost: {REASONS.get(reason, reason)} ({reason})", [None] * len(sim), [c.data_lost[reason] for c in ns])
-        m("TCP ACKs lost", [x["acks_lost"] for x in sim], [sum(c.acks_lost.values()) for c in ns])
-        for reason in sorted({r for c in ns for r in c.acks_lost}):
-            m(f"  ACKs lost: {REASONS.get(reason, reason)} ({reason})", [None] * len(sim), [c.acks_lost[reason] for c in ns])
+        for what, key, counters in (("DATA", "data_lost", "data_lost"), ("ACKs", "acks_lost", "acks_lost")):
+            lost = [getattr(c, counters) for c in ns]
+            m(f"TCP {what} lost", [x[key] for x in sim], [sum(v for r, v in x.items() if r != "in flight") for x in lost])
+            for reason in sorted({r for x in lost for r in x if r != "in flight"}):
+                m(f"  {what} lost: {REASONS.get(reason, reason)} ({reason})", [None] * len(sim), [x[reason] for x in lost])
+            m(f"TCP {what} in flight at the end", [None] * len(sim), [x["in flight"] for x in lost])
     return out
 
 

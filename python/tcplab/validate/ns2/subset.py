@@ -79,11 +79,17 @@ def check(resolved: dict[str, Any], explicit: dict[str, set[str]]) -> None:
     if len(wlans) > 1:
         raise refuse(f"wlans.{wlans[1]['name']}", "…", "the translation takes one WLAN (ns-2 sets the 802.11 MAC per class)")
     if wlans and links:
-        raise refuse(
-            "links", f"[{links[0].get('name', '')}, …]",
-            "wired links together with a WLAN need ns-2's hierarchical wired-cum-wireless addressing, "
-            "which this translation does not write yet",
-        )
+        w = wlans[0]
+        stations = {s["node"] for s in w["stations"]}
+        if w["mode"] != "infrastructure":
+            raise refuse(f"wlans.{w['name']}.mode", w["mode"], "with wired links, ns-2's WLAN is a base station's (mode = infrastructure)")
+        if w.get("mobility_file"):
+            raise refuse(f"wlans.{w['name']}.mobility_file", w["mobility_file"], "translated for WLANs without wired links")
+        for link in links:
+            for end in ("a", "b"):
+                if link[end] in stations and link[end] != w.get("ap"):
+                    raise refuse(f"links.{link.get('name') or link['a'] + '-' + link['b']}.{end}", link[end],
+                                 "only the AP (ns-2's base station) of the WLAN may have wired links")
     for link in links:
         _check_link(link)
     for w in wlans:

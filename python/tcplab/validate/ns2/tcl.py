@@ -41,7 +41,7 @@ class FlowMap:
 
     name: str
     kind: str  # "tcp" | "cbr"
-    src: int
+    src: int  # ns-2 node id (the trace's _N_ and the wired from/to)
     src_port: int
     dst: int
     dst_port: int
@@ -50,6 +50,12 @@ class FlowMap:
     size: int | None  # bytes of a download, else None
     start_s: float
     sender: str  # the ns-2 sender class
+    src_addr: int = -1  # the address the wireless trace prints (flat: the node id)
+    dst_addr: int = -1
+
+    def addr(self, which: str) -> int:
+        a = self.src_addr if which == "src" else self.dst_addr
+        return (self.src if which == "src" else self.dst) if a < 0 else a
 
 
 @dataclass
@@ -111,12 +117,37 @@ def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir:
     w("}")
     notes: list[str] = ["ns-2's TCP has no connection set-up: the first data packet leaves at the flow's start time "
                         "(tcplab: SYN handshake and request first, unless its profile says otherwise)"]
+    links = resolved.get("links") or []
+    routing = None
     if wlan is None:
-        nodes, routing = _wired(w, resolved, notes)
+        nodes = [n["name"] for n in resolved["nodes"]]
+        lay = _Layout({n: f"$n({i})" for i, n in enumerate(nodes)}, {n: i for i, n in enumerate(nodes)}, {})
+        _wired_nodes(w, nodes, hier=False)
+    elif not links:
+        nodes = [s["node"] for s in wlan["stations"]]
+        others = [n["name"] for n in resolved["nodes"] if n["name"] not in nodes]
+        if others:
+            from .subset import refuse
+
+            raise refuse(f"nodes.{others[0]}", others[0], "a node on no link and in no WLAN has no place in ns-2's wireless network")
+        lay = _Layout({n: f"$node_({i})" for i, n in enumerate(nodes)}, {n: i for i, n in enumerate(nodes)}, {})
+        routing = _wireless(w, resolved, wlan, base_dir, notes, hier=False)
     else:
-        nodes, routing = _wireless(w, resolved, wlan, base_dir, notes)
-    index = {n: i for i, n in enumerate(nodes)}
-    flows = _flows(w, resolved, explicit, index, bool(wlan))
+        lay, nodes = _mixed_layout(resolved, wlan)
+        wired = [n for n in nodes if lay.vars[n].startswith("$n(")]
+        w("# wired-cum-wireless: hierarchical addresses, wired nodes in domain 0, the WLAN in domain 1")
+        w("$ns_ node-config -addressType hierarchical")
+        w("AddrParams set domain_num_ 2")
+        w("AddrParams set cluster_num_ {1 1}")
+        w(f"AddrParams set nodes_num_ {{{len(wired)} {len(nodes) - len(wired)}}}")
+        _wired_nodes(w, wired, hier=True)
+        wlan = dict(wlan, stations=[st for n in nodes[len(wired):] for st in wlan["stations"] if st["node"] == n])
+        routing = _wireless(w, resolved, wlan, base_dir, notes, hier=True)
+        notes.append("ns-2 joins the WLAN to the wired nodes through a base station (hierarchical addressing); "
+                     "its wireless side runs the ad hoc routing agent named above")
+    if links:
+        _links(w, resolved, lay.vars, notes)
+    flows = _flows(w, resolved, explicit, lay)
     w(f"$ns_ at {_num(seconds(resolved.get('duration', '3600s')))} \"finish\"")
     w("$ns_ run")
     return Script("\n".join(w.lines) + "\n", flows, nodes, wlan is not None, routing, notes)
@@ -125,28 +156,49 @@ def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir:
 # ------------------------------------------------------------------ wired
 
 
-def _wired(w: _Writer, resolved: dict[str, Any], notes: list[str]) -> tuple[list[str], None]:
-    nodes = [n["name"] for n in resolved["nodes"]]
-    idx = {n: i for i, n in enumerate(nodes)}
+@dataclass
+class _Layout:
+    vars: dict[str, str]  # scenario node -> its Tcl variable ("$n(0)", "$node_(3)")
+    ids: dict[str, int]  # scenario node -> ns-2 node id (creation order)
+    addrs: dict[str, int]  # hierarchical address as the wireless trace prints it (absent: = id)
+
+
+def _mixed_layout(resolved: dict[str, Any], wl: dict[str, Any]) -> tuple[_Layout, list[str]]:
+    """Wired nodes first (0.0.i), then the AP as base station (1.0.0), then its stations (1.0.k)."""
+    stations = [s["node"] for s in wl["stations"]]
+    ap = wl.get("ap")
+    wired = [n["name"] for n in resolved["nodes"] if n["name"] not in stations]
+    mobiles = [ap] + [n for n in stations if n != ap]
+    nodes = wired + mobiles
+    vars_ = {n: f"$n({i})" for i, n in enumerate(wired)} | {n: f"$node_({k})" for k, n in enumerate(mobiles)}
+    ids = {n: i for i, n in enumerate(nodes)}
+    # ns-2.35 hierarchical addresses: domain, cluster and node in 11-bit fields (AddrParams).
+    addrs = {n: i for i, n in enumerate(wired)} | {n: (1 << 22) | k for k, n in enumerate(mobiles)}
+    return _Layout(vars_, ids, addrs), nodes
+
+
+def _wired_nodes(w: _Writer, nodes: list[str], hier: bool) -> None:
     for i, n in enumerate(nodes):
-        w(f"set n({i}) [$ns_ node] ;# {n}")
-    w("set null_ [new Agent/Null]")
-    downs: list[tuple[float, str, int, int]] = []
+        w(f"set n({i}) [$ns_ node{f' 0.0.{i}' if hier else ''}] ;# {n}")
+
+
+def _links(w: _Writer, resolved: dict[str, Any], vars_: dict[str, str], notes: list[str]) -> None:
+    downs: list[tuple[float, str, str, str]] = []
     duration = seconds(resolved.get("duration", "3600s"))
     for link in resolved.get("links") or []:
         lname = link.get("name") or f"{link['a']}-{link['b']}"
-        a, b = idx[link["a"]], idx[link["b"]]
+        a, b = vars_[link["a"]], vars_[link["b"]]
         q = link.get("queue") or {"kind": "droptail", "packets": 50}
         kind = "RED" if q["kind"] == "red" else "DropTail"
         w(f"# link {lname}")
-        w(f"$ns_ duplex-link $n({a}) $n({b}) {_rate(link['rate'])} {_dur(link['delay'])} {kind}")
+        w(f"$ns_ duplex-link {a} {b} {_rate(link['rate'])} {_dur(link['delay'])} {kind}")
         limit = q.get("packets", 50) if kind == "DropTail" else q["limit"]
         if limit is None:
             limit = 50
         for x, y in ((a, b), (b, a)):
-            w(f"$ns_ queue-limit $n({x}) $n({y}) {limit}")
+            w(f"$ns_ queue-limit {x} {y} {limit}")
             if kind == "RED":
-                w(f"set q_ [[$ns_ link $n({x}) $n({y})] queue]")
+                w(f"set q_ [[$ns_ link {x} {y}] queue]")
                 w(f"$q_ set thresh_ {_num(q['min_th'])}")
                 w(f"$q_ set maxthresh_ {_num(q['max_th'])}")
                 w(f"$q_ set linterm_ {_num(1.0 / q.get('max_p', 0.1))}")
@@ -159,7 +211,7 @@ def _wired(w: _Writer, resolved: dict[str, Any], notes: list[str]) -> tuple[list
             dirs = {"both": [(a, b), (b, a)], "a_to_b": [(a, b)], "b_to_a": [(b, a)]}[loss.get("direction", "both")]
             for x, y in dirs:
                 _loss_model(w, loss)
-                w(f"$ns_ lossmodel $em_ $n({x}) $n({y})")
+                w(f"$ns_ lossmodel $em_ {x} {y}")
         for start, end in _outages(link.get("outage") or {}, duration):
             downs.append((start, "down", a, b))
             downs.append((end, "up", a, b))
@@ -167,11 +219,10 @@ def _wired(w: _Writer, resolved: dict[str, Any], notes: list[str]) -> tuple[list
         notes.append("ns-2's link error model (lossmodel) drops a packet before the link's queue traces it "
                      "(a lost packet never takes queue space)")
     for t, what, a, b in sorted(downs):
-        w(f"$ns_ rtmodel-at {_num(t)} {what} $n({a}) $n({b})")
+        w(f"$ns_ rtmodel-at {_num(t)} {what} {a} {b}")
     if downs:
         notes.append("an outage is ns-2's rtmodel link down/up: packets in flight on the link are lost, "
                      "the queue is kept; routes stay static")
-    return nodes, None
 
 
 def _loss_model(w: _Writer, loss: dict[str, Any]) -> None:
@@ -244,14 +295,10 @@ def _thresholds(prop: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir: Path, notes: list[str]) -> tuple[list[str], str]:
+def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir: Path, notes: list[str], hier: bool) -> str:
+    """The WLAN's nodes ``node_(i)`` in ``wl``'s station order; ``hier``: node_(0) is the base
+    station of a wired-cum-wireless network (addresses 1.0.i), the others attach to it."""
     stations = wl["stations"]
-    nodes = [s["node"] for s in stations]
-    others = [n["name"] for n in resolved["nodes"] if n["name"] not in nodes]
-    if others:
-        from .subset import refuse
-
-        raise refuse(f"nodes.{others[0]}", others[0], "a node on no link and in no WLAN has no place in ns-2's wireless network")
     routing = wl.get("routing") or {"protocol": "static"}
     agent = ROUTING[routing["protocol"]]
     if routing["protocol"] == "static":
@@ -302,14 +349,18 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
     w(f"$ns_ node-config -adhocRouting {agent} -llType LL -macType Mac/802_11 -ifqType {ifq} \\")
     w(f"    -ifqLen {wl.get('queue', 50)} -antType Antenna/OmniAntenna -propType {propagation} \\")
     w("    -phyType Phy/WirelessPhy -channel $chan_ -topoInstance $topo_ \\")
-    w("    -agentTrace ON -routerTrace ON -macTrace ON -movementTrace OFF")
+    w("    -agentTrace ON -routerTrace ON -macTrace ON -movementTrace OFF" + (" -wiredRouting ON" if hier else ""))
     schedule: list[str] = []
     for i, s in enumerate(stations):
         if s in lossy:
             w(f"set errp_(in) [list {_num(_station_p(s, 'in'))}]")
             w(f"set errp_(out) [list {_num(_station_p(s, 'out'))}]")
             w("$ns_ node-config -IncomingErrProc in_err_ -OutgoingErrProc out_err_")
-        w(f"set node_({i}) [$ns_ node] ;# {s['node']}")
+        w(f"set node_({i}) [$ns_ node{f' 1.0.{i}' if hier else ''}] ;# {s['node']}")
+        if hier and i == 0:
+            w("$ns_ node-config -wiredRouting OFF")
+        elif hier:
+            w(f"$node_({i}) base-station [AddrParams addr2id [$node_(0) node-addr]]")
         if s in lossy:
             w("$ns_ node-config -IncomingErrProc \"\" -OutgoingErrProc \"\"")
             w(f"set em_({i},in) $last_err_(in)")
@@ -341,7 +392,7 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
     if wl["mode"] == "infrastructure":
         notes.append("ns-2 has no BSS here: the AP is an ordinary node and stations reach it directly (no beacons, "
                      "no association)")
-    return nodes, agent
+    return agent
 
 
 def _station_p(s: dict[str, Any], direction: str) -> float:
@@ -401,8 +452,8 @@ def _sender_class(t: dict[str, Any]) -> tuple[str, str]:
     return sender, "Agent/TCPSink/Sack1" if rec == "sack" else "Agent/TCPSink"
 
 
-def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], index: dict[str, int], wireless: bool) -> list[FlowMap]:
-    node = "node_" if wireless else "n"
+def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], lay: _Layout) -> list[FlowMap]:
+    index, tclvar = lay.ids, lay.vars
     ports: dict[int, int] = {}
 
     def port(i: int) -> int:
@@ -420,9 +471,9 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
             payload = size_bytes(f.get("packet_size", "1000B"))
             w("set src_ [new Agent/UDP]")
             w(f"$src_ set fid_ {fid}")
-            w(f"$ns_ attach-agent ${node}({src}) $src_")
+            w(f"$ns_ attach-agent {tclvar[f['src']]} $src_")
             w("set dst_ [new Agent/Null]")
-            w(f"$ns_ attach-agent ${node}({dst}) $dst_")
+            w(f"$ns_ attach-agent {tclvar[f['dst']]} $dst_")
             w("$ns_ connect $src_ $dst_")
             w("set app_ [new Application/Traffic/CBR]")
             # ns-2's UDP agent sends packetSize_ as the IP packet's size: payload + UDP + IP headers.
@@ -432,7 +483,8 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
             w(f"$ns_ at {_num(start)} \"$app_ start\"")
             if f.get("stop"):
                 w(f"$ns_ at {_num(seconds(f['stop']))} \"$app_ stop\"")
-            out.append(FlowMap(f["name"], "cbr", src, port(src), dst, port(dst), fid, payload, None, start, "Agent/UDP"))
+            out.append(FlowMap(f["name"], "cbr", src, port(src), dst, port(dst), fid, payload, None, start, "Agent/UDP",
+                               lay.addrs.get(f["src"], -1), lay.addrs.get(f["dst"], -1)))
             continue
         t = f["tcp"]
         mine = explicit.get(f["name"], set())
@@ -453,8 +505,8 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
             w(f"$sink_ set interval_ {_num(seconds(t['ack_delay']))}")
         if sender == "Agent/TCP/Linux" or t.get("timestamps") and "timestamps" in mine:
             w("$sink_ set ts_echo_rfc1323_ true")
-        w(f"$ns_ attach-agent ${node}({src}) $tcp_")
-        w(f"$ns_ attach-agent ${node}({dst}) $sink_")
+        w(f"$ns_ attach-agent {tclvar[f['server']]} $tcp_")
+        w(f"$ns_ attach-agent {tclvar[f['client']]} $sink_")
         w("$ns_ connect $tcp_ $sink_")
         w("$tcp_ attach $tf")
         w("$tcp_ trace nrexmit_")  # ns-2.35 tcp.cc: timeouts with data outstanding
@@ -468,5 +520,6 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
         else:
             w(f"$ns_ at {_num(start)} \"$app_ send {size}\"")
         mss = int(settings.get("packetSize_", "1000"))
-        out.append(FlowMap(f["name"], "tcp", src, port(src), dst, port(dst), fid, mss, size, start, sender))
+        out.append(FlowMap(f["name"], "tcp", src, port(src), dst, port(dst), fid, mss, size, start, sender,
+                           lay.addrs.get(f["server"], -1), lay.addrs.get(f["client"], -1)))
     return out

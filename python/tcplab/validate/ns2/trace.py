@@ -97,10 +97,10 @@ def parse_lines(lines: Iterable[str], flows: list[FlowMap], wireless: bool) -> P
     by_ends: dict[tuple[int, int, int, int], tuple[FlowMap, str]] = {}
     by_fid: dict[int, FlowMap] = {}
     for f in flows:
-        by_ends[(f.src, f.src_port, f.dst, f.dst_port)] = (f, "data")
-        by_ends[(f.dst, f.dst_port, f.src, f.src_port)] = (f, "ack")
+        by_ends[(f.addr("src"), f.src_port, f.addr("dst"), f.dst_port)] = (f, "data")
+        by_ends[(f.addr("dst"), f.dst_port, f.addr("src"), f.src_port)] = (f, "ack")
         by_fid[f.fid] = f
-    by_var = {(f.src, f.src_port): f for f in flows}
+    by_var = {(f.addr("src"), f.src_port): f for f in flows}
     pkts: dict[int, tuple[FlowMap, str, _Pkt]] = {}
     seqs_sent: dict[str, set[int]] = {f.name: set() for f in flows}
     seqs_rcvd: dict[str, set[int]] = {f.name: set() for f in flows}
@@ -112,9 +112,10 @@ def parse_lines(lines: Iterable[str], flows: list[FlowMap], wireless: bool) -> P
         tok = line.split()
         if len(tok) < 6:
             continue
-        if wireless and tok[0] in ("s", "r", "f", "D") and tok[2].startswith("_"):
+        # Both formats may share one file (wired-cum-wireless): each line says which it is.
+        if tok[0] in ("s", "r", "f", "D") and tok[2].startswith("_"):
             _wireless_event(tok, by_ends, pkts, out, net, seqs_sent, seqs_rcvd, next_expected)
-        elif not wireless and tok[0] in ("+", "-", "r", "d") and len(tok) >= 12:
+        elif tok[0] in ("+", "-", "r", "d") and len(tok) >= 12 and tok[2].isdigit():
             _wired_event(tok, by_fid, pkts, out, seqs_sent, seqs_rcvd, next_expected, net, queues)
         elif len(tok) == 7 and tok[5] == "nrexmit_":
             f = by_var.get((int(tok[1]), int(tok[2])))
