@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -83,10 +84,14 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
         stage.mkdir(parents=True)
         script_path = stage / f"{resolved['name']}.tcl"
         script_path.write_text(script.text, encoding="utf-8")
-        nss, sims = [], []
-        for seed in seeds:
-            nss.append(run_seed(script_path, script, seed, stage, args.timeout))
-            sims.append(Result.from_raw(_core.run(src.text, src.format, seed, overrides, None)).summary)
+        def one(seed: int) -> tuple[Any, dict[str, Any]]:
+            # ns runs in its own process and tcplab's core releases the GIL: seeds run side by side.
+            parsed = run_seed(script_path, script, seed, stage, args.timeout)
+            return parsed, Result.from_raw(_core.run(src.text, src.format, seed, overrides, None)).summary
+
+        with ThreadPoolExecutor(max_workers=max(1, min(len(seeds), os.cpu_count() or 1))) as pool:
+            done = list(pool.map(one, seeds))
+        nss, sims = [d[0] for d in done], [d[1] for d in done]
         duration = float(sims[0]["sim_time_s"])
         fm = compare.flow_metrics(script.flows, duration, sims, nss)
         nm = compare.network_metrics(script.wireless, sims, nss)

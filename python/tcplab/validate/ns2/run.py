@@ -1,13 +1,19 @@
 """``ns`` run on the written script, one seed at a time, in a scratch folder.
 
-``ns`` missing stops before anything runs, with one line saying how to install it.  A run that
-exits non-zero, is killed, or leaves no trace is reported with the last lines of its output.
+The trace goes through a named pipe and is read while ns writes it: nothing the size of a
+600-s wireless trace (~90 MB for a 7-hop string) reaches the disk, and reading overlaps the run.
+ns's own output goes to a log; a run that exits non-zero, prints a Tcl error, or is stopped is
+reported with the log's last lines.  ``ns`` missing stops before anything runs, with one line
+saying how to install it.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 from . import NsError
@@ -26,23 +32,45 @@ def ns_binary() -> str:
 
 
 def run_seed(script_path: Path, script: Script, seed: int, workdir: Path, timeout_s: float) -> Parsed:
-    """Run ``ns SCRIPT SEED TRACE`` in ``workdir`` and read its trace."""
+    """Run ``ns SCRIPT SEED PIPE`` in ``workdir`` and read its trace from the pipe."""
     ns = ns_binary()
-    trace = workdir / f"seed{seed}.tr"
-    try:
-        proc = subprocess.run(
-            [ns, str(script_path), str(seed), str(trace)],
-            cwd=workdir, capture_output=True, text=True, errors="replace", timeout=timeout_s, check=False,
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise NsError(f"ns ran longer than {timeout_s:g} s on seed {seed} and was stopped") from exc
-    output = (proc.stdout or "") + (proc.stderr or "")
-    # ns-2 exits 0 from `finish`; a Tcl error also exits 0 or 1 after printing it, so both are read.
-    failed = proc.returncode != 0 or "invoked from within" in output or not trace.exists()
-    if failed:
+    fifo = workdir / f"seed{seed}.trace"
+    log_path = workdir / f"seed{seed}.log"
+    os.mkfifo(fifo)
+    stopped = threading.Event()
+    with open(log_path, "w+", encoding="utf-8", errors="replace") as log:
+        proc = subprocess.Popen([ns, str(script_path), str(seed), str(fifo)], cwd=workdir, stdout=log,
+                                stderr=subprocess.STDOUT)
+
+        def watch() -> None:
+            try:
+                proc.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                stopped.set()
+                proc.kill()
+                proc.wait()
+            # If ns ended without opening the pipe, the reader still waits in open(): let it go.
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                os.close(fd)
+            except OSError as exc:
+                if exc.errno not in (errno.ENXIO, errno.ENOENT):
+                    raise
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            parsed = parse(fifo, script.flows, script.wireless)
+        finally:
+            watcher.join()
+            fifo.unlink(missing_ok=True)
+        log.seek(0)
+        output = log.read()
+    log_path.unlink(missing_ok=True)
+    if stopped.is_set():
+        raise NsError(f"ns ran longer than {timeout_s:g} s on seed {seed} and was stopped")
+    # A Tcl error in the script makes ns print its trace-back and exit (sometimes with status 0).
+    if proc.returncode != 0 or "invoked from within" in output:
         tail = "\n".join(output.strip().splitlines()[-TAIL_LINES:])
         raise NsError(f"ns failed on seed {seed} (exit status {proc.returncode}); its last lines:\n{tail}")
-    try:
-        return parse(trace, script.flows, script.wireless)
-    finally:
-        trace.unlink(missing_ok=True)
+    return parsed
