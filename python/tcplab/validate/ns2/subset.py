@@ -33,6 +33,10 @@ NS2_TCP_DEFAULTS: dict[str, Any] = {
     "delayed_ack": False,  # TCPSink acknowledges every packet
 }
 
+#: Settings that name what ns-2.35's Agent/TCP does anyway, without a variable to set: NewReno's
+#: cwnd = ssthresh on a full ACK (tcp-newreno.cc with newreno_changes_ 0), no extensions, no SACK.
+NS2_FIXED = {("full_ack", "ssthresh"), ("extensions", ()), ("sack", False)}
+
 #: TCP fields with an Agent/TCP (or sink) equivalent: carried when the scenario sets them.
 CARRIED_TCP = {
     "mss", "rcv_buf", "initial_window", "timer_tick", "clock_granularity", "rto_min", "rto_max",
@@ -240,6 +244,11 @@ def not_carried(t: dict[str, Any], explicit: set[str]) -> list[str]:
     """Fields the scenario sets that the translation leaves at ns-2's behaviour."""
     out = []
     for field in sorted(explicit - CARRIED_TCP - {"initial_ssthresh"}):
+        value = t.get(field)
+        if (field, tuple(value) if isinstance(value, list) else value) in NS2_FIXED:
+            continue  # what ns-2 does anyway
+        if field == "window_scaling" and size_bytes(t.get("rcv_buf", "0B")) <= 65535:
+            continue  # no window above 64 KiB to scale
         out.append(f"tcp.{field} = {t.get(field)} (ns-2's Agent/TCP has no such setting)")
     if "window_unit" in explicit and t.get("window_unit") == "bytes":
         out.append("tcp.window_unit = bytes (ns-2 counts windows in packets)")
