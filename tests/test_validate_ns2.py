@@ -393,3 +393,24 @@ def test_setdest_files_are_passed_through_unchanged(tmp_path: Path) -> None:
     s["wlans"][0]["mobility_file"] = str(moves)
     text = script_of(s).text
     assert f"source {{{moves}}}" in text
+
+
+def test_the_script_names_ns2s_classes_for_each_choice() -> None:
+    wired = script_of(WIRED).text
+    assert "$ns_ duplex-link $n(1) $n(2) 10Mb 20ms DropTail" in wired
+    assert "$ns_ queue-limit $n(1) $n(2) 50" in wired and "$em_ set rate_ 0.01" in wired
+    assert "set tcp_ [new Agent/TCP/Newreno]" in wired and "set sink_ [new Agent/TCPSink]" in wired
+    assert '$ns_ at 1 "$app_ start"' in wired and '$ns_ at 20 "finish"' in wired
+    sack = script_of(WIRED, [("tcp.variant", '"sack"')]).text
+    assert "[new Agent/TCP/Sack1]" in sack and "[new Agent/TCPSink/Sack1]" in sack
+    westwood = script_of(STRING, [("tcp.cc", '"westwood"')]).text
+    assert "[new Agent/TCP/Linux]" in westwood and '"$tcp_ select_ca westwood"' in westwood
+    dsr = script_of(STRING, [("wlans.manet.routing", '{ protocol = "dsr", preset = "ns2" }')]).text
+    assert "-adhocRouting DSR" in dsr and "-ifqType CMUPriQueue" in dsr
+    string = script_of(STRING).text
+    assert "Mac/802_11 set dataRate_ 2Mb" in string and "Mac/802_11 set RTSThreshold_ 0" in string
+    assert "$node_(1) set X_ 200" in string and "-adhocRouting AODV" in string
+    mixed = script_of(MIXED).text
+    assert "set node_(0) [$ns_ node 1.0.0] ;# bs" in mixed and "set n(0) [$ns_ node 0.0.0] ;# fh" in mixed
+    assert "$node_(1) base-station [AddrParams addr2id [$node_(0) node-addr]]" in mixed
+    assert '$ns_ at 5 "$em_(1,in) set rate_ 1"' in mixed and '$ns_ at 10 "$em_(1,out) set rate_ 0"' in mixed

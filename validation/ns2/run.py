@@ -169,7 +169,9 @@ def table() -> str:
 
             ratio = f"{sa.mean / sb.mean:.2f}" if sa and sb and sb.mean else "–"
             cells += [show(sa), show(sb), ratio]
-        lines.append(f"| {name} (seeds {','.join(map(str, doc['seeds']))}) | " + " | ".join(cells) + " |")
+        seeds = doc["seeds"]
+        span = f"{seeds[0]}–{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) else ",".join(map(str, seeds))
+        lines.append(f"| {name} (seeds {span}) | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
