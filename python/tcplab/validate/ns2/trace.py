@@ -42,7 +42,6 @@ REASONS = {
     "LOOP": "routing loop",
     "SAL": "DSR salvage limit",
     "BSY": "MAC busy",
-    "NRTE/IFQ": "no route",
     "queue": "queue (wired)",
     "link": "link loss or outage (wired)",
     "in flight": "in flight at the end",
