@@ -414,3 +414,16 @@ def test_the_script_names_ns2s_classes_for_each_choice() -> None:
     assert "set node_(0) [$ns_ node 1.0.0] ;# bs" in mixed and "set n(0) [$ns_ node 0.0.0] ;# fh" in mixed
     assert "$node_(1) base-station [AddrParams addr2id [$node_(0) node-addr]]" in mixed
     assert '$ns_ at 5 "$em_(1,in) set rate_ 1"' in mixed and '$ns_ at 10 "$em_(1,out) set rate_ 0"' in mixed
+
+
+def test_every_row_of_the_validation_table_translates() -> None:
+    """validation/ns2/run.py builds each row from the experiments' builders; none may be refused."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ns2_rows", ROOT / "validation" / "ns2" / "run.py")
+    assert spec is not None and spec.loader is not None
+    rows = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rows)
+    for name, build in rows.ROWS.items():
+        script = script_of(build())
+        assert script.flows, name
