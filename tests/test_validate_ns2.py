@@ -247,6 +247,20 @@ d 1.12 1 2 tcp 1040 ------- 1 0.0 2.0 2 4
 """
 
 
+DSR_LINES = """\
+s 1.0 _0_ RTR  --- 1 DSR 32 [0 0 0 0] ------- [0:255 7:255 32 0] 1 [1 1] [0 1 0 0->0] [0 0 0 0->0]
+f 1.1 _1_ RTR  --- 1 DSR 32 [0 0 0 0] ------- [0:255 7:255 31 0] 2 [1 1] [0 1 0 0->0] [0 0 0 0->0]
+s 1.2 _7_ RTR  --- 2 DSR 60 [0 0 0 0] ------- [7:255 0:255 255 6] 8 [0 2] [1 2 8 7->0] [0 0 0 0->0]
+s 1.3 _3_ RTR  --- 3 DSR 40 [0 0 0 0] ------- [3:255 0:255 255 2] 4 [0 0] [0 0 0 0->0] [1 1 0 3->4]
+"""
+
+
+def test_dsr_requests_replies_and_errors_are_told_apart() -> None:
+    p = parse_lines(DSR_LINES.splitlines(), [], wireless=True)
+    assert p.net.routing_sent == {"DSR request": 2, "DSR reply": 1, "DSR error": 1}
+    assert p.net.rreq_originated == 1  # n0's own request, not n1's forward
+
+
 def test_the_wired_trace_reader_tells_queue_drops_from_link_losses() -> None:
     f = FlowMap("f", "tcp", 0, 0, 2, 0, 1, 1000, 3000, 1.0, "Agent/TCP/Newreno")
     p = parse_lines(WIRED_TRACE.splitlines(), [f], wireless=False)

@@ -341,6 +341,9 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
         notes.append(f"positions shifted by ({_num(shift_x)} m, {_num(shift_y)} m): ns-2's topography starts at 0, 0")
     max_x = max([p[0] + shift_x for p in positions] + [_waypoint_max(s, 1) + shift_x for s in stations])
     max_y = max([p[1] + shift_y for p in positions] + [_waypoint_max(s, 2) + shift_y for s in stations])
+    if wl.get("mobility_file"):
+        fx, fy = _file_extent(_mobility_path(wl, base_dir))
+        max_x, max_y = max(max_x, fx), max(max_y, fy)
     w("set topo_ [new Topography]")
     w(f"$topo_ load_flatgrid {_num(max(1.0, math.ceil(max_x + 1)))} {_num(max(1.0, math.ceil(max_y + 1)))}")
     w(f"set god_ [create-god {len(stations)}]")
@@ -382,10 +385,7 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
         if mob.get("model") == "waypoints":
             schedule += _waypoints(i, mob["points"], shift_x, shift_y)
     if wl.get("mobility_file"):
-        path = Path(wl["mobility_file"])
-        if not path.is_absolute():
-            path = (base_dir / path).resolve()
-        w(f"source {{{path}}} ;# setdest file, passed through unchanged")
+        w(f"source {{{_mobility_path(wl, base_dir)}}} ;# setdest file, passed through unchanged")
     for line in schedule:
         w(line)
     if lossy:
@@ -397,6 +397,26 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
         notes.append("ns-2 has no BSS here: the AP is an ordinary node and stations reach it directly (no beacons, "
                      "no association)")
     return agent
+
+
+def _mobility_path(wl: dict[str, Any], base_dir: Path) -> Path:
+    path = Path(wl["mobility_file"])
+    return path if path.is_absolute() else (base_dir / path).resolve()
+
+
+def _file_extent(path: Path) -> tuple[float, float]:
+    """The largest x and y a setdest file places or sends a node to (ns-2 refuses a setdest
+    outside the topography)."""
+    import re
+
+    xs, ys = [0.0], [0.0]
+    text = path.read_text(encoding="utf-8", errors="replace")
+    xs += [float(v) for v in re.findall(r"set X_ ([0-9.eE+-]+)", text)]
+    ys += [float(v) for v in re.findall(r"set Y_ ([0-9.eE+-]+)", text)]
+    for x, y in re.findall(r"setdest ([0-9.eE+-]+) ([0-9.eE+-]+)", text):
+        xs.append(float(x))
+        ys.append(float(y))
+    return max(xs), max(ys)
 
 
 def _station_p(s: dict[str, Any], direction: str) -> float:

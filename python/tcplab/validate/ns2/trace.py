@@ -252,7 +252,7 @@ def _routing_kind(tok: list[str], ptype: str) -> str:
             return "DSR request"
         if rest[3] == "[1":
             return "DSR reply"
-        if rest[8] == "[1":
+        if rest[7] == "[1":
             return "DSR error"
     except IndexError:
         pass
