@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -66,7 +67,7 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
     from tcplab.scenario import parse_set
 
     from . import compare, subset
-    from .run import ns_binary, run_seed
+    from .run import ns_binary, run_seed, stop_all
 
     t0 = time.monotonic()
     overrides = [parse_set(s) for s in args.set]
@@ -79,18 +80,24 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     seeds = args.seeds or ([args.seed] if args.seed is not None else [int(resolved.get("seed") or 1)])
     out = Path(args.out or Path("results") / "validate-ns2" / resolved["name"])
+    # SIGTERM unwinds like Ctrl-C: the ns runs are killed and the staging folder removed.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     stage = out.parent / f".{out.name}.partial-{os.getpid()}"
     try:
         stage.mkdir(parents=True)
         script_path = stage / f"{resolved['name']}.tcl"
         script_path.write_text(script.text, encoding="utf-8")
+
         def one(seed: int) -> tuple[Any, dict[str, Any]]:
             # ns runs in its own process and tcplab's core releases the GIL: seeds run side by side.
             parsed = run_seed(script_path, script, seed, stage, args.timeout)
             return parsed, Result.from_raw(_core.run(src.text, src.format, seed, overrides, None)).summary
 
-        with ThreadPoolExecutor(max_workers=max(1, min(len(seeds), os.cpu_count() or 1))) as pool:
+        pool = ThreadPoolExecutor(max_workers=max(1, min(len(seeds), os.cpu_count() or 1)))
+        try:
             done = list(pool.map(one, seeds))
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
         nss, sims = [d[0] for d in done], [d[1] for d in done]
         duration = float(sims[0]["sim_time_s"])
         fm = compare.flow_metrics(script.flows, duration, sims, nss)
@@ -128,14 +135,22 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
         (stage / "comparison.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         _move_into_place(stage, out)
     except NsError as exc:
+        stop_all()
         shutil.rmtree(stage, ignore_errors=True)
         _err(f"error: {exc}")
         return EXIT_FAILED
     except BaseException:
+        stop_all()
         shutil.rmtree(stage, ignore_errors=True)
         raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(f"\n{out / script_path.name}, {out / 'comparison.json'} ({time.monotonic() - t0:.1f} s)")
     return EXIT_OK
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def _move_into_place(stage: Path, out: Path) -> None:

@@ -20,6 +20,9 @@ from . import NsError
 from .tcl import Script
 from .trace import Parsed, parse
 
+_LIVE: set[subprocess.Popen[bytes]] = set()
+_LIVE_LOCK = threading.Lock()
+
 INSTALL_HINT = "ns-2.35 (`ns`) is not installed: `apt-get install ns2` (Debian/Ubuntu), or run `make test`, which installs it"
 TAIL_LINES = 15
 
@@ -41,6 +44,8 @@ def run_seed(script_path: Path, script: Script, seed: int, workdir: Path, timeou
     with open(log_path, "w+", encoding="utf-8", errors="replace") as log:
         proc = subprocess.Popen([ns, str(script_path), str(seed), str(fifo)], cwd=workdir, stdout=log,
                                 stderr=subprocess.STDOUT)
+        with _LIVE_LOCK:
+            _LIVE.add(proc)
 
         def watch() -> None:
             try:
@@ -64,6 +69,8 @@ def run_seed(script_path: Path, script: Script, seed: int, workdir: Path, timeou
         finally:
             watcher.join()
             fifo.unlink(missing_ok=True)
+            with _LIVE_LOCK:
+                _LIVE.discard(proc)
         log.seek(0)
         output = log.read()
     log_path.unlink(missing_ok=True)
@@ -74,3 +81,10 @@ def run_seed(script_path: Path, script: Script, seed: int, workdir: Path, timeou
         tail = "\n".join(output.strip().splitlines()[-TAIL_LINES:])
         raise NsError(f"ns failed on seed {seed} (exit status {proc.returncode}); its last lines:\n{tail}")
     return parsed
+
+
+def stop_all() -> None:
+    """Kill every ns still running (an interrupted validation leaves none behind)."""
+    with _LIVE_LOCK:
+        for proc in _LIVE:
+            proc.kill()
