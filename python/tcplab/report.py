@@ -30,7 +30,7 @@ from tcplab._fs import replace_dir, staging_dir, write_text
 from tcplab.experiments import all_experiments
 from tcplab.experiments.base import Finding, TableCell
 from tcplab.runner import SweepReport, run_sweep
-from tcplab.stats import VERDICTS
+from tcplab.stats import PAPER_CONTRADICTS, VERDICTS
 from tcplab.store import Store
 
 # ------------------------------------------------------------------ document model
@@ -259,6 +259,11 @@ def _summary_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Find
             [[str(published), *(str(bands[b]) for b in BANDS)]],
         ),
         Table(["findings", *VERDICTS], [[str(len(findings)), *(str(verdicts[v]) for v in VERDICTS)]]),
+        Para(
+            "Comparisons and equivalences hold or fail; magnitudes are reproduced (the printed value in our 95 % CI), "
+            "direction only or not reproduced; a reading that fails on the paper's own published numbers is shown as "
+            f"'{PAPER_CONTRADICTS}' and not counted as the paper's finding."
+        ),
     ]
     nr = _not_reproduced(exp)
     if nr:
@@ -272,7 +277,8 @@ def _summary_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Find
 
 def _finding_line(f: Finding) -> str:
     rule = f" Rule: {f.rule}." if f.rule else ""
-    return f"{f.verdict.upper()}: {f.text} ({f.detail}).{rule}"
+    paper = f" On the paper's own numbers: {f.paper}." if f.paper and f.verdict != PAPER_CONTRADICTS else ""
+    return f"{f.verdict.upper()}: {f.text} ({f.detail}).{rule}{paper}"
 
 
 def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -> ExperimentSection:

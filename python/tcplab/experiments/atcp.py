@@ -21,7 +21,7 @@ from typing import Any
 
 from tcplab.experiments.atcp_findings import findings
 from tcplab.experiments.atcp_scenario import LABEL, VARIANTS, congested, scenario, variant_cells, variant_of
-from tcplab.experiments.base import Finding, Published, TableCell
+from tcplab.experiments.base import PAPER_SEEDS, Finding, Published, TableCell, against_paper
 from tcplab.runner import Sweep
 from tcplab.stats import summarise
 from tcplab.store import Store
@@ -156,7 +156,20 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
                          ("relay ECN marks", "packets")):
         for v in CONGESTION:
             cells.append(TableCell.of(TC, metric, LABEL[v], summarise(cong.get(v, {}).get(metric, [])), unit))
-    return cells, findings(times, {c.label: c.motion for c in CASES}, cong, conserved)
+    motion = {c.label: c.motion for c in CASES}
+    return cells, against_paper(findings(times, motion, cong, conserved, published_gain()),
+                                findings(paper_times(), motion, {}, [], published_gain()))
+
+
+def published_gain() -> dict[str, float]:
+    """Table 2's reduction per case, 100·(1 − modified / base), in % (rounded as the paper would print it)."""
+    return {c.label: round(100 * (1 - c.modified / c.base), 1) for c in CASES}
+
+
+def paper_times() -> dict[str, dict[str, dict[int, float]]]:
+    """Table 2 entered as data (each time twice, so with a zero-width interval)."""
+    return {c.label: {"base": dict.fromkeys(PAPER_SEEDS, c.base), "atcp_mod": dict.fromkeys(PAPER_SEEDS, c.modified)}
+            for c in CASES}
 
 
 def congestion_stats(store: Store, sweep: str) -> dict[str, dict[str, list[float]]]:

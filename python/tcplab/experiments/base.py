@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tcplab.runner import Sweep
-from tcplab.stats import FAILS, HOLDS, VERDICTS, Summary, combine
+from tcplab.stats import DIRECTION_ONLY, FAILS, HOLDS, NOT_REPRODUCED, PAPER_CONTRADICTS, VERDICTS, Summary, combine
 from tcplab.store import Store
 
 
@@ -105,6 +105,8 @@ class Finding:
     detail: str
     verdict: str = ""
     rule: str = ""
+    #: The same rule run on the paper's own published numbers (``[verdict] detail``), when it has them.
+    paper: str = ""
 
     def __post_init__(self) -> None:
         if not self.verdict:
@@ -127,6 +129,38 @@ class Finding:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+#: Seeds under which a published number is entered as data: two identical replications, so the rule
+#: sees the number itself with a zero-width confidence interval.
+PAPER_SEEDS: tuple[int, int] = (0, 1)
+
+
+def against_paper(ours: Sequence[Finding], paper: Sequence[Finding]) -> list[Finding]:
+    """Each of our findings beside the same rule run on the paper's own numbers (``paper``, matched by
+    text, built from the published values with zero-width intervals).
+
+    Where the paper's own numbers fail the rule (or, for a magnitude, do not reproduce the printed value
+    they were computed from), the reading contradicts the paper itself: the finding
+    becomes "paper contradicts itself" (shown, with both details, and not counted as the paper's
+    finding), whatever our runs say.  Elsewhere the paper's verdict is recorded beside ours.
+    """
+    by_text = {f.text: f for f in paper}
+    out = []
+    for f in ours:
+        p = by_text.get(f.text)
+        if p is None:
+            out.append(f)
+            continue
+        record = f"[{p.verdict}] {p.detail}"
+        if p.verdict in (FAILS, NOT_REPRODUCED, DIRECTION_ONLY):
+            out.append(Finding(text=f.text, holds=False, verdict=PAPER_CONTRADICTS, rule=f.rule, paper=record,
+                               detail=f"paper contradicts itself: on its own numbers {record}; ours: "
+                                      f"[{f.verdict}] {f.detail}"))
+        else:
+            out.append(Finding(text=f.text, holds=f.holds, verdict=f.verdict, rule=f.rule, detail=f.detail,
+                               paper=record))
+    return out
 
 
 class Experiment(Protocol):

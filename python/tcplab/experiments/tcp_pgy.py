@@ -200,7 +200,7 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
              + random_points(quick) + sensitivity_points(quick) + trace_points(quick)]
     failures = [e for n in names for e in failed(store, n)]
     total = sum(len(store.runs(n)) for n in names)
-    return cells, findings(strings, multi, grid, rand, failures, total)
+    return cells, findings(strings, multi, grid, rand, failures, total, {k: p.value for k, p in PUBLISHED.items()})
 
 
 def deviation_cause(cell: TableCell) -> str:

@@ -33,7 +33,7 @@ import polars as pl
 
 from tcplab.experiments.base import Finding, Published, TableCell
 from tcplab.runner import Sweep
-from tcplab.stats import Summary, above, combine, paired, summarise, within
+from tcplab.stats import Summary, at_least, combine, paired, summarise, within
 from tcplab.store import Store
 
 NAME = "wired-loss"
@@ -185,9 +185,13 @@ def deviation_cause(cell: TableCell) -> str:
 #: delayed-ACK-free Reno; random loss and timeouts move it by tens of percent (Mathis et al. §3).
 MATHIS_TOLERANCE = 0.35
 RULE_BAND = "95 % CI of the mean inside the band: holds; wholly outside: fails; otherwise not separated"
+#: A tie in the ranking: within ±2 % of NewReno's mean goodput (the variants differ only where one
+#: window loses several segments, rare at p = 1 %, so a tie is the expected outcome of a step).
+RANK_TIE_PCT = 2.0
 RULE_RANK = (
-    "paired over seeds; each step of the ranking holds when the 95 % CI of the difference lies at or above 0 "
-    "(a tie holds), fails when it lies wholly below 0, and is not separated otherwise"
+    "paired over seeds; each step of the ranking holds when the 95 % CI of the difference lies wholly above 0 or a "
+    f"two one-sided test shows a tie within ±{RANK_TIE_PCT:g} % of NewReno's mean, fails when the CI lies wholly "
+    "below minus that margin, and is not separated otherwise"
 )
 
 
@@ -208,7 +212,7 @@ def findings(goodput: dict[tuple[str, float], dict[int, float]]) -> list[Finding
         ),
         Finding.decided(
             "At p = 1 %, goodput ranks SACK >= NewReno >= Reno",
-            combine(above(d, ties=True) for d in diffs.values()),
+            combine(at_least(d, RANK_TIE_PCT / 100 * nr.mean) for d in diffs.values()),
             ", ".join(f"{a} − {b} = {d.mean:+.3f} ± {d.ci95:.3f} Mb/s" for (a, b), d in diffs.items()),
             RULE_RANK,
         ),
