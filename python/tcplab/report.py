@@ -28,9 +28,9 @@ from types import ModuleType
 from tcplab import _core
 from tcplab._fs import replace_dir, staging_dir, write_text
 from tcplab.experiments import all_experiments
-from tcplab.experiments.base import Finding, TableCell
+from tcplab.experiments.base import Claim, Finding, TableCell, claim_verdict
 from tcplab.runner import SweepReport, run_sweep
-from tcplab.stats import PAPER_CONTRADICTS, VERDICTS
+from tcplab.stats import NOT_CHECKED, PAPER_CONTRADICTS, VERDICTS
 from tcplab.store import Store
 
 # ------------------------------------------------------------------ document model
@@ -275,6 +275,36 @@ def _summary_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Find
     return blocks
 
 
+def claim_rows(exp: ModuleType, findings: list[Finding], cells: list[TableCell]) -> list[dict[str, str]]:
+    """Every claim of the paper's text the experiment lists (``CLAIMS``), with its verdict."""
+    rows = []
+    for c in getattr(exp, "CLAIMS", ()):
+        assert isinstance(c, Claim)
+        verdict, note = claim_verdict(c, findings, cells)
+        rows.append({"quote": c.quote, "section": c.section, "check": c.check, "verdict": verdict, "note": note})
+    return rows
+
+
+def _claim_blocks(rows: list[dict[str, str]]) -> list[Block]:
+    if not rows:
+        return []
+    counts = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
+    return [
+        Heading(2, "Claims of the paper"),
+        Para(
+            f"Every quantitative or comparative sentence of the paper's text ({len(rows)}), how we check it and the "
+            "verdict; 'not checked' gives the reason. "
+            + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + "."
+        ),
+        Table(
+            ["#", "section", "claim (quoted)", "how we check it", "verdict"],
+            [[str(i + 1), r["section"], f"“{r['quote']}”", r["check"],
+              r["verdict"] + (f" ({r['note']})" if r["verdict"] == NOT_CHECKED else "")]
+             for i, r in enumerate(rows)],
+        ),
+    ]
+
+
 def _finding_line(f: Finding) -> str:
     rule = f" Rule: {f.rule}." if f.rule else ""
     paper = f" On the paper's own numbers: {f.paper}." if f.paper and f.verdict != PAPER_CONTRADICTS else ""
@@ -302,8 +332,10 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
     if notes:
         blocks += [Heading(2, "Model notes"), Bullets(list(notes))]
     deviations = _deviations(exp, cells)
+    claims = claim_rows(exp, findings, cells)
     blocks += [
         *_summary_blocks(exp, cells, findings),
+        *_claim_blocks(claims),
         Heading(2, "Findings"),
         Bullets([_finding_line(f) for f in findings] or ["none"]),
         *_table_blocks(cells),
@@ -342,7 +374,9 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
         "cells": [c.to_json() for c in cells],
         "findings": [f.to_json() for f in findings],
         "deviations": deviations,
-        "summary": {"cells": band_counts(exp, cells), "findings": verdict_counts(findings)},
+        "claims": claims,
+        "summary": {"cells": band_counts(exp, cells), "findings": verdict_counts(findings),
+                    "claims": {v: sum(c["verdict"] == v for c in claims) for v in VERDICTS}},
         "not_reproduced": _not_reproduced(exp),
     }
     write_text(folder / "tables.json", json.dumps(doc, indent=2, allow_nan=False) + "\n")

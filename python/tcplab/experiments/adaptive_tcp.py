@@ -22,6 +22,7 @@ from tcplab.experiments import adaptive_tcp_sensitivity as sensitivity
 from tcplab.experiments.adaptive_tcp_findings import findings, residual_reduction
 from tcplab.experiments.adaptive_tcp_points import ALL, PAPER3, Point, metric, runs
 from tcplab.experiments.adaptive_tcp_scenario import LABEL, PHY_BOUND_MBPS, RWND_SEGMENTS, SEGMENT_B
+from tcplab.experiments.adaptive_tcp_claims import CLAIMS  # noqa: F401  (the report reads it)
 from tcplab.experiments.base import PAPER_SEEDS, Finding, Published, TableCell, against_paper
 from tcplab.runner import Sweep
 from tcplab.stats import summarise

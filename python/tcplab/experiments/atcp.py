@@ -21,6 +21,7 @@ from typing import Any
 
 from tcplab.experiments.atcp_findings import findings
 from tcplab.experiments.atcp_scenario import LABEL, VARIANTS, congested, scenario, variant_cells, variant_of
+from tcplab.experiments.atcp_claims import CLAIMS  # noqa: F401  (the report reads it)
 from tcplab.experiments.base import PAPER_SEEDS, Finding, Published, TableCell, against_paper
 from tcplab.runner import Sweep
 from tcplab.stats import summarise

@@ -37,6 +37,7 @@ import polars as pl
 
 from tcplab.experiments import mtcp_plus_sensitivity as sensitivity
 from tcplab.experiments.base import PAPER_SEEDS, Finding, Published, TableCell, against_paper
+from tcplab.experiments.mtcp_plus_claims import CLAIMS  # noqa: F401  (the report reads it)
 from tcplab.experiments.mtcp_plus_findings import Values, findings
 from tcplab.runner import Sweep
 from tcplab.stats import Summary, summarise

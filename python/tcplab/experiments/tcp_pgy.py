@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tcplab.experiments.tcp_pgy_claims import CLAIMS  # noqa: F401  (the report reads it)
 from tcplab.experiments.base import Finding, Published, TableCell
 from tcplab.experiments.tcp_pgy_findings import findings, gain_pct
 from tcplab.experiments.tcp_pgy_points import ALL, PAIR, Point, failed, runs
