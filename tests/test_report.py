@@ -34,6 +34,16 @@ def test_registry_modules_define_the_interface() -> None:
         select(["no-such-paper"])
 
 
+def test_reproduce_help_lists_every_experiment() -> None:
+    from conftest import run_cli
+
+    from tcplab.experiments import names
+
+    assert names() == tuple(all_experiments())
+    out = run_cli("reproduce", "--help").stdout
+    assert all(n in out for n in names()), out
+
+
 @pytest.mark.parametrize("name", sorted(all_experiments()))
 def test_every_experiment_cell_is_a_valid_scenario(name: str) -> None:
     for quick in (True, False):

@@ -30,7 +30,7 @@ from tcplab._fs import replace_dir, staging_dir, write_text
 from tcplab.experiments import all_experiments
 from tcplab.experiments.base import Claim, Finding, TableCell, claim_verdict
 from tcplab.runner import SweepReport, run_sweep
-from tcplab.stats import NOT_CHECKED, PAPER_CONTRADICTS, VERDICTS
+from tcplab.stats import NOT_CHECKED, NOT_SEPARATED, PAPER_CONTRADICTS, VERDICTS
 from tcplab.store import Store
 
 # ------------------------------------------------------------------ document model
@@ -236,7 +236,7 @@ def _deviations(exp: ModuleType, cells: list[TableCell]) -> list[dict[str, Any]]
     cause = getattr(exp, "deviation_cause", None)
     nr = _not_reproduced(exp)
     return [
-        c.to_json() | {"cause": cause(c) if cause else "not analysed"}
+        c.to_json() | {"cause": cause(c, cells) if cause else "not analysed"}
         for c in cells
         if band(c, nr) in (WITHIN_25, BEYOND_25)
     ]
@@ -311,26 +311,41 @@ def _finding_line(f: Finding) -> str:
     return f"{f.verdict.upper()}: {f.text} ({f.detail}).{rule}{paper}"
 
 
-def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -> ExperimentSection:
-    """Analyse one experiment's stored runs and write its page, figures and ``tables.json``."""
-    folder = outdir / exp.NAME
-    folder.mkdir(parents=True, exist_ok=True)
-    cells, findings = exp.analyse(store, quick)
-    figures = exp.figures(store, folder, quick)
-    runs = [store.runs(s.name) for s in exp.sweeps(quick)]
-    ok = sum(int((r["status"] == "ok").sum()) for r in runs)
-    failed_rows = [row for r in runs for row in r.filter(r["status"] == "failed").iter_rows(named=True)]
+def wide_intervals(findings: Sequence[Finding]) -> list[str]:
+    """The findings (or cases of a finding) our replications could not decide: "not separated" means the
+    95 % CI is wider than the distance between the effect and the value it is judged against (or that
+    one replication has no interval).  Quick mode runs few replications, so it flags these."""
+    out = []
+    for f in findings:
+        cases = f.detail.count(f"[{NOT_SEPARATED}]")
+        if f.verdict == NOT_SEPARATED or cases:
+            out.append(f"{f.text}: {cases or 1} case(s) not separated")
+    return out
 
+
+def model_notes(exp: ModuleType, cells: Sequence[TableCell]) -> list[str]:
+    """The experiment's model notes: ``notes(cells)`` when it quotes the run's numbers, else ``NOTES``."""
+    fn = getattr(exp, "notes", None)
+    return list(fn(cells)) if callable(fn) else list(getattr(exp, "NOTES", ()) or ())
+
+
+def experiment_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Finding], quick: bool, ok: int,
+                      failed_rows: Sequence[dict[str, Any]], figures: Sequence[str]) -> list[Block]:
+    """The page of one experiment from its analysis (no store access: tests render it from fixtures)."""
+    sweeps = exp.sweeps(quick)
     blocks: list[Block] = [
         Heading(1, exp.TITLE),
         Para(
-            f"Experiment {exp.NAME} ({'quick' if quick else 'full'} mode): {ok} runs ok, {len(failed_rows)} failed; "
-            f"sweeps {', '.join(s.name for s in exp.sweeps(quick))}; tcplab core {_core.version()}."
+            f"Experiment {exp.NAME} ({'quick' if quick else 'full'} mode): {ok} runs ok, {len(failed_rows)} failed "
+            f"(a run shared by two sweeps counts in each); {len(sweeps)} sweeps; tcplab core {_core.version()}."
         ),
     ]
-    notes = getattr(exp, "NOTES", None)
+    notes = model_notes(exp, cells)
     if notes:
-        blocks += [Heading(2, "Model notes"), Bullets(list(notes))]
+        blocks += [Heading(2, "Model notes"), Bullets(notes)]
+    warnings = wide_intervals(findings)
+    if warnings:
+        blocks += [Heading(2, "Warning: confidence intervals wider than the effects they judge"), Bullets(warnings)]
     deviations = _deviations(exp, cells)
     claims = claim_rows(exp, findings, cells)
     blocks += [
@@ -343,7 +358,7 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
     if deviations:
         notes, ids = _cause_notes(deviations)
         blocks.append(Heading(2, f"Deviations above {DEVIATION_PCT:g} % from the published values"))
-        blocks.append(Para("Likely causes, each written once and referenced by its number in the table:"))
+        blocks.append(Para("Causes, each written once and referenced by its number in the table:"))
         blocks.append(Bullets(notes))
         blocks.append(
             Table(
@@ -356,7 +371,7 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
         )
     if figures:
         blocks.append(Heading(2, "Figures"))
-        blocks += [Image(p.relative_to(folder).as_posix(), p.stem.replace("_", " ")) for p in figures]
+        blocks += [Image(f, Path(f).stem.replace("_", " ")) for f in figures]
     if failed_rows:
         blocks.append(Heading(2, "Failed runs"))
         blocks.append(
@@ -365,6 +380,22 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
                 [[r["key"][:12], r["cell"], str(r["seed"]), r["error"] or ""] for r in failed_rows],
             )
         )
+    return blocks
+
+
+def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -> ExperimentSection:
+    """Analyse one experiment's stored runs and write its page, figures and ``tables.json``."""
+    folder = outdir / exp.NAME
+    folder.mkdir(parents=True, exist_ok=True)
+    cells, findings = exp.analyse(store, quick)
+    figures = exp.figures(store, folder, quick)
+    runs = [store.runs(s.name) for s in exp.sweeps(quick)]
+    ok = sum(int((r["status"] == "ok").sum()) for r in runs)
+    failed_rows = [row for r in runs for row in r.filter(r["status"] == "failed").iter_rows(named=True)]
+    blocks = experiment_blocks(exp, cells, findings, quick, ok, failed_rows,
+                               [p.relative_to(folder).as_posix() for p in figures])
+    deviations = _deviations(exp, cells)
+    claims = claim_rows(exp, findings, cells)
     _page(folder, blocks, exp.TITLE)
     doc = {
         "experiment": exp.NAME,
@@ -381,6 +412,16 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
     }
     write_text(folder / "tables.json", json.dumps(doc, indent=2, allow_nan=False) + "\n")
     return ExperimentSection(exp.NAME, exp.TITLE, cells, findings, ok, len(failed_rows), figures)
+
+
+def quick_warnings(outdir: Path) -> int:
+    """How many findings of a written report are not separated by their replications (read back from
+    every experiment's ``tables.json``)."""
+    n = 0
+    for path in sorted(Path(outdir).glob("*/tables.json")):
+        doc = json.loads(path.read_text())
+        n += len(wide_intervals([Finding(**f) for f in doc.get("findings", [])]))
+    return n
 
 
 def write_report(experiments: Sequence[ModuleType], store: Store, outdir: Path, quick: bool) -> Path:

@@ -13,6 +13,12 @@ from types import ModuleType
 MODULES: tuple[str, ...] = ("wired_loss", "mtcp_plus", "ack_holding", "adaptive_tcp", "tcp_pgy", "atcp", "routing")
 
 
+def names() -> tuple[str, ...]:
+    """The experiments' command-line names without importing them (each module's ``NAME`` is its module
+    name with dashes; the registry's tests check it), for ``tcplab reproduce --help``."""
+    return tuple(m.replace("_", "-") for m in MODULES)
+
+
 def all_experiments() -> dict[str, ModuleType]:
     """Every experiment module, keyed by its ``NAME`` (as typed on the command line)."""
     mods = [importlib.import_module(f"{__name__}.{m}") for m in MODULES]

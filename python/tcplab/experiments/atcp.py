@@ -14,6 +14,7 @@ paths).  Transfer time = the flow's response time (client's SYN to the last byte
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,6 +75,10 @@ PUBLISHED: dict[tuple[str, str], Published] = {
 T2 = "Table 2: transfer time, s"
 TC = "Original ATCP's whole-window retransmissions: 4 lossy flows (2 % packet loss) through one relay, 60 s"
 TP = "Table 2 cases: retransmitted segments per run"
+
+#: Scenario parameters the prose quotes (inputs, not results): absorbed timeouts, the walking receiver's loss
+#: (%) and burst, its rate steps (Mb/s), RED's max_th (the paper's maximum cwnd).
+PROSE_CONSTANTS = (3, 2, 11, 5.5, 1, 45)
 
 NOTES = (
     "Every sender runs each case with the same seeds: the same packet losses and the same paths.",
@@ -190,7 +195,7 @@ def congestion_stats(store: Store, sweep: str) -> dict[str, dict[str, list[float
     return out
 
 
-def deviation_cause(cell: TableCell) -> str:
+def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
     """Why a published cell is off by more than 10 % (the report lists these)."""
     if "static" in cell.row:
         return (

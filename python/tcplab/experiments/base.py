@@ -175,6 +175,30 @@ def against_paper(ours: Sequence[Finding], paper: Sequence[Finding]) -> list[Fin
     return out
 
 
+def span(cells: Sequence[TableCell], table: str, rows: Sequence[str] = (), column: str = "", *, digits: int = 0,
+         value: str = "mean") -> str:
+    """"lo–hi" of the cells of a table (title prefix), optionally restricted to rows and a column prefix, for
+    prose that quotes the run's numbers; ``value`` is "mean" or "diff_pct" (|diff %|).  "no data" when none."""
+    xs = []
+    for c in cells:
+        if c.table.startswith(table) and (not rows or c.row in rows) and c.column.startswith(column):
+            x = c.mean if value == "mean" else (abs(c.diff_pct) if c.diff_pct is not None else None)
+            if x is not None and math.isfinite(x):
+                xs.append(x)
+    if not xs:
+        return "no data"
+    lo, hi = f"{min(xs):.{digits}f}", f"{max(xs):.{digits}f}"
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def cell_mean(cells: Sequence[TableCell], table: str, row: str, column: str) -> float | None:
+    """The mean of one cell (table title prefix, row, column prefix), or None."""
+    for c in cells:
+        if c.table.startswith(table) and c.row == row and c.column.startswith(column):
+            return c.mean
+    return None
+
+
 @dataclass(frozen=True)
 class Claim:
     """One quantitative or comparative sentence of a paper's text, and how we check it.

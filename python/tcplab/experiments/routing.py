@@ -44,9 +44,12 @@ WINDOW_S = {("string", True): 200, ("string", False): 480, ("mobile", True): 100
 REPS = {("string", True): 2, ("string", False): 6, ("mobile", True): 2, ("mobile", False): 6,
         ("single", True): 2, ("single", False): 10, ("ref", True): 1, ("ref", False): 2}
 
+#: Inputs the prose quotes (not results): the routing warm-up and DSR's option number for the ACK.
+PROSE_CONSTANTS = (120, 31)
+
 NOTES = (
     f"Routing runs alone for {WARMUP_S} s before the first flow starts, so throughput measures TCP over converged "
-    "routing and not DSDV's start-up (its tables take about 100 s to converge over 7 hops).",
+    "routing and not DSDV's start-up.",
     "DSR runs ns-2's preset, promiscuous tap on (overheard route errors and routes, route shortening). Over the "
     "mobile network it answers route requests only at the target (reply_from_cache = false): cached replies hand "
     "out stale routes, and NewReno over DSR then delivers less, also with the tap (docs/validation/routing.md).",

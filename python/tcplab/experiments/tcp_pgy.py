@@ -16,6 +16,7 @@ already held when they arrived again; throughput is the bytes delivered in order
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from tcplab.experiments.tcp_pgy_claims import CLAIMS  # noqa: F401  (the report reads it)
@@ -204,19 +205,23 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     return cells, findings(strings, multi, grid, rand, failures, total, {k: p.value for k, p in PUBLISHED.items()})
 
 
-def deviation_cause(cell: TableCell) -> str:
+#: Scenario parameters the prose quotes (inputs, not results): the ack_seq extension's size, ns-2's
+#: initial window and window_, the grid's side, spacing and hops.
+PROSE_CONSTANTS = (10, 2, 20, 7, 200, 6)
+
+
+def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
     """Why a published cell is off by more than 10 % (the report lists these)."""
     if cell.table in (T6G, T10G, T12G):
         return (
-            "S1 removes about half of the spurious retransmissions here too, but they are 3-6 % of the "
-            "segments of a 600 s run, and the gain follows that share; under ns-3's reception (preamble "
-            "detection) S1 removes 95 % of them and the gain stays within a few percent "
-            "(docs/validation/tcp_pgy.md); the paper's figures print no spurious counts to compare, and its "
-            "grid, placement and speeds are not given"
+            "S1 removes part of the spurious retransmissions here too (the spurious-retransmission tables of Fig. 7 and Fig. 11), but they are a small "
+            "share of the segments of a run, and the gain follows that share; docs/validation/tcp_pgy.md compares "
+            "ns-3's reception (preamble detection); the paper's figures print no spurious counts to compare, and its "
+            "grid, placement and speeds are not given (cause not found)"
         )
     return (
         "the paper's percentages come from its own grid and flow placement (not given); ours is a 7 × 7 grid "
-        "with flows along its inner rows and columns; see docs/validation/tcp_pgy.md"
+        "with flows along its inner rows and columns; see docs/validation/tcp_pgy.md (cause not found)"
     )
 
 
