@@ -164,7 +164,8 @@ def against_paper(ours: Sequence[Finding], paper: Sequence[Finding]) -> list[Fin
         if p is None:
             out.append(f)
             continue
-        record = f"[{p.verdict}] {p.detail}"
+        # A detail over several cases already tags each case with its verdict.
+        record = p.detail if p.detail.startswith("[") else f"[{p.verdict}] {p.detail}"
         if p.verdict in (FAILS, NOT_REPRODUCED, DIRECTION_ONLY):
             out.append(Finding(text=f.text, holds=False, verdict=PAPER_CONTRADICTS, rule=f.rule, paper=record,
                                detail=f"paper contradicts itself: on its own numbers {record}; ours: "
