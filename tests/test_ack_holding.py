@@ -9,8 +9,8 @@ import pytest
 from conftest import holds_then_fails
 import tcplab
 from tcplab import _core
-from tcplab.experiments import ack_holding as exp
-from tcplab.experiments import ack_holding_findings as af
+from tcplab.experiments.ack_holding import experiment as exp
+from tcplab.experiments.ack_holding import findings as af
 from tcplab.experiments import all_experiments
 from tcplab.runner import run_sweep
 from tcplab.stats import DIRECTION_ONLY, FAILS, HOLDS, NOT_REPRODUCED, NOT_SEPARATED, REPRODUCED

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from conftest import holds_then_fails
 import tcplab
-from tcplab.experiments import adaptive_tcp as exp
-from tcplab.experiments import adaptive_tcp_findings as af
+from tcplab.experiments.adaptive_tcp import experiment as exp
+from tcplab.experiments.adaptive_tcp import findings as af
 from tcplab.experiments import all_experiments
-from tcplab.experiments.adaptive_tcp_points import Point, jain, metric
-from tcplab.experiments.adaptive_tcp_scenario import scenario
+from tcplab.experiments.adaptive_tcp.points import Point, jain, metric
+from tcplab.experiments.adaptive_tcp.scenario import scenario
 from tcplab.runner import run_sweep
 from tcplab.experiments.base import against_paper
 from tcplab.stats import DIRECTION_ONLY, FAILS, HOLDS, NOT_CHECKED, NOT_REPRODUCED, PAPER_CONTRADICTS, REPRODUCED

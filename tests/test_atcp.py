@@ -10,9 +10,9 @@ from conftest import holds_then_fails
 
 import tcplab
 from tcplab.experiments import all_experiments
-from tcplab.experiments import atcp as exp
-from tcplab.experiments import atcp_findings as af
-from tcplab.experiments import atcp_scenario as sc
+from tcplab.experiments.atcp import experiment as exp
+from tcplab.experiments.atcp import findings as af
+from tcplab.experiments.atcp import scenario as sc
 from tcplab.experiments.base import against_paper
 from tcplab.stats import DIRECTION_ONLY, FAILS, HOLDS, NOT_REPRODUCED, PAPER_CONTRADICTS, REPRODUCED
 

@@ -9,8 +9,8 @@ import functools
 import pytest
 
 import tcplab
-from tcplab.experiments import mtcp_plus as m
-from tcplab.experiments import mtcp_plus_findings as mf
+from tcplab.experiments.mtcp_plus import experiment as m
+from tcplab.experiments.mtcp_plus import findings as mf
 from tcplab.experiments.base import against_paper
 from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, NOT_SEPARATED, PAPER_CONTRADICTS
 

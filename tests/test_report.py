@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from tcplab import _core
-from tcplab.experiments import all_experiments, select, wired_loss
+from tcplab.experiments import all_experiments, select
+from tcplab.experiments.wired_loss import experiment as wired_loss
 from tcplab.experiments.base import TableCell
 from tcplab.report import reproduce
 from tcplab.runner import Sweep

@@ -7,9 +7,9 @@ import pytest
 from conftest import holds_then_fails
 import tcplab
 from tcplab.experiments import all_experiments
-from tcplab.experiments import tcp_pgy as exp
-from tcplab.experiments import tcp_pgy_findings as pf
-from tcplab.experiments import tcp_pgy_scenario as sc
+from tcplab.experiments.tcp_pgy import experiment as exp
+from tcplab.experiments.tcp_pgy import findings as pf
+from tcplab.experiments.tcp_pgy import scenario as sc
 from tcplab.stats import DIRECTION_ONLY, FAILS, HOLDS, NOT_CHECKED, NOT_REPRODUCED, REPRODUCED
 
 

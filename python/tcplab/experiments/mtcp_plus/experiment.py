@@ -36,10 +36,10 @@ from typing import Any
 
 import polars as pl
 
-from tcplab.experiments import mtcp_plus_sensitivity as sensitivity
+from tcplab.experiments.mtcp_plus import sensitivity as sensitivity
 from tcplab.experiments.base import PAPER_SEEDS, Finding, Published, TableCell, against_paper, cell_mean
-from tcplab.experiments.mtcp_plus_claims import CLAIMS  # noqa: F401  (the report reads it)
-from tcplab.experiments.mtcp_plus_findings import Values, findings
+from tcplab.experiments.mtcp_plus.claims import CLAIMS  # noqa: F401  (the report reads it)
+from tcplab.experiments.mtcp_plus.findings import Values, findings
 from tcplab.runner import Sweep
 from tcplab.stats import Summary, summarise
 from tcplab.store import Store

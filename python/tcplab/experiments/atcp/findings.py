@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from tcplab.experiments.atcp_scenario import LABEL
+from tcplab.experiments.atcp.scenario import LABEL
 from tcplab.experiments.base import Finding
 from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, above, combine, equivalent, magnitude, paired, summarise, within
 

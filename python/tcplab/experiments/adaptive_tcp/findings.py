@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from tcplab.experiments.adaptive_tcp_scenario import LABEL
+from tcplab.experiments.adaptive_tcp.scenario import LABEL
 from tcplab.experiments.base import Finding
 from tcplab.stats import Summary, above, equivalent, magnitude, paired, summarise
 

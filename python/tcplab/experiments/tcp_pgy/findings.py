@@ -2,7 +2,7 @@
 
 Every sender runs a point with the same seeds, so two senders are compared seed by seed (the paired
 difference's 95 % Student-t CI, :mod:`tcplab.stats`).  Input: per point label,
-``m[label][variant][seed] = {metric: value}`` as :func:`tcp_pgy_points.runs` returns it.
+``m[label][variant][seed] = {metric: value}`` as :func:`tcp_pgy.points.runs` returns it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tcplab.experiments.base import Finding
-from tcplab.experiments.tcp_pgy_scenario import LABEL
+from tcplab.experiments.tcp_pgy.scenario import LABEL
 from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, Summary, above, equivalent, magnitude, paired, summarise
 
 Runs = Mapping[str, Mapping[int, Mapping[str, Any]]]

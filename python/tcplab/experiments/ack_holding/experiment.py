@@ -40,9 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from tcplab import _core
-from tcplab.experiments import ack_holding_sensitivity as sensitivity
-from tcplab.experiments.ack_holding_findings import findings, ratios, schedule_findings
-from tcplab.experiments.ack_holding_claims import CLAIMS  # noqa: F401  (the report reads it)
+from tcplab.experiments.ack_holding import sensitivity as sensitivity
+from tcplab.experiments.ack_holding.findings import findings, ratios, schedule_findings
+from tcplab.experiments.ack_holding.claims import CLAIMS  # noqa: F401  (the report reads it)
 from tcplab.experiments.base import NS2_TCP_TIMERS, PAPER_SEEDS, Finding, Published, TableCell, against_paper
 from tcplab.runner import Sweep
 from tcplab.stats import Summary, summarise

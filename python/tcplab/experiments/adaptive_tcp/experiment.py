@@ -7,7 +7,7 @@ FER 1 %), Fig. 10 (wired rate R = 5 and 100 Mb/s), Fig. 11 (4 APs, 4/8/16/32 flo
 by stated rules, one sensitivity sweep per reconstructed equation, and the errors' point of action
 (frames seen by the MAC vs packets above it).
 
-The network and every unstated choice are in adaptive_tcp_scenario.py and
+The network and every unstated choice are in adaptive_tcp/scenario.py and
 docs/validation/adaptive_tcp.md.  Runs last 100 s (60 s with 4 APs) instead of the paper's 500 s so
 that the whole experiment runs in under 5 minutes here: steady state is reached within the first
 seconds, and the replications give the confidence intervals.  Utilisation is the goodput of all
@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from tcplab.experiments import adaptive_tcp_sensitivity as sensitivity
-from tcplab.experiments.adaptive_tcp_findings import findings, residual_reduction
-from tcplab.experiments.adaptive_tcp_points import ALL, PAPER3, Point, metric, runs
-from tcplab.experiments.adaptive_tcp_scenario import (
+from tcplab.experiments.adaptive_tcp import sensitivity as sensitivity
+from tcplab.experiments.adaptive_tcp.findings import findings, residual_reduction
+from tcplab.experiments.adaptive_tcp.points import ALL, PAPER3, Point, metric, runs
+from tcplab.experiments.adaptive_tcp.scenario import (
     BURST,
     DEFAULT_DELAY,
     DEFAULT_RATE,
@@ -33,7 +33,7 @@ from tcplab.experiments.adaptive_tcp_scenario import (
     RWND_SEGMENTS,
     SEGMENT_B,
 )
-from tcplab.experiments.adaptive_tcp_claims import CLAIMS  # noqa: F401  (the report reads it)
+from tcplab.experiments.adaptive_tcp.claims import CLAIMS  # noqa: F401  (the report reads it)
 from tcplab.experiments.base import PAPER_SEEDS, Finding, Published, TableCell, against_paper, cell_mean
 from tcplab.runner import Sweep
 from tcplab.stats import summarise
@@ -300,6 +300,6 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
 
 
 def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
-    from tcplab.experiments.adaptive_tcp_figures import draw
+    from tcplab.experiments.adaptive_tcp.figures import draw
 
     return draw(store, outdir, quick)

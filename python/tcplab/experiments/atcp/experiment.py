@@ -7,7 +7,7 @@ disconnection) with original ATCP, ELFN, TCP-F, Freeze-TCP and SACK as extra row
 sequence-vs-time plots, the paper's critique of the original ATCP (whole-window retransmissions in
 Loss) on a relay shared by four lossy flows, and the paper's findings decided by stated rules.
 
-The network, the movement and every unstated choice are in atcp_scenario.py, docs/validation/atcp.md
+The network, the movement and every unstated choice are in atcp/scenario.py, docs/validation/atcp.md
 and docs/models/adhoc_tcp.md.  Every sender runs every case with the same seeds (the same losses and
 paths).  Transfer time = the flow's response time (client's SYN to the last byte delivered in order).
 """
@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tcplab.experiments.atcp_findings import findings
-from tcplab.experiments.atcp_scenario import LABEL, VARIANTS, congested, scenario, variant_cells, variant_of
-from tcplab.experiments.atcp_claims import CLAIMS  # noqa: F401  (the report reads it)
+from tcplab.experiments.atcp.findings import findings
+from tcplab.experiments.atcp.scenario import LABEL, VARIANTS, congested, scenario, variant_cells, variant_of
+from tcplab.experiments.atcp.claims import CLAIMS  # noqa: F401  (the report reads it)
 from tcplab.experiments.base import PAPER_SEEDS, Finding, Published, TableCell, against_paper
 from tcplab.runner import Sweep
 from tcplab.stats import summarise
@@ -209,12 +209,12 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
             "RTO had 'shot up' further, and its ICMP/route reports are not described"
         )
     return (
-        "the walk, the loss process and the rates are our definition (atcp_scenario.py); the paper's movement is "
+        "the walk, the loss process and the rates are our definition (atcp/scenario.py); the paper's movement is "
         "not given"
     )
 
 
 def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
-    from tcplab.experiments.atcp_figures import draw
+    from tcplab.experiments.atcp.figures import draw
 
     return draw(store, outdir, quick)

@@ -8,7 +8,7 @@ waypoint, 3 and 5 flows, maximum speed 1-20 m/s) and the time-sequence diagrams 
 our own traces, with S1 alone and S2 alone as an ablation, the gratuitous-RREP choice as a
 sensitivity, the paper's printed numbers side by side and its findings decided by stated rules.
 
-The networks and every unstated choice are in tcp_pgy_scenario.py and docs/validation/tcp_pgy.md.
+The networks and every unstated choice are in tcp_pgy/scenario.py and docs/validation/tcp_pgy.md.
 The paper prints no table; its numbers are the percentages in the text (§IV), compared here with
 the same percentages of our runs.  "Spurious retransmissions" are data segments the receiver
 already held when they arrived again; throughput is the bytes delivered in order over the run.
@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from tcplab.experiments.tcp_pgy_claims import CLAIMS  # noqa: F401  (the report reads it)
+from tcplab.experiments.tcp_pgy.claims import CLAIMS  # noqa: F401  (the report reads it)
 from tcplab.experiments.base import Finding, Published, TableCell
-from tcplab.experiments.tcp_pgy_findings import findings, gain_pct
-from tcplab.experiments.tcp_pgy_points import ALL, PAIR, Point, failed, runs
-from tcplab.experiments.tcp_pgy_scenario import LABEL
+from tcplab.experiments.tcp_pgy.findings import findings, gain_pct
+from tcplab.experiments.tcp_pgy.points import ALL, PAIR, Point, failed, runs
+from tcplab.experiments.tcp_pgy.scenario import LABEL
 from tcplab.runner import Sweep
 from tcplab.stats import summarise
 from tcplab.store import Store
@@ -226,6 +226,6 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
 
 
 def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
-    from tcplab.experiments.tcp_pgy_figures import draw
+    from tcplab.experiments.tcp_pgy.figures import draw
 
     return draw(store, outdir, quick)
