@@ -186,3 +186,19 @@ def test_claim_verdicts_come_from_the_finding_or_the_cells() -> None:
     assert claim_verdict(Claim("q", "§1", "c", reason="why"), fs, cells) == (NOT_CHECKED, "why")
     with pytest.raises(ValueError):
         Claim("q", "§1", "c", finding="x", reason="y")
+
+
+def test_quick_mode_flags_intervals_wider_than_the_effect(tmp_path: Path) -> None:
+    from tcplab.experiments.base import Finding
+    from tcplab.report import quick_warnings, wide_intervals
+    from tcplab.stats import HOLDS, NOT_SEPARATED
+
+    fs = [
+        Finding.over_cases("A beats B", [(HOLDS, "x"), (NOT_SEPARATED, "y = +0.1 ± 0.5")], "r"),
+        Finding.decided("C ties D", HOLDS, "all hold", "r"),
+        Finding.decided("E beats F", NOT_SEPARATED, "one replication", "r"),
+    ]
+    assert wide_intervals(fs) == ["A beats B: 1 case(s) not separated", "E beats F: 1 case(s) not separated"]
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "tables.json").write_text(json.dumps({"findings": [f.to_json() for f in fs]}))
+    assert quick_warnings(tmp_path) == 2
