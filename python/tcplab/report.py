@@ -298,7 +298,8 @@ def _claim_blocks(rows: list[dict[str, str]]) -> list[Block]:
         ),
         Table(
             ["#", "section", "claim (quoted)", "how we check it", "verdict"],
-            [[str(i + 1), r["section"], f"“{r['quote']}”", r["check"],
+            # A table's numbers are not a sentence: shown in brackets, not in quotation marks.
+            [[str(i + 1), r["section"], r["quote"] if r["quote"].startswith("[") else f"“{r['quote']}”", r["check"],
               r["verdict"] + (f" ({r['note']})" if r["verdict"] == NOT_CHECKED else "")]
              for i, r in enumerate(rows)],
         ),

@@ -11,7 +11,7 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("Experimental results indicate a reasonable increase in throughput when the ACK holding scheme is used.",
           "Abstract", "packets delivered, holding vs Reno, paired, both fade cases",
           finding="ACK holding delivers more than plain Reno"),
-    Claim("Single intervals of 10s: 7688 / 6361 / 120.9%; Two intervals of 10s each: 3981 / 503 / 791.5%", "§VI, Table I",
+    Claim("[Table I, not a sentence] Single intervals of 10s: 7688 / 6361 / 120.9%; Two intervals of 10s each: 3981 / 503 / 791.5%", "§VI, Table I",
           "the gain (ratio − 100 %) as a magnitude per fade case", finding="ACK holding's gain is the paper's"),
     Claim("[ACK holding] prevents any timeouts and hence, the reduction of the congestion window to 1.", "§VI, Fig. 3",
           "FH timeouts counted in every ACK-holding run with an exact predictor", finding="never times out"),
