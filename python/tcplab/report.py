@@ -160,6 +160,7 @@ class ExperimentSection:
     runs_ok: int
     runs_failed: int
     figures: list[Path] = field(default_factory=list)
+    claims: list[dict[str, str]] = field(default_factory=list)
 
 
 def _table_blocks(cells: list[TableCell]) -> list[Block]:
@@ -412,7 +413,7 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
         "not_reproduced": _not_reproduced(exp),
     }
     write_text(folder / "tables.json", json.dumps(doc, indent=2, allow_nan=False) + "\n")
-    return ExperimentSection(exp.NAME, exp.TITLE, cells, findings, ok, len(failed_rows), figures)
+    return ExperimentSection(exp.NAME, exp.TITLE, cells, findings, ok, len(failed_rows), figures, claims)
 
 
 def quick_warnings(outdir: Path) -> int:
@@ -456,6 +457,10 @@ def write_report(experiments: Sequence[ModuleType], store: Store, outdir: Path, 
     ]
     for s in sections:
         blocks.append(Heading(2, s.name))
+        if s.claims:
+            counts = {v: sum(c["verdict"] == v for c in s.claims) for v in VERDICTS}
+            blocks.append(Para(f"Claims of the paper's text: {len(s.claims)} — "
+                               + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + "."))
         verdicts = [f"{f.verdict.upper()}: {f.text}" for f in s.findings]
         blocks.append(Bullets(verdicts or ["no findings"]))
     _page(outdir, blocks, "tcplab reproduction report")
