@@ -9,11 +9,11 @@ import pytest
 from conftest import holds_then_fails
 import tcplab
 from tcplab import _core
-from tcplab.experiments import ack_holding as exp
-from tcplab.experiments import ack_holding_findings as af
+from tcplab.experiments.ack_holding import experiment as exp
+from tcplab.experiments.ack_holding import findings as af
 from tcplab.experiments import all_experiments
 from tcplab.runner import run_sweep
-from tcplab.stats import HOLDS, NOT_SEPARATED
+from tcplab.stats import DIRECTION_ONLY, FAILS, HOLDS, NOT_REPRODUCED, NOT_SEPARATED, REPRODUCED
 from tcplab.store import Store
 
 
@@ -122,14 +122,27 @@ def _edit(runs: list[dict], scale: float, **match: object) -> None:
 COUNTER = {
     "never times out": lambda t, p: t[0].__setitem__("timeouts", 1),
     "delivers more than plain Reno": lambda t, p: _edit(t, 0.8, fade="one", scheme="holding"),
-    "gain is the paper's": lambda t, p: _edit(t, 4.0, fade="two", scheme="reno"),
+    "over 7.5 times": lambda t, p: _edit(t, 1.1, fade="two", scheme="reno"),
     "Over-estimating the outage": lambda t, p: _edit(p, 0.5, factor=2.0),
 }
 
 
 def test_every_finding_holds_on_table_one() -> None:
     table, pred = _paper_runs()
-    assert {f.verdict for f in af.findings(table, pred, FACTORS)} == {HOLDS}
+    verdicts = {f.text: f.verdict for f in af.findings(table, pred, FACTORS)}
+    gain = [t for t in verdicts if "gain is the paper's" in t]
+    assert [verdicts.pop(t) for t in gain] == [REPRODUCED]
+    assert set(verdicts.values()) == {HOLDS}
+
+
+def test_the_gain_is_a_magnitude_with_three_verdicts() -> None:
+    table, pred = _paper_runs()
+    # Reno's two-fade count doubled: holding still wins (direction) but not by x7.9.
+    _edit(table, 2.0, fade="two", scheme="reno")
+    assert _verdict("gain is the paper's", table, pred) == DIRECTION_ONLY
+    # Holding below Reno with two fades: the gain's sign is lost.
+    _edit(table, 10.0, fade="two", scheme="reno")
+    assert _verdict("gain is the paper's", table, pred) == NOT_REPRODUCED
 
 
 @pytest.mark.parametrize("fragment", sorted(COUNTER))
@@ -146,3 +159,17 @@ def test_overlapping_over_and_under_estimates_are_not_separated() -> None:
             noise = {1: 300.0, 2: -250.0, 3: 200.0, 4: -240.0}[r["seed"]] * (1 if r["factor"] > 1 else -1)
             r["packets"] = 7200.0 + noise if r["fade"] == "one" else 3500.0 + noise
     assert _verdict("Over-estimating the outage", table, pred) == NOT_SEPARATED
+
+
+def test_schedule_findings_follow_the_figures_shapes() -> None:
+    def sched(gaps: list[float], rto: list[float]) -> dict:
+        return {"gaps": gaps, "rto": rto}
+
+    paper5 = sched([1, 2, 3, 4, 5, 3, 2, 2, 2], [1, 2, 4, 8, 6, 5, 4, 4])
+    fs = {f.text[:30]: f.verdict for f in af.schedule_findings(paper5, sched([1], [1, 4.2]))}
+    assert list(fs.values()) == [REPRODUCED, HOLDS, HOLDS]
+    # Rising for 8 gaps: the shape, not the count; never rising: not even that.
+    fs = [f.verdict for f in af.schedule_findings(sched([1, 2, 3, 4, 5, 6, 7, 8, 3, 3], [1, 9, 2]), sched([1], [1, 9]))]
+    assert fs[0] == DIRECTION_ONLY and fs[2] == FAILS  # final RTO x4.5 with T halved
+    fs = [f.verdict for f in af.schedule_findings(sched([5, 4, 3, 3], [9, 2, 1]), sched([1], [1, 1]))]
+    assert fs[:2] == [NOT_REPRODUCED, FAILS]

@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 from conftest import holds_then_fails
 import tcplab
-from tcplab.experiments import adaptive_tcp as exp
-from tcplab.experiments import adaptive_tcp_findings as af
+from tcplab.experiments.adaptive_tcp import experiment as exp
+from tcplab.experiments.adaptive_tcp import findings as af
 from tcplab.experiments import all_experiments
-from tcplab.experiments.adaptive_tcp_points import Point, jain, metric
-from tcplab.experiments.adaptive_tcp_scenario import scenario
+from tcplab.experiments.adaptive_tcp.points import Point, jain, metric
+from tcplab.experiments.adaptive_tcp.scenario import scenario
 from tcplab.runner import run_sweep
-from tcplab.stats import HOLDS
+from tcplab.experiments.base import against_paper
+from tcplab.stats import DIRECTION_ONLY, FAILS, HOLDS, NOT_CHECKED, NOT_REPRODUCED, PAPER_CONTRADICTS, REPRODUCED
 from tcplab.store import Store
 
 
@@ -110,7 +111,8 @@ def _scale(util: dict, label: str, variant: str, k: float) -> None:
 
 
 COUNTER = {
-    "Adaptive TCP ≥ Westwood+ ≥ NewReno": lambda u, f: _scale(u, "f1", "adaptive", 0.7),
+    "Adaptive TCP > Westwood+ > NewReno": lambda u, f: _scale(u, "f1", "adaptive", 0.7),
+    "more than 60 %": lambda u, f: _scale(u, "f1", "adaptive", 0.8),
     "At 0 % FER": lambda u, f: _scale(u, "f0", "adaptive", 1.2),
     "shrinks as FER rises": lambda u, f: _scale(u, "f10", "adaptive", 9.0),
     "Jain's fairness": lambda u, f: f["4 flows"].__setitem__("adaptive", {s: 0.7 for s in SEEDS}),
@@ -120,7 +122,54 @@ COUNTER = {
 
 def test_every_finding_holds_on_paper_like_numbers() -> None:
     util, fair = _data()
-    assert {f.verdict for f in af.findings(util, fair, FERS, ["4 flows"], 5.99, FRAMES)} == {HOLDS}
+    verdicts = {f.text: f.verdict for f in af.findings(util, fair, FERS, ["4 flows"], 5.99, FRAMES)}
+    # Paper-like numbers at FER 0.1 % and 10 % only: the gain over NewReno peaks at 63.7 %, short of
+    # §5 c)'s "more than 100 %"; the points of Figs 9-11 are not in this data.
+    assert verdicts.pop("Adaptive TCP gains more than 100 % over NewReno at some FER > 0 (§5 c)") == FAILS
+    assert set(verdicts.values()) <= {HOLDS, NOT_CHECKED}
+    assert [t for t, v in verdicts.items() if v == HOLDS] == [
+        t for t in verdicts if any(k in t for k in ("> Westwood+ >", "At 0 %", "shrinks", "Jain", "more than 60", "on 802.11 frames", "Every sender's utilisation falls as FER"))]
+
+
+def test_an_exact_tie_does_not_outperform() -> None:
+    util, fair = _data()
+    util["f1"]["adaptive"] = dict(util["f1"]["westwood"])
+    assert _verdict("Adaptive TCP > Westwood+ > NewReno", util, fair) == FAILS
+
+
+def test_about_100_percent_is_a_magnitude_with_a_stated_margin() -> None:
+    util, fair = _data()
+    fers = FERS | {0.005: "f05", 0.01: "f1pc"}
+    util["f05"] = {"newreno": {s: 2.0 for s in SEEDS}, "westwood": {s: 2.1 for s in SEEDS},
+                   "adaptive": {s: 4.0 + 0.01 * s for s in SEEDS}}
+    util["f1pc"] = {"newreno": {s: 1.5 for s in SEEDS}, "westwood": {s: 1.6 for s in SEEDS},
+                    "adaptive": {s: 3.0 + 0.01 * s for s in SEEDS}}
+
+    def verdict() -> str:
+        (f,) = [f for f in af.findings(util, fair, fers, [], 5.99, {}) if "about 100 %" in f.text]
+        return f.verdict
+
+    assert verdict() == REPRODUCED
+    util["f1pc"]["adaptive"] = {s: 1.6 + 0.01 * s for s in SEEDS}  # +7 %: only the direction
+    assert verdict() == DIRECTION_ONLY
+    util["f1pc"]["adaptive"] = {s: 1.2 + 0.01 * s for s in SEEDS}  # below NewReno (ours at 1 %: -17 %)
+    assert verdict() == NOT_REPRODUCED
+
+
+def test_westwood_below_newreno_on_the_slow_backbone_is_checked() -> None:
+    util, fair = _data()
+    util["s1"] = {"newreno": {s: 3.20 + 0.01 * s for s in SEEDS}, "westwood": {s: 4.57 + 0.01 * s for s in SEEDS},
+                  "adaptive": {s: 4.6 + 0.01 * s for s in SEEDS}}
+    fs = af.findings(util, fair, FERS, [], 5.99, {}, slow={0.001: "s1"})
+    (f,) = [f for f in fs if "Westwood+ uses less bandwidth than NewReno" in f.text]
+    assert f.verdict == FAILS  # ours: the reverse of the paper's
+
+
+def test_the_papers_own_residual_percentages_contradict_its_utilisations() -> None:
+    fs = {f.text: f for f in against_paper(exp.paper_findings(), exp.paper_findings())}
+    (f,) = [f for t, f in fs.items() if "66 %" in t]
+    assert f.verdict == PAPER_CONTRADICTS and "60.6" in f.detail
+    assert all(f.verdict in (HOLDS, NOT_CHECKED, PAPER_CONTRADICTS) for f in fs.values())
 
 
 @pytest.mark.parametrize("fragment", sorted(COUNTER))

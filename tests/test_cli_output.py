@@ -119,7 +119,8 @@ def test_flow_columns_in_reading_order_and_times_without_float_noise() -> None:
 
 def test_papers_are_named_by_authors_not_by_a_seed_like_number() -> None:
     """'seed 000' read like the random seed: titles and the schema name papers by their authors."""
-    from tcplab.experiments import ack_holding, mtcp_plus
+    from tcplab.experiments.ack_holding import experiment as ack_holding
+    from tcplab.experiments.mtcp_plus import experiment as mtcp_plus
 
     texts = [mtcp_plus.TITLE, ack_holding.TITLE, json.dumps(tcplab.schema())]
     assert not any("seed 00" in t.lower() for t in texts)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from tcplab import _core
-from tcplab.experiments import all_experiments, select, wired_loss
+from tcplab.experiments import all_experiments, select
+from tcplab.experiments.wired_loss import experiment as wired_loss
 from tcplab.experiments.base import TableCell
 from tcplab.report import reproduce
 from tcplab.runner import Sweep
@@ -32,6 +33,16 @@ def test_registry_modules_define_the_interface() -> None:
         assert callable(exp.analyse) and callable(exp.figures)
     with pytest.raises(KeyError):
         select(["no-such-paper"])
+
+
+def test_reproduce_help_lists_every_experiment() -> None:
+    from conftest import run_cli
+
+    from tcplab.experiments import names
+
+    assert names() == tuple(all_experiments())
+    out = run_cli("reproduce", "--help").stdout
+    assert all(n in out for n in names()), out
 
 
 @pytest.mark.parametrize("name", sorted(all_experiments()))
@@ -132,3 +143,62 @@ def test_a_finding_carries_a_verdict_consistent_with_holds() -> None:
         Finding("t", True, "d", verdict=FAILS)
     with pytest.raises(ValueError, match="expected one of"):
         Finding("t", False, "d", verdict="probably")
+
+
+# ---- the claims of the papers' text ----
+
+PAPERS = ("mtcp-plus", "ack-holding", "tcp-pgy", "atcp", "adaptive-tcp")
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_every_paper_lists_its_claims_and_each_resolves(tmp_path: Path, quick: bool) -> None:
+    from tcplab.report import claim_rows
+    from tcplab.stats import NOT_CHECKED
+
+    registry = all_experiments()
+    with Store(tmp_path / "empty.db") as store:
+        for name in PAPERS:
+            exp = registry[name]
+            assert exp.CLAIMS, name
+            cells, findings = exp.analyse(store, quick)
+            rows = claim_rows(exp, findings, cells)  # raises when a claim names no finding or several
+            assert len(rows) == len(exp.CLAIMS)
+            # An unchecked claim always says why.
+            assert all(r["note"] for r in rows if r["verdict"] == NOT_CHECKED), name
+
+
+def test_claim_verdicts_come_from_the_finding_or_the_cells() -> None:
+    from tcplab.experiments.base import Claim, Finding, claim_verdict
+    from tcplab.stats import HOLDS, NOT_CHECKED, NOT_REPRODUCED, REPRODUCED
+
+    fs = [Finding.decided("A beats B (Fig. 1)", HOLDS, "d", "r"), Finding.decided("A beats C", HOLDS, "d", "r")]
+    # (table, row, column, published, mean, ci95, n, unit): 5.99 inside 5.9 ± 0.12; 4.0 outside it.
+    cells = [TableCell("Fig. 8: x", "FER 0 %", "A", 5.99, 5.9, 0.12, 3, "Mb/s"),
+             TableCell("Fig. 8: x", "FER 1 %", "A", 4.0, 5.9, 0.12, 3, "Mb/s")]
+    assert claim_verdict(Claim("q", "§1", "c", finding="beats B"), fs, cells)[0] == HOLDS
+    with pytest.raises(ValueError):
+        claim_verdict(Claim("q", "§1", "c", finding="A beats"), fs, cells)  # ambiguous
+    with pytest.raises(ValueError):
+        claim_verdict(Claim("q", "§1", "c", finding="D beats"), fs, cells)  # none
+    assert claim_verdict(Claim("q", "§1", "c", cells=(("Fig. 8", "FER 0 %", "A"),)), fs, cells)[0] == REPRODUCED
+    assert claim_verdict(Claim("q", "§1", "c", cells=(("Fig. 8", "FER 1 %", "A"),)), fs, cells)[0] == NOT_REPRODUCED
+    assert claim_verdict(Claim("q", "§1", "c", cells=(("Fig. 8", "FER 9 %", "A"),)), fs, cells)[0] == NOT_CHECKED
+    assert claim_verdict(Claim("q", "§1", "c", reason="why"), fs, cells) == (NOT_CHECKED, "why")
+    with pytest.raises(ValueError):
+        Claim("q", "§1", "c", finding="x", reason="y")
+
+
+def test_quick_mode_flags_intervals_wider_than_the_effect(tmp_path: Path) -> None:
+    from tcplab.experiments.base import Finding
+    from tcplab.report import quick_warnings, wide_intervals
+    from tcplab.stats import HOLDS, NOT_SEPARATED
+
+    fs = [
+        Finding.over_cases("A beats B", [(HOLDS, "x"), (NOT_SEPARATED, "y = +0.1 ± 0.5")], "r"),
+        Finding.decided("C ties D", HOLDS, "all hold", "r"),
+        Finding.decided("E beats F", NOT_SEPARATED, "one replication", "r"),
+    ]
+    assert wide_intervals(fs) == ["A beats B: 1 case(s) not separated", "E beats F: 1 case(s) not separated"]
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "tables.json").write_text(json.dumps({"findings": [f.to_json() for f in fs]}))
+    assert quick_warnings(tmp_path) == 2

@@ -12,9 +12,9 @@ from conftest import holds_then_fails
 
 import tcplab
 from tcplab.experiments import all_experiments
-from tcplab.experiments import routing as exp
-from tcplab.experiments import routing_findings as rf
-from tcplab.experiments import routing_scenario as sc
+from tcplab.experiments.routing import experiment as exp
+from tcplab.experiments.routing import findings as rf
+from tcplab.experiments.routing import scenario as sc
 from tcplab.stats import HOLDS
 
 

@@ -5,7 +5,26 @@ from __future__ import annotations
 import math
 
 import pytest
-from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, NOT_SEPARATED, above, betainc, combine, summarise, t_cdf, t_ppf, within
+from tcplab.stats import (
+    DIRECTION_ONLY,
+    FAILS,
+    HOLDS,
+    NOT_CHECKED,
+    NOT_REPRODUCED,
+    NOT_SEPARATED,
+    REPRODUCED,
+    above,
+    at_least,
+    betainc,
+    combine,
+    equivalent,
+    exact,
+    magnitude,
+    summarise,
+    t_cdf,
+    t_ppf,
+    within,
+)
 
 
 @pytest.mark.parametrize(
@@ -64,7 +83,7 @@ def test_above_decides_only_when_the_interval_excludes_the_threshold() -> None:
     assert above(summarise([1.0, 1.1, 0.9])) == HOLDS
     assert above(summarise([-1.0, -1.1, -0.9])) == FAILS
     assert above(summarise([0.0, 0.0, 0.0])) == FAILS  # equal is not greater
-    assert above(summarise([0.0, 0.0, 0.0]), ties=True) == HOLDS
+    assert above(exact(0.0)) == FAILS  # a published tie does not "outperform" either
     assert above(summarise([-1.0, 1.2, 0.1])) == NOT_SEPARATED
     assert above(summarise([5.0])) == NOT_SEPARATED  # one replication has no interval
     assert above(summarise([])) == NOT_CHECKED
@@ -76,8 +95,79 @@ def test_within_a_band() -> None:
     assert within(summarise([1.0, 3.0, 2.0]), 0.0, 2.0) == NOT_SEPARATED
 
 
+def test_a_range_is_checked_at_both_printed_ends() -> None:
+    # "2–15 %": a 1 % cut is below the printed floor (the old reading [0, 15] accepted it) ...
+    assert within(summarise([0.9, 1.0, 1.1]), 2.0, 15.0) == FAILS
+    assert within(exact(1.0), 2.0, 15.0) == FAILS
+    # ... and "25–50 %" has a ceiling: 60 % is not in it.
+    assert within(summarise([59.0, 60.0, 61.0]), 25.0, 50.0) == FAILS
+    assert within(summarise([39.0, 40.0, 41.0]), 25.0, 50.0) == HOLDS
+    with pytest.raises(ValueError):
+        within(exact(1.0), 3.0, 2.0)
+
+
+def test_equivalence_is_a_two_one_sided_test_with_a_stated_margin() -> None:
+    # A real tie with seed noise: "above" cannot decide it, TOST calls it a tie.
+    noisy_tie = summarise([-0.2, 0.1, 0.15, -0.05, 0.0])
+    assert above(noisy_tie) == NOT_SEPARATED
+    assert equivalent(noisy_tie, 1.0) == HOLDS
+    # The same data with a margin narrower than the noise: not decided, never "holds".
+    assert equivalent(noisy_tie, 0.05) == NOT_SEPARATED
+    # A clear difference beyond the margin fails; one inside the margin holds.
+    assert equivalent(summarise([3.0, 3.1, 2.9]), 1.0) == FAILS
+    assert equivalent(summarise([0.5, 0.6, 0.4]), 1.0) == HOLDS
+    # Straddling the margin's edge is not separated.
+    assert equivalent(summarise([0.5, 1.5, 1.0]), 1.0) == NOT_SEPARATED
+    # Around a centre other than 0.
+    assert equivalent(summarise([9.9, 10.1, 10.0]), 0.5, centre=10.0) == HOLDS
+    # Published numbers as data: exact values decide by the mean alone.
+    assert equivalent(exact(0.9), 1.0) == HOLDS and equivalent(exact(1.1), 1.0) == FAILS
+    # One replication has no interval.
+    assert equivalent(summarise([0.0]), 1.0) == NOT_SEPARATED
+    with pytest.raises(ValueError):
+        equivalent(exact(0.0), 0.0)
+
+
+def test_at_least_needs_better_or_a_tost_tie() -> None:
+    assert at_least(summarise([1.0, 1.1, 0.9]), 0.1) == HOLDS  # better
+    assert at_least(summarise([-0.02, 0.01, 0.0, 0.01]), 0.1) == HOLDS  # a tie within the margin
+    assert at_least(summarise([-1.0, -1.1, -0.9]), 0.1) == FAILS  # worse by more than a tie
+    assert at_least(summarise([-0.2, 0.3, -0.1]), 0.1) == NOT_SEPARATED
+
+
+def test_magnitude_has_three_verdicts() -> None:
+    ours = summarise([20.0, 22.0, 21.0, 23.0])  # CI ~ [19.4, 23.6]
+    assert magnitude(ours, 21.6) == REPRODUCED
+    # +0.5 % keeps the sign of +21.6 % but not its value: direction only, not "reproduced".
+    assert magnitude(summarise([0.4, 0.5, 0.6]), 21.6) == DIRECTION_ONLY
+    # A CI straddling 0, or the opposite sign: not reproduced.
+    assert magnitude(summarise([-1.0, 1.0, 0.5]), 21.6) == NOT_REPRODUCED
+    assert magnitude(summarise([-5.0, -6.0, -4.0]), 21.6) == NOT_REPRODUCED
+    assert magnitude(summarise([-5.0, -6.0, -4.0]), -20.0) == DIRECTION_ONLY
+    # A stated relative margin widens "reproduced" to mean within margin · |published|.
+    assert magnitude(summarise([17.0, 17.1, 16.9]), 21.6) == DIRECTION_ONLY
+    assert magnitude(summarise([17.0, 17.1, 16.9]), 21.6, rel_margin=0.25) == REPRODUCED
+    assert magnitude(exact(21.6), 21.6) == REPRODUCED
+    # A value printed to 0.1 stands for its rounding interval.
+    assert magnitude(exact(100 * 7688 / 6361 - 100), 20.9) == DIRECTION_ONLY
+    assert magnitude(exact(100 * 7688 / 6361 - 100), 20.9, resolution=0.1) == REPRODUCED
+    assert magnitude(summarise([5.0]), 21.6) == NOT_SEPARATED
+    assert magnitude(summarise([]), 21.6) == NOT_CHECKED
+
+
 def test_combine_fails_on_any_failure_and_holds_only_when_all_checked_hold() -> None:
     assert combine([HOLDS, HOLDS, NOT_CHECKED]) == HOLDS
     assert combine([HOLDS, NOT_SEPARATED]) == NOT_SEPARATED
     assert combine([HOLDS, NOT_SEPARATED, FAILS]) == FAILS
     assert combine([NOT_CHECKED]) == NOT_CHECKED
+
+
+def test_combine_magnitudes_and_refuse_mixing() -> None:
+    assert combine([REPRODUCED, REPRODUCED, NOT_CHECKED]) == REPRODUCED
+    assert combine([REPRODUCED, DIRECTION_ONLY]) == DIRECTION_ONLY
+    assert combine([REPRODUCED, NOT_REPRODUCED]) == NOT_REPRODUCED
+    assert combine([REPRODUCED, NOT_SEPARATED]) == NOT_SEPARATED
+    with pytest.raises(ValueError):
+        combine([HOLDS, REPRODUCED])
+    with pytest.raises(ValueError):
+        combine(["maybe"])

@@ -18,9 +18,9 @@ repository root::
 import argparse
 
 import tcplab
-from tcplab.experiments import routing as exp
-from tcplab.experiments import routing_scenario as sc
-from tcplab.experiments.routing_findings import expected_kbps
+from tcplab.experiments.routing import experiment as exp
+from tcplab.experiments.routing import scenario as sc
+from tcplab.experiments.routing.findings import expected_kbps
 from tcplab.stats import summarise
 from tcplab.store import Store
 

@@ -445,7 +445,18 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             address=args.address,
         )
     failed = sum(len(r.failed) for r in reports)
-    _err(f"report written to {index} ({sum(len(r.executed) for r in reports)} runs executed, {failed} failed)")
+    executed = sum(len(r.executed) for r in reports)
+    # The same count as the report's pages: runs per sweep (a run two sweeps share counts in each).
+    total = sum(r.total for r in reports)
+    _err(f"report written to {index} ({executed} runs executed, {total - executed} already stored: {total} runs in the "
+         f"sweeps of {len(experiments)} experiment(s), as the pages count them; {failed} failed)")
+    if args.quick:
+        from tcplab.report import quick_warnings
+
+        wide = quick_warnings(Path(args.out))
+        if wide:
+            _err(f"warning: quick mode: {wide} finding(s) have a 95 % CI wider than the effect they judge "
+                 "(verdict 'not separated'); the report lists them, a full run replicates more")
     return EXIT_FAILED if failed else EXIT_OK
 
 
@@ -512,9 +523,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--logy", action="store_true", help="logarithmic y axis")
     p.set_defaults(func=cmd_plot)
 
-    p = sub.add_parser("reproduce", help="run the papers' experiments and write the report")
-    p.add_argument("papers", nargs="*", help="experiment names (default: all)")
-    p.add_argument("--quick", action="store_true", help="fewer replications and shorter runs")
+    from tcplab.experiments import names as experiment_names
+
+    p = sub.add_parser(
+        "reproduce",
+        help="run the papers' experiments and write the report",
+        description="Run the papers' experiments (resuming from the store) and write the report. "
+        f"Experiments: {', '.join(experiment_names())}.",
+    )
+    p.add_argument(
+        "papers", nargs="*", metavar="EXPERIMENT",
+        help=f"experiment names (default: all): {', '.join(experiment_names())}",
+    )
+    p.add_argument(
+        "--quick", action="store_true",
+        help="fewer replications and shorter runs; warns when a 95 %% CI is wider than the effect it judges",
+    )
     p.add_argument("--out", default="report", help="report folder (default: report)")
     _executor_args(p)
     p.set_defaults(func=cmd_reproduce)

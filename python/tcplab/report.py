@@ -28,9 +28,9 @@ from types import ModuleType
 from tcplab import _core
 from tcplab._fs import replace_dir, staging_dir, write_text
 from tcplab.experiments import all_experiments
-from tcplab.experiments.base import Finding, TableCell
+from tcplab.experiments.base import Claim, Finding, TableCell, claim_verdict
 from tcplab.runner import SweepReport, run_sweep
-from tcplab.stats import VERDICTS
+from tcplab.stats import NOT_CHECKED, NOT_SEPARATED, PAPER_CONTRADICTS, VERDICTS
 from tcplab.store import Store
 
 # ------------------------------------------------------------------ document model
@@ -160,6 +160,7 @@ class ExperimentSection:
     runs_ok: int
     runs_failed: int
     figures: list[Path] = field(default_factory=list)
+    claims: list[dict[str, str]] = field(default_factory=list)
 
 
 def _table_blocks(cells: list[TableCell]) -> list[Block]:
@@ -236,7 +237,7 @@ def _deviations(exp: ModuleType, cells: list[TableCell]) -> list[dict[str, Any]]
     cause = getattr(exp, "deviation_cause", None)
     nr = _not_reproduced(exp)
     return [
-        c.to_json() | {"cause": cause(c) if cause else "not analysed"}
+        c.to_json() | {"cause": cause(c, cells) if cause else "not analysed"}
         for c in cells
         if band(c, nr) in (WITHIN_25, BEYOND_25)
     ]
@@ -259,6 +260,11 @@ def _summary_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Find
             [[str(published), *(str(bands[b]) for b in BANDS)]],
         ),
         Table(["findings", *VERDICTS], [[str(len(findings)), *(str(verdicts[v]) for v in VERDICTS)]]),
+        Para(
+            "Comparisons and equivalences hold or fail; magnitudes are reproduced (the printed value in our 95 % CI), "
+            "direction only or not reproduced; a reading that fails on the paper's own published numbers is shown as "
+            f"'{PAPER_CONTRADICTS}' and not counted as the paper's finding."
+        ),
     ]
     nr = _not_reproduced(exp)
     if nr:
@@ -270,34 +276,83 @@ def _summary_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Find
     return blocks
 
 
+def claim_rows(exp: ModuleType, findings: list[Finding], cells: list[TableCell]) -> list[dict[str, str]]:
+    """Every claim of the paper's text the experiment lists (``CLAIMS``), with its verdict."""
+    rows = []
+    for c in getattr(exp, "CLAIMS", ()):
+        assert isinstance(c, Claim)
+        verdict, note = claim_verdict(c, findings, cells)
+        rows.append({"quote": c.quote, "section": c.section, "check": c.check, "verdict": verdict, "note": note})
+    return rows
+
+
+def _claim_blocks(rows: list[dict[str, str]]) -> list[Block]:
+    if not rows:
+        return []
+    counts = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
+    return [
+        Heading(2, "Claims of the paper"),
+        Para(
+            f"Every quantitative or comparative sentence of the paper's text ({len(rows)}), how we check it and the "
+            "verdict; 'not checked' gives the reason. "
+            + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + "."
+        ),
+        Table(
+            ["#", "section", "claim (quoted)", "how we check it", "verdict"],
+            # A table's numbers are not a sentence: shown in brackets, not in quotation marks.
+            [[str(i + 1), r["section"], r["quote"] if r["quote"].startswith("[") else f"“{r['quote']}”", r["check"],
+              r["verdict"] + (f" ({r['note']})" if r["verdict"] == NOT_CHECKED else "")]
+             for i, r in enumerate(rows)],
+        ),
+    ]
+
+
 def _finding_line(f: Finding) -> str:
     rule = f" Rule: {f.rule}." if f.rule else ""
-    return f"{f.verdict.upper()}: {f.text} ({f.detail}).{rule}"
+    paper = f" On the paper's own numbers: {f.paper}." if f.paper and f.verdict != PAPER_CONTRADICTS else ""
+    return f"{f.verdict.upper()}: {f.text} ({f.detail}).{rule}{paper}"
 
 
-def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -> ExperimentSection:
-    """Analyse one experiment's stored runs and write its page, figures and ``tables.json``."""
-    folder = outdir / exp.NAME
-    folder.mkdir(parents=True, exist_ok=True)
-    cells, findings = exp.analyse(store, quick)
-    figures = exp.figures(store, folder, quick)
-    runs = [store.runs(s.name) for s in exp.sweeps(quick)]
-    ok = sum(int((r["status"] == "ok").sum()) for r in runs)
-    failed_rows = [row for r in runs for row in r.filter(r["status"] == "failed").iter_rows(named=True)]
+def wide_intervals(findings: Sequence[Finding]) -> list[str]:
+    """The findings (or cases of a finding) our replications could not decide: "not separated" means the
+    95 % CI is wider than the distance between the effect and the value it is judged against (or that
+    one replication has no interval).  Quick mode runs few replications, so it flags these."""
+    out = []
+    for f in findings:
+        cases = f.detail.count(f"[{NOT_SEPARATED}]")
+        if f.verdict == NOT_SEPARATED or cases:
+            out.append(f"{f.text}: {cases or 1} case(s) not separated")
+    return out
 
+
+def model_notes(exp: ModuleType, cells: Sequence[TableCell]) -> list[str]:
+    """The experiment's model notes: ``notes(cells)`` when it quotes the run's numbers, else ``NOTES``."""
+    fn = getattr(exp, "notes", None)
+    return list(fn(cells)) if callable(fn) else list(getattr(exp, "NOTES", ()) or ())
+
+
+def experiment_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Finding], quick: bool, ok: int,
+                      failed_rows: Sequence[dict[str, Any]], figures: Sequence[str]) -> list[Block]:
+    """The page of one experiment from its analysis (no store access: tests render it from fixtures)."""
+    sweeps = exp.sweeps(quick)
     blocks: list[Block] = [
         Heading(1, exp.TITLE),
         Para(
-            f"Experiment {exp.NAME} ({'quick' if quick else 'full'} mode): {ok} runs ok, {len(failed_rows)} failed; "
-            f"sweeps {', '.join(s.name for s in exp.sweeps(quick))}; tcplab core {_core.version()}."
+            f"Experiment {exp.NAME} ({'quick' if quick else 'full'} mode): {ok} runs ok, {len(failed_rows)} failed "
+            f"(a run shared by two sweeps counts in each); {len(sweeps)} sweeps; tcplab core {_core.version()}."
         ),
     ]
-    notes = getattr(exp, "NOTES", None)
+    notes = model_notes(exp, cells)
     if notes:
-        blocks += [Heading(2, "Model notes"), Bullets(list(notes))]
+        blocks += [Heading(2, "Model notes"), Bullets(notes)]
+    warnings = wide_intervals(findings)
+    if warnings:
+        blocks += [Heading(2, "Warning: confidence intervals wider than the effects they judge"), Bullets(warnings)]
     deviations = _deviations(exp, cells)
+    claims = claim_rows(exp, findings, cells)
     blocks += [
         *_summary_blocks(exp, cells, findings),
+        *_claim_blocks(claims),
         Heading(2, "Findings"),
         Bullets([_finding_line(f) for f in findings] or ["none"]),
         *_table_blocks(cells),
@@ -305,7 +360,7 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
     if deviations:
         notes, ids = _cause_notes(deviations)
         blocks.append(Heading(2, f"Deviations above {DEVIATION_PCT:g} % from the published values"))
-        blocks.append(Para("Likely causes, each written once and referenced by its number in the table:"))
+        blocks.append(Para("Causes, each written once and referenced by its number in the table:"))
         blocks.append(Bullets(notes))
         blocks.append(
             Table(
@@ -318,7 +373,7 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
         )
     if figures:
         blocks.append(Heading(2, "Figures"))
-        blocks += [Image(p.relative_to(folder).as_posix(), p.stem.replace("_", " ")) for p in figures]
+        blocks += [Image(f, Path(f).stem.replace("_", " ")) for f in figures]
     if failed_rows:
         blocks.append(Heading(2, "Failed runs"))
         blocks.append(
@@ -327,6 +382,22 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
                 [[r["key"][:12], r["cell"], str(r["seed"]), r["error"] or ""] for r in failed_rows],
             )
         )
+    return blocks
+
+
+def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -> ExperimentSection:
+    """Analyse one experiment's stored runs and write its page, figures and ``tables.json``."""
+    folder = outdir / exp.NAME
+    folder.mkdir(parents=True, exist_ok=True)
+    cells, findings = exp.analyse(store, quick)
+    figures = exp.figures(store, folder, quick)
+    runs = [store.runs(s.name) for s in exp.sweeps(quick)]
+    ok = sum(int((r["status"] == "ok").sum()) for r in runs)
+    failed_rows = [row for r in runs for row in r.filter(r["status"] == "failed").iter_rows(named=True)]
+    blocks = experiment_blocks(exp, cells, findings, quick, ok, failed_rows,
+                               [p.relative_to(folder).as_posix() for p in figures])
+    deviations = _deviations(exp, cells)
+    claims = claim_rows(exp, findings, cells)
     _page(folder, blocks, exp.TITLE)
     doc = {
         "experiment": exp.NAME,
@@ -336,11 +407,23 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
         "cells": [c.to_json() for c in cells],
         "findings": [f.to_json() for f in findings],
         "deviations": deviations,
-        "summary": {"cells": band_counts(exp, cells), "findings": verdict_counts(findings)},
+        "claims": claims,
+        "summary": {"cells": band_counts(exp, cells), "findings": verdict_counts(findings),
+                    "claims": {v: sum(c["verdict"] == v for c in claims) for v in VERDICTS}},
         "not_reproduced": _not_reproduced(exp),
     }
     write_text(folder / "tables.json", json.dumps(doc, indent=2, allow_nan=False) + "\n")
-    return ExperimentSection(exp.NAME, exp.TITLE, cells, findings, ok, len(failed_rows), figures)
+    return ExperimentSection(exp.NAME, exp.TITLE, cells, findings, ok, len(failed_rows), figures, claims)
+
+
+def quick_warnings(outdir: Path) -> int:
+    """How many findings of a written report are not separated by their replications (read back from
+    every experiment's ``tables.json``)."""
+    n = 0
+    for path in sorted(Path(outdir).glob("*/tables.json")):
+        doc = json.loads(path.read_text())
+        n += len(wide_intervals([Finding(**f) for f in doc.get("findings", [])]))
+    return n
 
 
 def write_report(experiments: Sequence[ModuleType], store: Store, outdir: Path, quick: bool) -> Path:
@@ -374,6 +457,10 @@ def write_report(experiments: Sequence[ModuleType], store: Store, outdir: Path, 
     ]
     for s in sections:
         blocks.append(Heading(2, s.name))
+        if s.claims:
+            counts = {v: sum(c["verdict"] == v for c in s.claims) for v in VERDICTS}
+            blocks.append(Para(f"Claims of the paper's text: {len(s.claims)} — "
+                               + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + "."))
         verdicts = [f"{f.verdict.upper()}: {f.text}" for f in s.findings]
         blocks.append(Bullets(verdicts or ["no findings"]))
     _page(outdir, blocks, "tcplab reproduction report")

@@ -144,11 +144,30 @@ def summary_frame(frame: pl.DataFrame, metric: str, by: Sequence[str]) -> pl.Dat
 
 # ------------------------------------------------------------------ verdicts on the replications
 
-#: The verdicts a finding can have.  A finding "holds" or "fails" only under a stated statistical
-#: rule on the replications; "not separated" when the 95 % CI does not decide; "not checked" when the
-#: data needed is missing (or rests on a table the model does not reproduce).
+#: The verdicts a finding can have.  A comparative or equivalence finding "holds" or "fails" only
+#: under a stated statistical rule on the replications; "not separated" when the data do not decide.
+#: A magnitude ("+21.6 %") is "reproduced" when the published value lies in our 95 % CI (or within a
+#: stated relative margin), "direction only" when only its sign / ordering holds, "not reproduced"
+#: when neither.  "paper contradicts itself" marks a reading that fails on the paper's own published
+#: numbers (it is shown, not counted as the paper's finding); "not checked" when the data needed is
+#: missing (or rests on a table the model does not reproduce).
 HOLDS, FAILS, NOT_SEPARATED, NOT_CHECKED = "holds", "fails", "not separated", "not checked"
-VERDICTS: tuple[str, ...] = (HOLDS, FAILS, NOT_SEPARATED, NOT_CHECKED)
+REPRODUCED, DIRECTION_ONLY, NOT_REPRODUCED = "reproduced", "direction only", "not reproduced"
+PAPER_CONTRADICTS = "paper contradicts itself"
+VERDICTS: tuple[str, ...] = (
+    HOLDS, FAILS, NOT_SEPARATED, REPRODUCED, DIRECTION_ONLY, NOT_REPRODUCED, PAPER_CONTRADICTS, NOT_CHECKED,
+)
+#: Verdicts of a comparison / equivalence / range rule, and of a magnitude rule.
+COMPARATIVE: frozenset[str] = frozenset({HOLDS, FAILS})
+MAGNITUDE: frozenset[str] = frozenset({REPRODUCED, DIRECTION_ONLY, NOT_REPRODUCED})
+#: The verdicts that count as the paper's finding being confirmed.
+CONFIRMED: frozenset[str] = frozenset({HOLDS, REPRODUCED})
+
+
+def exact(value: float) -> Summary:
+    """A published number treated as data: its own mean with a zero-width interval (used to run a
+    finding's rule on the paper's own numbers)."""
+    return Summary(float(value), 0.0, 0.0, 1)
 
 
 def paired(a: dict[Any, float], b: dict[Any, float]) -> list[tuple[float, float]]:
@@ -156,41 +175,90 @@ def paired(a: dict[Any, float], b: dict[Any, float]) -> list[tuple[float, float]
     return [(a[k], b[k]) for k in sorted(set(a) & set(b))]
 
 
-def interval(s: Summary) -> tuple[float, float]:
-    """The 95 % confidence interval ``mean ± ci95`` of a summary (zero width when all values agree).
+def interval(s: Summary, confidence: float = 0.95) -> tuple[float, float]:
+    """The ``confidence`` interval of a summary's mean (95 %: ``mean ± ci95``); zero width when all
+    values agree.  A single replication has no interval (NaN bounds, which no rule accepts as
+    deciding) unless its spread is known to be zero (:func:`exact`)."""
+    if s.std == 0.0 or s.ci95 == 0.0:
+        return (s.mean, s.mean)
+    if confidence == 0.95:
+        return (s.mean - s.ci95, s.mean + s.ci95)
+    if s.n < 2 or not math.isfinite(s.std):
+        return (math.nan, math.nan)
+    half = t_ppf(0.5 + confidence / 2.0, s.n - 1) * s.std / math.sqrt(s.n)
+    return (s.mean - half, s.mean + half)
 
-    A single replication has no interval: NaN bounds, which no rule below accepts as deciding.
-    """
-    return (s.mean - s.ci95, s.mean + s.ci95)
 
-
-def above(s: Summary, threshold: float = 0.0, *, ties: bool = False) -> str:
-    """Rule "greater": HOLDS when the 95 % CI lies wholly above ``threshold``, FAILS when wholly at or
-    below it, NOT_SEPARATED when it straddles it (or has fewer than two replications).
-
-    With ``ties`` the claim is "not less": a CI wholly at or above the threshold holds (an exact tie
-    included) and only one wholly below it fails.
-    """
-    lo, hi = interval(s)
-    if s.n == 0:
+def _bounds(s: Summary, confidence: float = 0.95) -> tuple[float, float] | str:
+    """The interval, or the verdict when there is none to decide with."""
+    if s.n == 0 or math.isnan(s.mean):
         return NOT_CHECKED
+    lo, hi = interval(s, confidence)
     if not (math.isfinite(lo) and math.isfinite(hi)):
         return NOT_SEPARATED
-    if lo > threshold or (ties and lo >= threshold):
+    return lo, hi
+
+
+def above(s: Summary, threshold: float = 0.0) -> str:
+    """Rule "greater" ("outperforms", "higher"): HOLDS when the 95 % CI lies wholly above
+    ``threshold``, FAILS when wholly at or below it, NOT_SEPARATED when it straddles it (or has fewer
+    than two replications).  An exact tie fails: a tie is not "more"."""
+    b = _bounds(s)
+    if isinstance(b, str):
+        return b
+    lo, hi = b
+    if lo > threshold:
         return HOLDS
-    if hi < threshold or (not ties and hi <= threshold):
+    if hi <= threshold:
+        return FAILS
+    return NOT_SEPARATED
+
+
+def equivalent(s: Summary, margin: float, centre: float = 0.0) -> str:
+    """Rule "similar" / "same" / "comparable": a two one-sided test (TOST, alpha = 0.05 each side)
+    that the quantity lies within ``centre ± margin``.  HOLDS when the 90 % CI lies inside the margin
+    (both one-sided tests reject), FAILS when the 95 % CI lies wholly outside it (the difference is
+    shown to exceed the margin), NOT_SEPARATED otherwise.  The margin is part of the claim's reading
+    and is stated beside the finding."""
+    if not margin > 0:
+        raise ValueError(f"equivalence margin must be positive, got {margin}")
+    b90 = _bounds(s, 0.90)
+    if isinstance(b90, str):
+        return b90
+    lo90, hi90 = b90
+    if centre - margin < lo90 and hi90 < centre + margin:
+        return HOLDS
+    lo, hi = interval(s)
+    if lo > centre + margin or hi < centre - margin:
+        return FAILS
+    return NOT_SEPARATED
+
+
+def at_least(s: Summary, margin: float) -> str:
+    """Rule "better or tied" ("the lowest, ties included"): HOLDS when the 95 % CI lies wholly
+    above 0 (better) or the TOST of :func:`equivalent` shows a tie within ``margin``; FAILS when the
+    95 % CI lies wholly below ``-margin`` (worse by more than a tie); NOT_SEPARATED otherwise."""
+    b = _bounds(s)
+    if isinstance(b, str):
+        return b
+    lo, hi = b
+    if lo > 0 or equivalent(s, margin) == HOLDS:
+        return HOLDS
+    if hi < -margin:
         return FAILS
     return NOT_SEPARATED
 
 
 def within(s: Summary, low: float, high: float) -> str:
-    """Rule "within a band": HOLDS when the 95 % CI lies inside [low, high], FAILS when it lies
-    wholly outside, NOT_SEPARATED when it overlaps an edge (or has fewer than two replications)."""
-    lo, hi = interval(s)
-    if s.n == 0:
-        return NOT_CHECKED
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        return NOT_SEPARATED
+    """Rule "within a range" ("2–15 %", both ends as printed): HOLDS when the 95 % CI lies inside
+    [low, high], FAILS when it lies wholly outside, NOT_SEPARATED when it overlaps an edge (or has
+    fewer than two replications)."""
+    if not low <= high:
+        raise ValueError(f"range [{low}, {high}] is empty")
+    b = _bounds(s)
+    if isinstance(b, str):
+        return b
+    lo, hi = b
     if low <= lo and hi <= high:
         return HOLDS
     if hi < low or lo > high:
@@ -198,15 +266,52 @@ def within(s: Summary, low: float, high: float) -> str:
     return NOT_SEPARATED
 
 
+def magnitude(s: Summary, published: float, rel_margin: float | None = None, resolution: float = 0.0) -> str:
+    """Rule for a published magnitude (an effect such as "+21.6 %"): REPRODUCED when ``published``
+    lies in our 95 % CI (widened by half the ``resolution`` the paper printed it with: 120.9 stands for
+    [120.85, 120.95]), or within ``rel_margin`` · |published| of our mean when a margin is argued
+    for the claim; DIRECTION_ONLY when the value is not reproduced but the CI lies wholly on the
+    published value's side of 0 (the sign / ordering holds); NOT_REPRODUCED otherwise.  A single
+    replication decides only through the margin (NOT_SEPARATED otherwise)."""
+    if s.n == 0 or math.isnan(s.mean):
+        return NOT_CHECKED
+    if rel_margin is not None and abs(s.mean - published) <= rel_margin * abs(published):
+        return REPRODUCED
+    b = _bounds(s)
+    if isinstance(b, str):
+        return b
+    lo, hi = b
+    if lo - resolution / 2 <= published <= hi + resolution / 2:
+        return REPRODUCED
+    if (published > 0 and lo > 0) or (published < 0 and hi < 0):
+        return DIRECTION_ONLY
+    return NOT_REPRODUCED
+
+
 def combine(verdicts: Iterable[str]) -> str:
-    """A claim made for several cases: FAILS if any case fails, HOLDS only if every checked case
-    holds, NOT_CHECKED if none was checked, NOT_SEPARATED otherwise.  Cases not checked (no data, or
-    where the claim could not fail) do not decide; the caller lists them in the finding's detail."""
+    """A claim made for several cases.  Comparative cases: FAILS if any case fails, HOLDS only if
+    every checked case holds.  Magnitude cases: NOT_REPRODUCED if any case is, REPRODUCED only if
+    every checked case is, DIRECTION_ONLY when every checked case keeps at least the direction.
+    NOT_CHECKED if no case was checked, NOT_SEPARATED otherwise.  Cases not checked (no data, or
+    where the claim could not fail) do not decide; the caller lists them in the finding's detail.
+    Mixing comparative and magnitude verdicts in one claim is refused (they answer different
+    questions)."""
     checked = [v for v in verdicts if v != NOT_CHECKED]
+    unknown = set(checked) - set(VERDICTS)
+    if unknown:
+        raise ValueError(f"unknown verdict(s) {sorted(unknown)}; expected some of {VERDICTS}")
+    if set(checked) & COMPARATIVE and set(checked) & MAGNITUDE:
+        raise ValueError(f"cannot combine comparative and magnitude verdicts: {sorted(set(checked))}")
     if not checked:
         return NOT_CHECKED
     if FAILS in checked:
         return FAILS
+    if NOT_REPRODUCED in checked:
+        return NOT_REPRODUCED
     if all(v == HOLDS for v in checked):
         return HOLDS
+    if all(v == REPRODUCED for v in checked):
+        return REPRODUCED
+    if all(v in (REPRODUCED, DIRECTION_ONLY) for v in checked):
+        return DIRECTION_ONLY
     return NOT_SEPARATED

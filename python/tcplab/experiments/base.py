@@ -16,7 +16,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tcplab.runner import Sweep
-from tcplab.stats import FAILS, HOLDS, VERDICTS, Summary, combine
+from tcplab.stats import (
+    DIRECTION_ONLY,
+    FAILS,
+    HOLDS,
+    NOT_CHECKED,
+    NOT_REPRODUCED,
+    NOT_SEPARATED,
+    PAPER_CONTRADICTS,
+    REPRODUCED,
+    VERDICTS,
+    Summary,
+    combine,
+)
 from tcplab.store import Store
 
 
@@ -105,6 +117,8 @@ class Finding:
     detail: str
     verdict: str = ""
     rule: str = ""
+    #: The same rule run on the paper's own published numbers (``[verdict] detail``), when it has them.
+    paper: str = ""
 
     def __post_init__(self) -> None:
         if not self.verdict:
@@ -127,6 +141,122 @@ class Finding:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+#: Seeds under which a published number is entered as data: two identical replications, so the rule
+#: sees the number itself with a zero-width confidence interval.
+PAPER_SEEDS: tuple[int, int] = (0, 1)
+
+
+def against_paper(ours: Sequence[Finding], paper: Sequence[Finding]) -> list[Finding]:
+    """Each of our findings beside the same rule run on the paper's own numbers (``paper``, matched by
+    text, built from the published values with zero-width intervals).
+
+    Where the paper's own numbers fail the rule (or, for a magnitude, do not reproduce the printed value
+    they were computed from), the reading contradicts the paper itself: the finding
+    becomes "paper contradicts itself" (shown, with both details, and not counted as the paper's
+    finding), whatever our runs say.  Elsewhere the paper's verdict is recorded beside ours.
+    """
+    by_text = {f.text: f for f in paper}
+    out = []
+    for f in ours:
+        p = by_text.get(f.text)
+        if p is None:
+            out.append(f)
+            continue
+        # A detail over several cases already tags each case with its verdict.
+        record = p.detail if p.detail.startswith("[") else f"[{p.verdict}] {p.detail}"
+        if p.verdict in (FAILS, NOT_REPRODUCED, DIRECTION_ONLY):
+            out.append(Finding(text=f.text, holds=False, verdict=PAPER_CONTRADICTS, rule=f.rule, paper=record,
+                               detail=f"paper contradicts itself: on its own numbers {record}; ours: "
+                                      f"[{f.verdict}] {f.detail}"))
+        else:
+            out.append(Finding(text=f.text, holds=f.holds, verdict=f.verdict, rule=f.rule, detail=f.detail,
+                               paper=record))
+    return out
+
+
+def span(cells: Sequence[TableCell], table: str, rows: Sequence[str] = (), column: str = "", *, digits: int = 0,
+         value: str = "mean") -> str:
+    """"lo–hi" of the cells of a table (title prefix), optionally restricted to rows and a column prefix, for
+    prose that quotes the run's numbers; ``value`` is "mean" or "diff_pct" (|diff %|).  "no data" when none."""
+    xs = []
+    for c in cells:
+        if c.table.startswith(table) and (not rows or c.row in rows) and c.column.startswith(column):
+            x = c.mean if value == "mean" else (abs(c.diff_pct) if c.diff_pct is not None else None)
+            if x is not None and math.isfinite(x):
+                xs.append(x)
+    if not xs:
+        return "no data"
+    lo, hi = f"{min(xs):.{digits}f}", f"{max(xs):.{digits}f}"
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def cell_mean(cells: Sequence[TableCell], table: str, row: str, column: str) -> float | None:
+    """The mean of one cell (table title prefix, row, column prefix), or None."""
+    for c in cells:
+        if c.table.startswith(table) and c.row == row and c.column.startswith(column):
+            return c.mean
+    return None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One quantitative or comparative sentence of a paper's text, and how we check it.
+
+    Exactly one of ``finding`` (a fragment of the text of the finding that decides it), ``cells``
+    (published cells, ``(table title prefix, row, column)``, each judged by whether the printed value lies
+    in our 95 % CI) or ``reason`` (why it is not checked) says how.
+    """
+
+    quote: str
+    section: str
+    check: str
+    finding: str = ""
+    cells: tuple[tuple[str, str, str], ...] = ()
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        if sum(map(bool, (self.finding, self.cells, self.reason))) != 1:
+            raise ValueError(f"claim {self.quote[:40]!r}: give exactly one of finding, cells or reason")
+
+
+def claim_verdict(claim: Claim, findings: Sequence[Finding], cells: Sequence[TableCell]) -> tuple[str, str]:
+    """The verdict of a claim and a note saying what decided it.
+
+    A claim checked by a finding takes the finding's verdict; by published cells, "reproduced" when every
+    printed value lies in our 95 % CI (widened by half its print resolution, 0.1), "not reproduced" when
+    one lies outside, "not separated" without an interval; an unchecked claim is "not checked" with its
+    reason.  A fragment matching no finding or several is a programming error (ValueError).
+    """
+    if claim.reason:
+        return NOT_CHECKED, claim.reason
+    if claim.finding:
+        hits = [f for f in findings if claim.finding in f.text]
+        if len(hits) != 1:
+            raise ValueError(f"claim {claim.quote[:40]!r}: finding fragment {claim.finding!r} matches {len(hits)} findings")
+        return hits[0].verdict, f"finding: {hits[0].text}"
+    verdicts: list[str] = []
+    notes: list[str] = []
+    for table, row, column in claim.cells:
+        hits = [c for c in cells if c.table.startswith(table) and c.row == row and c.column == column]
+        if len(hits) > 1 or (hits and hits[0].published is None):
+            raise ValueError(f"claim {claim.quote[:40]!r}: cell {(table, row, column)} matches {len(hits)} published cells")
+        if not hits:  # a point this mode does not run (quick mode runs fewer)
+            verdicts.append(NOT_CHECKED)
+            notes.append(f"{row}, {column}: not run in this mode")
+            continue
+        c = hits[0]
+        if c.mean is None:
+            verdicts.append(NOT_CHECKED)
+        elif c.ci95 is None:
+            verdicts.append(NOT_SEPARATED)
+        else:
+            inside = c.mean - c.ci95 - 0.05 <= c.published <= c.mean + c.ci95 + 0.05
+            verdicts.append(REPRODUCED if inside else NOT_REPRODUCED)
+        ours = "–" if c.mean is None else f"{c.mean:.4g} ± {c.ci95:.2g}" if c.ci95 is not None else f"{c.mean:.4g}"
+        notes.append(f"{row}, {column}: paper {c.published:g}, ours {ours} {c.unit}")
+    return combine(verdicts), "cells: " + "; ".join(notes)
 
 
 class Experiment(Protocol):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tcplab.experiments.base import Finding
-from tcplab.experiments.routing_scenario import LABEL, PROTOCOL_LABEL
+from tcplab.experiments.routing.scenario import LABEL, PROTOCOL_LABEL
 from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, above, paired, summarise
 
 Seeds = Mapping[int, Mapping[str, Any]]

@@ -7,7 +7,7 @@ static string every protocol delivers every byte, the overhead ordering of the p
 protocol keeps data flowing under mobility, and ELFN's authors' finding over DSR (stand-by with
 probing recovers throughput lost to route failures) as a qualitative check.
 
-The networks, senders and every choice are in routing_scenario.py and docs/validation/routing.md.
+The networks, senders and every choice are in routing/scenario.py and docs/validation/routing.md.
 Every sender and protocol runs each network with the same seeds (the same movement), so senders
 over one protocol, and protocols under one sender, are compared seed by seed.
 """
@@ -19,9 +19,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-from tcplab.experiments import routing_scenario as sc
+from tcplab.experiments.routing import scenario as sc
 from tcplab.experiments.base import Finding, TableCell
-from tcplab.experiments.routing_findings import ElfnRuns, expected_kbps, findings, gain_pct, share_recovered
+from tcplab.experiments.routing.findings import ElfnRuns, expected_kbps, findings, gain_pct, share_recovered
 from tcplab.runner import Sweep
 from tcplab.stats import summarise
 from tcplab.store import Store
@@ -44,9 +44,12 @@ WINDOW_S = {("string", True): 200, ("string", False): 480, ("mobile", True): 100
 REPS = {("string", True): 2, ("string", False): 6, ("mobile", True): 2, ("mobile", False): 6,
         ("single", True): 2, ("single", False): 10, ("ref", True): 1, ("ref", False): 2}
 
+#: Inputs the prose quotes (not results): the routing warm-up and DSR's option number for the ACK.
+PROSE_CONSTANTS = (120, 31)
+
 NOTES = (
     f"Routing runs alone for {WARMUP_S} s before the first flow starts, so throughput measures TCP over converged "
-    "routing and not DSDV's start-up (its tables take about 100 s to converge over 7 hops).",
+    "routing and not DSDV's start-up.",
     "DSR runs ns-2's preset, promiscuous tap on (overheard route errors and routes, route shortening). Over the "
     "mobile network it answers route requests only at the target (reply_from_cache = false): cached replies hand "
     "out stale routes, and NewReno over DSR then delivers less, also with the tap (docs/validation/routing.md).",
@@ -83,7 +86,7 @@ def scenario(network: str, protocol: str, quick: bool, hops: int = 0) -> dict[st
            "single": lambda: sc.mobile(protocol, duration, flows=1),
            "ref": lambda: sc.reference(protocol, hops, duration)}[network]()
     for i, f in enumerate(doc["flows"]):
-        f["start"] = f"{WARMUP_S + i}s"  # flows 1 s apart, as tcp_pgy_scenario does
+        f["start"] = f"{WARMUP_S + i}s"  # flows 1 s apart, as tcp_pgy/scenario.py does
     if network in ("mobile", "single") and protocol == "dsr":
         doc["wlans"][0]["routing"]["reply_from_cache"] = False
     return doc
@@ -234,6 +237,6 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
 
 
 def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
-    from tcplab.experiments.routing_figures import draw
+    from tcplab.experiments.routing.figures import draw
 
     return draw(all_runs(store, quick), outdir, elfn_runs(store, quick))

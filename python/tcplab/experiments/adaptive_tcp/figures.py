@@ -7,9 +7,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-from tcplab.experiments import adaptive_tcp as exp
-from tcplab.experiments.adaptive_tcp_points import ALL, Point, metric, runs
-from tcplab.experiments.adaptive_tcp_scenario import LABEL, SEGMENT_B
+from tcplab.experiments.adaptive_tcp import experiment as exp
+from tcplab.experiments.adaptive_tcp.points import ALL, Point, metric, runs
+from tcplab.experiments.adaptive_tcp.scenario import LABEL, SEGMENT_B
 from tcplab.stats import summarise
 from tcplab.store import Store
 

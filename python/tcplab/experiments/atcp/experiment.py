@@ -7,21 +7,23 @@ disconnection) with original ATCP, ELFN, TCP-F, Freeze-TCP and SACK as extra row
 sequence-vs-time plots, the paper's critique of the original ATCP (whole-window retransmissions in
 Loss) on a relay shared by four lossy flows, and the paper's findings decided by stated rules.
 
-The network, the movement and every unstated choice are in atcp_scenario.py, docs/validation/atcp.md
+The network, the movement and every unstated choice are in atcp/scenario.py, docs/validation/atcp.md
 and docs/models/adhoc_tcp.md.  Every sender runs every case with the same seeds (the same losses and
 paths).  Transfer time = the flow's response time (client's SYN to the last byte delivered in order).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tcplab.experiments.atcp_findings import findings
-from tcplab.experiments.atcp_scenario import LABEL, VARIANTS, congested, scenario, variant_cells, variant_of
-from tcplab.experiments.base import Finding, Published, TableCell
+from tcplab.experiments.atcp.findings import findings
+from tcplab.experiments.atcp.scenario import LABEL, VARIANTS, congested, scenario, variant_cells, variant_of
+from tcplab.experiments.atcp.claims import CLAIMS  # noqa: F401  (the report reads it)
+from tcplab.experiments.base import PAPER_SEEDS, Finding, Published, TableCell, against_paper
 from tcplab.runner import Sweep
 from tcplab.stats import summarise
 from tcplab.store import Store
@@ -73,6 +75,10 @@ PUBLISHED: dict[tuple[str, str], Published] = {
 T2 = "Table 2: transfer time, s"
 TC = "Original ATCP's whole-window retransmissions: 4 lossy flows (2 % packet loss) through one relay, 60 s"
 TP = "Table 2 cases: retransmitted segments per run"
+
+#: Scenario parameters the prose quotes (inputs, not results): absorbed timeouts, the walking receiver's loss
+#: (%) and burst, its rate steps (Mb/s), RED's max_th (the paper's maximum cwnd).
+PROSE_CONSTANTS = (3, 2, 11, 5.5, 1, 45)
 
 NOTES = (
     "Every sender runs each case with the same seeds: the same packet losses and the same paths.",
@@ -156,7 +162,20 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
                          ("relay ECN marks", "packets")):
         for v in CONGESTION:
             cells.append(TableCell.of(TC, metric, LABEL[v], summarise(cong.get(v, {}).get(metric, [])), unit))
-    return cells, findings(times, {c.label: c.motion for c in CASES}, cong, conserved)
+    motion = {c.label: c.motion for c in CASES}
+    return cells, against_paper(findings(times, motion, cong, conserved, published_gain()),
+                                findings(paper_times(), motion, {}, [], published_gain()))
+
+
+def published_gain() -> dict[str, float]:
+    """Table 2's reduction per case, 100·(1 − modified / base), in % (rounded as the paper would print it)."""
+    return {c.label: round(100 * (1 - c.modified / c.base), 1) for c in CASES}
+
+
+def paper_times() -> dict[str, dict[str, dict[int, float]]]:
+    """Table 2 entered as data (each time twice, so with a zero-width interval)."""
+    return {c.label: {"base": dict.fromkeys(PAPER_SEEDS, c.base), "atcp_mod": dict.fromkeys(PAPER_SEEDS, c.modified)}
+            for c in CASES}
 
 
 def congestion_stats(store: Store, sweep: str) -> dict[str, dict[str, list[float]]]:
@@ -176,7 +195,7 @@ def congestion_stats(store: Store, sweep: str) -> dict[str, dict[str, list[float
     return out
 
 
-def deviation_cause(cell: TableCell) -> str:
+def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
     """Why a published cell is off by more than 10 % (the report lists these)."""
     if "static" in cell.row:
         return (
@@ -190,12 +209,12 @@ def deviation_cause(cell: TableCell) -> str:
             "RTO had 'shot up' further, and its ICMP/route reports are not described"
         )
     return (
-        "the walk, the loss process and the rates are our definition (atcp_scenario.py); the paper's movement is "
+        "the walk, the loss process and the rates are our definition (atcp/scenario.py); the paper's movement is "
         "not given"
     )
 
 
 def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
-    from tcplab.experiments.atcp_figures import draw
+    from tcplab.experiments.atcp.figures import draw
 
     return draw(store, outdir, quick)

@@ -25,15 +25,16 @@ At p = 0 the formula diverges; the reference there is the bottleneck's goodput c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 import math
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from tcplab.experiments.base import Finding, Published, TableCell
+from tcplab.experiments.base import Finding, Published, TableCell, span
 from tcplab.runner import Sweep
-from tcplab.stats import Summary, above, combine, paired, summarise, within
+from tcplab.stats import Summary, at_least, combine, paired, summarise, within
 from tcplab.store import Store
 
 NAME = "wired-loss"
@@ -159,35 +160,42 @@ def _timeout_shares(store: Store, quick: bool) -> dict[tuple[str, float], Summar
     return {k: summarise(v) for k, v in per.items()}
 
 
-def deviation_cause(cell: TableCell) -> str:
-    """Why a goodput cell is below the square-root model (the report lists cells off by > 10 %).
-
-    The numbers quoted are the timeout-share table's (full mode, 10 seeds).
-    """
-    if cell.row in ("p = 0.005", "p = 0.01"):
+def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
+    """Why a goodput cell is below the square-root model (the report lists cells off by > 10 %); the numbers
+    quoted are this run's (the goodput table and the timeout-share table)."""
+    low = ("p = 0.005", "p = 0.01")
+    if cell.row in low:
         return (
-            "below the model by 8–27 % while only 1–5 % of loss episodes end in a timeout, so timeouts do not "
-            "explain it; candidates, not separated here: the model's constant sqrt(3/2) is derived for "
-            "periodic loss, whereas Bernoulli loss makes the loss-free periods irregular (a window that grows "
-            "past the mean is cut from higher, one that is cut early wastes the growth), and Reno halves its "
+            f"below the model by {span([c for c in cells if c.table == cell.table], '', low, value='diff_pct')} % while "
+            f"{span(cells, TIMEOUT_TABLE, low)} % of loss episodes end in a timeout, so timeouts do not "
+            "explain it; candidates, not separated here (cause not found): the model's constant sqrt(3/2) is derived "
+            "for periodic loss, whereas Bernoulli loss makes the loss-free periods irregular, and Reno halves its "
             "window once per lost segment, not once per window"
         )
     return (
-        "the square-root model assumes every loss is repaired by fast retransmit (no timeouts); here 6–13 % "
-        "of loss episodes at p = 2 % and 25–39 % at p = 5 % end in a retransmission timeout that idles the "
-        "sender for an RTO (timeout-share table; Reno most, SACK least), so goodput falls further below the "
-        "model as p grows: the regime Padhye et al. (SIGCOMM 1998) model with a timeout term"
+        "the square-root model assumes every loss is repaired by fast retransmit (no timeouts); here "
+        f"{span(cells, TIMEOUT_TABLE, ('p = 0.02',))} % of loss episodes at p = 2 % and "
+        f"{span(cells, TIMEOUT_TABLE, ('p = 0.05',))} % at p = 5 % end in a retransmission timeout that idles the "
+        "sender for an RTO (timeout-share table), so goodput falls further below the model as p grows: the regime "
+        "Padhye et al. (SIGCOMM 1998) model with a timeout term"
     )
 
+
+#: Scenario parameters and references the prose quotes (not results).
+PROSE_CONSTANTS = (2, 5, 1998)
 
 
 #: Tolerance of the Mathis et al. estimate: its constant sqrt(3/2) is for periodic loss and
 #: delayed-ACK-free Reno; random loss and timeouts move it by tens of percent (Mathis et al. §3).
 MATHIS_TOLERANCE = 0.35
 RULE_BAND = "95 % CI of the mean inside the band: holds; wholly outside: fails; otherwise not separated"
+#: A tie in the ranking: within ±2 % of NewReno's mean goodput (the variants differ only where one
+#: window loses several segments, rare at p = 1 %, so a tie is the expected outcome of a step).
+RANK_TIE_PCT = 2.0
 RULE_RANK = (
-    "paired over seeds; each step of the ranking holds when the 95 % CI of the difference lies at or above 0 "
-    "(a tie holds), fails when it lies wholly below 0, and is not separated otherwise"
+    "paired over seeds; each step of the ranking holds when the 95 % CI of the difference lies wholly above 0 or a "
+    f"two one-sided test shows a tie within ±{RANK_TIE_PCT:g} % of NewReno's mean, fails when the CI lies wholly "
+    "below minus that margin, and is not separated otherwise"
 )
 
 
@@ -208,7 +216,7 @@ def findings(goodput: dict[tuple[str, float], dict[int, float]]) -> list[Finding
         ),
         Finding.decided(
             "At p = 1 %, goodput ranks SACK >= NewReno >= Reno",
-            combine(above(d, ties=True) for d in diffs.values()),
+            combine(at_least(d, RANK_TIE_PCT / 100 * nr.mean) for d in diffs.values()),
             ", ".join(f"{a} − {b} = {d.mean:+.3f} ± {d.ci95:.3f} Mb/s" for (a, b), d in diffs.items()),
             RULE_RANK,
         ),

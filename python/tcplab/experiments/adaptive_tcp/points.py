@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tcplab.experiments.adaptive_tcp_scenario import (
+from tcplab.experiments.adaptive_tcp.scenario import (
     BURST,
     DEFAULT_DELAY,
     DEFAULT_RATE,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tcplab.experiments import atcp as exp
-from tcplab.experiments.atcp_scenario import LABEL, MAX_CWND, MSS
+from tcplab.experiments.atcp import experiment as exp
+from tcplab.experiments.atcp.scenario import LABEL, MAX_CWND, MSS
 from tcplab.stats import summarise
 from tcplab.store import Store
 

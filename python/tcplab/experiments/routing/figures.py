@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from tcplab.experiments import routing_scenario as sc
+from tcplab.experiments.routing import scenario as sc
 from tcplab.stats import summarise
 
 PANELS = (("kbps", "throughput (kb/s)"), ("ctrl_kbytes", "control bytes (kB)"))
@@ -30,7 +30,7 @@ def _bars(ax: Any, per: dict[str, Any], metric: str) -> None:
 def _elfn(elfn: dict[str, Any], outdir: Path) -> Path:
     from matplotlib.figure import Figure
 
-    from tcplab.experiments.routing_findings import expected_kbps
+    from tcplab.experiments.routing.findings import expected_kbps
     from tcplab.plots import save
 
     fig = Figure(figsize=(7.0, 3.0), dpi=110, layout="constrained")
@@ -56,7 +56,7 @@ def _elfn(elfn: dict[str, Any], outdir: Path) -> Path:
 def draw(data: dict[str, Any], outdir: Path, elfn: dict[str, Any] | None = None) -> list[Path]:
     from matplotlib.figure import Figure
 
-    from tcplab.experiments.routing import NETWORK_LABEL
+    from tcplab.experiments.routing.experiment import NETWORK_LABEL
     from tcplab.plots import save
 
     paths = []

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tcplab.experiments import tcp_pgy_scenario as sc
+from tcplab.experiments.tcp_pgy import scenario as sc
 from tcplab.runner import Sweep
 from tcplab.store import Store
 

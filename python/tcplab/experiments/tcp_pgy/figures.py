@@ -9,9 +9,9 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import Any
 
-from tcplab.experiments import tcp_pgy as exp
-from tcplab.experiments.tcp_pgy_points import ALL, Point, runs
-from tcplab.experiments.tcp_pgy_scenario import LABEL, SEGMENT_B
+from tcplab.experiments.tcp_pgy import experiment as exp
+from tcplab.experiments.tcp_pgy.points import ALL, Point, runs
+from tcplab.experiments.tcp_pgy.scenario import LABEL, SEGMENT_B
 from tcplab.stats import summarise
 from tcplab.store import Store
 

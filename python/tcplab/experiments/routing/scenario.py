@@ -1,7 +1,7 @@
 """The networks and senders of ``tcplab reproduce routing``: NewReno, ELFN and TCP-pgy over AODV,
 DSR and DSDV, on the 7-hop string and on 50 nodes moving by random waypoint.
 
-Both networks are seed 002's (Kim & Yoo), as tcp_pgy_scenario.py builds them: IEEE 802.11 at
+Both networks are seed 002's (Kim & Yoo), as tcp_pgy/scenario.py builds them: IEEE 802.11 at
 2 Mb/s (ns-2's preset, RTS/CTS), two-ray ground (250 m reception, 550 m carrier sense), 50-packet
 queues, ns-2.35's NewReno defaults with 1000-byte segments.  The choices made here, all written in
 docs/validation/routing.md:
@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tcplab.experiments import tcp_pgy_scenario as pgy
+from tcplab.experiments.tcp_pgy import scenario as pgy
 
 PROTOCOLS: dict[str, dict[str, Any]] = {
     "aodv": pgy.routing(),

@@ -9,8 +9,8 @@ the report shows both side by side with the paired difference.
 
 from __future__ import annotations
 
-from tcplab.experiments.adaptive_tcp_points import PAPER3, Point, metric
-from tcplab.experiments.adaptive_tcp_scenario import LABEL
+from tcplab.experiments.adaptive_tcp.points import PAPER3, Point, metric
+from tcplab.experiments.adaptive_tcp.scenario import LABEL
 from tcplab.experiments.base import TableCell
 from tcplab.stats import paired, summarise
 from tcplab.store import Store

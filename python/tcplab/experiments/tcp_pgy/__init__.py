@@ -1,0 +1,13 @@
+"""The ``tcp-pgy`` experiment, one module per concern:
+
+* ``experiment.py`` — the interface the registry reads (NAME, TITLE, PUBLISHED, sweeps, analyse, figures, notes, causes);
+* ``findings.py`` — the paper's claims as findings under stated rules;
+* ``scenario.py`` — the network and the senders;
+* ``figures.py`` — the figures;
+* ``points.py`` — the measurement points and reading their runs back;
+* ``claims.py`` — every quantitative or comparative sentence of the paper's text and how it is checked;
+
+The registry (``tcplab.experiments``) loads ``experiment``; the shared records and helpers are in
+``tcplab.experiments.base``.  This file stays empty so that ``from tcplab.experiments.<paper> import
+findings`` names the module, never a function of the same name.
+"""
