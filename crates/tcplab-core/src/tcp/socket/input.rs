@@ -41,8 +41,17 @@ impl Socket {
                     self.snd_una = h.ack;
                     self.handshake_rtt(now, h);
                     self.establish(now);
-                    self.send_ack(now, out);
-                    self.try_send(now, out);
+                    if self.cfg.open == OpenMode::SenderSyn {
+                        // ns-2's one-way start: the first data packet is the answer's ACK.
+                        let before = out.len();
+                        self.try_send(now, out);
+                        if out.len() == before {
+                            self.send_ack(now, out);
+                        }
+                    } else {
+                        self.send_ack(now, out);
+                        self.try_send(now, out);
+                    }
                 }
             }
             State::SynReceived if h.flags.has(TcpFlags::SYN) && !h.flags.has(TcpFlags::ACK) => {
@@ -102,7 +111,7 @@ impl Socket {
     /// RTT from an ACK that advances snd_una: RFC 7323 §4.2 with timestamps (every such ACK),
     /// otherwise the timed segment (RFC 6298 §3, Karn).
     pub(super) fn take_rtt_sample(&mut self, now: SimTime, h: &TcpHeader) -> Option<SimTime> {
-        let sample = if self.ts_on {
+        let timed = if self.ts_on {
             match h.ts {
                 Some((_, ecr)) if ecr != 0 => Some(SimTime::from_millis(
                     Self::ts_now(now).wrapping_sub(ecr) as u64,
@@ -118,10 +127,10 @@ impl Socket {
                 _ => None,
             }
         };
-        if let Some(r) = sample {
-            self.rtt.on_sample(r);
+        if let Some(r) = timed {
+            self.rtt.on_sample_at(now.saturating_sub(r), now, self.ts_on);
         }
-        sample
+        timed
     }
 
     pub(super) fn establish(&mut self, now: SimTime) {
