@@ -155,6 +155,9 @@ impl World {
                 );
                 self.sockets[c.idx()].open_one_way(now, sp);
                 self.sockets[srv.idx()].open_one_way(now, cp);
+                // The oracle's ledgers start where a SYN would have put them.
+                self.ledgers[c.idx()].open_without_syn(sp.iss + 1);
+                self.ledgers[srv.idx()].open_without_syn(cp.iss + 1);
                 self.after_socket(srv);
             }
         }

@@ -70,15 +70,18 @@ impl Socket {
         self.rcv_nxt = h.seq + 1;
         self.last_ack_sent = self.rcv_nxt;
         // RFC 9293 §3.7.1: send no segment larger than the peer's MSS (536 if absent).
-        self.mss = (self.cfg.mss as u64).min(h.mss.unwrap_or(536) as u64);
+        // ns-2's one-way start negotiates nothing: each end uses its own MSS and options.
+        let one_way = self.cfg.open != OpenMode::Handshake;
+        let peer_mss = h.mss.unwrap_or(if one_way { self.cfg.mss as u16 } else { 536 });
+        self.mss = (self.cfg.mss as u64).min(peer_mss as u64);
         self.win.mss = self.mss;
         self.win.set(self.cfg.initial_window_bytes(self.mss as u32));
-        self.sack_on = self.cfg.uses_sack() && h.sack_permitted;
+        self.sack_on = self.cfg.uses_sack() && (h.sack_permitted || one_way);
         if !self.sack_on && matches!(self.rec, AnyRecovery::Sack(_) | AnyRecovery::Rack(_)) {
             // RFC 6675 and RFC 8985 need the peer's SACK blocks; without them recovery is RFC 5681's.
             self.rec = AnyRecovery::Reno(Default::default());
         }
-        self.ts_on = self.cfg.timestamps && h.ts.is_some();
+        self.ts_on = self.cfg.timestamps && (h.ts.is_some() || one_way);
         if let Some((val, _)) = h.ts {
             self.ts_recent = val;
         }
