@@ -72,6 +72,16 @@ impl StreamLedger {
         }
     }
 
+    /// A stream that opens without a SYN (ns-2's one-way start, `open = "none"`): its first data
+    /// byte is `first` (the sender's ISN + 1, as if a SYN had taken the ISN).
+    pub fn open_without_syn(&mut self, first: u64) {
+        if self.origin.is_none() {
+            self.origin = Some(first);
+            self.prefix_end = first;
+            self.max_end = first;
+        }
+    }
+
     /// Bytes of the stream that arrived in order from its first byte.
     pub fn in_order(&self) -> u64 {
         self.origin.map_or(0, |o| self.prefix_end - o)

@@ -17,6 +17,7 @@ use crate::ids::NodeId;
 use crate::link::{LossModel, Outage, Queue, QueueConfig, RedParams};
 use crate::net::node_addr;
 use crate::rng::{Rng, StreamId};
+use crate::tcp::config::OpenMode;
 use crate::tcp::Socket;
 use crate::time::SimTime;
 use crate::trace::{PcapWriter, SeriesKind, SeriesSet};
@@ -466,6 +467,11 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                     &merged_tcp(&s.tcp, f.tcp.as_ref()),
                     &format!("flows[{fi}].tcp"),
                 )?;
+                // ns-2's one-way starts send no request: the server sends as soon as it can.
+                let request = match cfg.open {
+                    OpenMode::Handshake => f.request.map_or(100, |x| x.0),
+                    OpenMode::SenderSyn | OpenMode::None => 0,
+                };
                 let flow = w.next_flow_id();
                 let (cport, sport) = (49_152 + tcp_index as u16, 5_001 + tcp_index as u16);
                 tcp_index += 1;
@@ -502,7 +508,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                         client_node: cn,
                         server_node: sn,
                         start: f.start.map_or(SimTime::ZERO, |d| d.0),
-                        request: f.request.map_or(100, |x| x.0),
+                        request,
                         request_sent: false,
                         response_started: false,
                         completed_at: None,

@@ -214,6 +214,27 @@ pub enum Profile {
     /// Linux's defaults (docs/models/tcp.md, "Linux profile"): CUBIC, RACK on SACK, PRR, IW 10,
     /// Linux's RTO with rto_min 200 ms, timestamps.
     Linux,
+    /// ns-2.35's Agent/TCP and TCPSink defaults (docs/models/tcp.md, "ns-2 profile"): windows in
+    /// 1000-B packets, window_ 20, windowInit_ 2, ns-2's tick-counting RTO, limited transmit,
+    /// an ACK per packet, no timestamps, no handshake.
+    Ns2,
+}
+
+/// How a TCP flow opens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OpenMode {
+    /// RFC 9293: the client sends the SYN, then its request; the server answers with the data.
+    #[default]
+    Handshake,
+    /// ns-2.35's one-way TCP with `syn_` true (its default): the data sender sends a SYN at the
+    /// flow's start, the receiver answers it, the first data goes with the ACK of the answer;
+    /// no request.
+    SenderSyn,
+    /// ns-2's one-way TCP with `syn_` false: no SYN at all, the first data segment leaves at
+    /// the flow's start; no request, options not negotiated (SACK and timestamps as configured,
+    /// no window scaling).
+    None,
 }
 
 /// How the retransmission timeout is computed and restarted.
@@ -227,6 +248,12 @@ pub enum RtoRule {
     /// Linux: RTO = SRTT + max(4·RTTVAR, rto_min) (rto_min is a floor on the variance term, not on
     /// the sum), and the timer is restarted on every ACK that advances snd_una.
     Linux,
+    /// ns-2.35 Agent/TCP (`rfc2988_` true, its default): RTT in whole ticks of
+    /// `clock_granularity` (tcpTick_), SRTT/RTTVAR in fixed point, RTO = ⌊SRTT + 4·RTTVAR⌋ ticks,
+    /// rto_min applied before the backoff factor, at least two ticks (`tcp/rtt_ns2.rs`).
+    Ns2,
+    /// As `ns2` with `rfc2988_` false: rto_min floors the backed-off timeout instead.
+    Ns2PreRfc2988,
 }
 
 /// Which of HyStart's tests may end CUBIC's slow start (Linux's module parameter
@@ -298,6 +325,10 @@ pub enum RtoSsthresh {
     KeepInRecovery,
     /// RFC 5681 eq. (4) from the current FlightSize, whatever the state.
     FlightSize,
+    /// ns-2.35 (tcp.cc timeout → slowdown): every expiry, the repeated ones too, sets ssthresh
+    /// from the window at that moment (un-inflated in recovery), so the second consecutive
+    /// timeout, from cwnd = 1, gives 2 segments. RFC 5681 §3.1 holds ssthresh instead.
+    EveryTimeout,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
@@ -353,7 +384,8 @@ pub struct TcpConfig {
     pub recover_boundary: RecoverBoundary,
     /// impatient | slow_but_steady (RFC 6582 §4).
     pub partial_ack_timer: PartialAckTimer,
-    /// keep_in_recovery | flight_size: ssthresh on a timeout during fast recovery.
+    /// keep_in_recovery | flight_size | every_timeout: ssthresh on a timeout during fast recovery
+    /// (and, with every_timeout, on repeated timeouts).
     pub rto_ssthresh: RtoSsthresh,
     /// RFC 5681 §4.1: after an idle period longer than the RTO, cwnd = min(IW, cwnd).
     pub restart_after_idle: bool,
@@ -382,7 +414,7 @@ pub struct TcpConfig {
     /// than the retransmission acknowledges the original, so the reduction was spurious and is
     /// undone (Linux's timestamp undo). Needs `timestamps`.
     pub timestamp_undo: bool,
-    /// rfc6298 | linux: the RTO formula and when the timer restarts.
+    /// rfc6298 | linux | ns2 | ns2_pre_rfc2988: the RTO formula and when the timer restarts.
     pub rto_rule: RtoRule,
     /// RFC 9438 §4.7 fast convergence (cc = "cubic").
     pub cubic_fast_convergence: bool,
@@ -483,6 +515,8 @@ pub struct TcpConfig {
     pub ack_delay: SimTime,
     /// Acknowledge at least every `ack_every` in-order segments.
     pub ack_every: u32,
+    /// handshake | sender_syn | none: how a flow opens (docs/models/tcp.md "ns-2 profile").
+    pub open: OpenMode,
     /// Negotiate SACK-permitted (always on with SACK recovery).
     pub sack: bool,
     /// RFC 7323 timestamps.
@@ -556,6 +590,7 @@ impl Default for TcpConfig {
             rcv_overhead: 844,
             ack_delay: SimTime::from_millis(200),
             ack_every: 2,
+            open: OpenMode::Handshake,
             sack: false,
             timestamps: false,
             window_scaling: true,
@@ -570,6 +605,57 @@ impl TcpConfig {
         match p {
             Profile::Classic => TcpConfig::default(),
             Profile::Linux => TcpConfig::linux(),
+            Profile::Ns2 => TcpConfig::ns2(),
+        }
+    }
+
+    /// ns-2.35's Agent/TCP and TCPSink defaults, read from its tcl/lib/ns-default.tcl and
+    /// tcp.cc (docs/models/tcp.md "ns-2 profile"). `variant` picks the agent: newreno
+    /// (Agent/TCP/Newreno, the default here), reno (Agent/TCP/Reno), sack (Agent/TCP/Sack1).
+    pub fn ns2() -> TcpConfig {
+        TcpConfig {
+            profile: Profile::Ns2,
+            // packetSize_ 1000; windows counted in packets, cwnd_ += 1/cwnd_ per ACK
+            // (windowOption_ 1), ssthresh = max(⌊min(cwnd_, window_)/2⌋, 2) (slowdown).
+            mss: 1000,
+            window_unit: WindowUnit::Segments,
+            ca_mode: CaMode::PerAck,
+            // windowInit_ 2; tcp.cc reset(): ssthresh_ = window_.
+            initial_window: InitialWindow::Segments(2),
+            initial_ssthresh: Some(20 * 1000),
+            // window_ 20 packets, the receiver's window (no scaling in ns-2).
+            rcv_buf: 20 * 1000,
+            window_scaling: false,
+            // numdupacks_ 3; singledup_ 1 (a new packet on each of the first two dupacks).
+            dupack_threshold: 3,
+            limited_transmit: true,
+            // Agent/TCP/Newreno: newreno_changes1_ 1 (timer reset on the first partial ACK only),
+            // partial_window_deflation_ 1 (RFC 6582's deflation), exit_recovery_fix_ 0 (cwnd =
+            // ssthresh on the full ACK).
+            partial_ack_timer: PartialAckTimer::Impatient,
+            full_ack: FullAckCwnd::Ssthresh,
+            recover_boundary: RecoverBoundary::Inclusive,
+            // tcp.cc timeout(): slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART) at every expiry.
+            rto_ssthresh: RtoSsthresh::EveryTimeout,
+            // tcpTick_ 0.01, minrto_ 0.2, maxrto_ 60, rtxcur_init_ 3.0, rfc2988_ true; ns-2's
+            // timers fire at the exact time (no tick alignment).
+            rto_rule: RtoRule::Ns2,
+            clock_granularity: SimTime::from_millis(10),
+            timer_tick: SimTime::ZERO,
+            rto_min: SimTime::from_millis(200),
+            rto_max: SimTime::from_secs(60),
+            rto_initial: SimTime::from_secs(3),
+            // ns-2's Agent/TCP never gives up.
+            max_retransmissions: u32::MAX,
+            // TCPSink: an ACK per packet; timestamps_ false; no ECN.
+            delayed_ack: false,
+            ack_every: 1,
+            timestamps: false,
+            ecn: false,
+            // syn_ true, delay_growth_ true: a 40-B SYN from the sender first, cwnd_ 1 until
+            // its ACK, then windowInit_; no request.
+            open: OpenMode::SenderSyn,
+            ..TcpConfig::default()
         }
     }
 
@@ -783,6 +869,15 @@ impl TcpConfig {
         }
         if self.rto_min > self.rto_max {
             errs.push(("rto_min", "must not exceed rto_max".into()));
+        }
+        if matches!(self.rto_rule, RtoRule::Ns2 | RtoRule::Ns2PreRfc2988)
+            && self.clock_granularity.0 == 0
+        {
+            errs.push((
+                "clock_granularity",
+                "ns-2's RTO counts ticks of clock_granularity (tcpTick_): it must be positive"
+                    .into(),
+            ));
         }
         if self.rto_initial.0 == 0 {
             errs.push(("rto_initial", "must be positive".into()));

@@ -25,6 +25,7 @@ pub mod ext;
 pub mod reassembly;
 pub mod recovery;
 pub mod rtt;
+pub mod rtt_ns2;
 pub mod scoreboard;
 pub mod socket;
 #[cfg(test)]

@@ -1,5 +1,7 @@
-//! RFC 6298 round-trip estimation and the retransmission timeout.
+//! RFC 6298 round-trip estimation and the retransmission timeout (and, behind the same face,
+//! ns-2.35's tick-counting estimator of `rtt_ns2.rs`).
 
+use super::rtt_ns2::Ns2Rtt;
 use crate::time::SimTime;
 
 #[derive(Clone, Debug)]
@@ -16,6 +18,8 @@ pub struct RttEstimator {
     g: SimTime,
     /// Linux's rule: rto_min bounds the variance term, not the sum.
     linux: bool,
+    /// ns-2.35's estimator (`rto_rule = "ns2"`), which then answers every query.
+    ns2: Option<Ns2Rtt>,
 }
 
 impl RttEstimator {
@@ -30,7 +34,14 @@ impl RttEstimator {
             max,
             g,
             linux: false,
+            ns2: None,
         }
+    }
+
+    /// ns-2.35's Agent/TCP estimator in place of RFC 6298's (see `rtt_ns2.rs`).
+    pub fn ns2(mut self, e: Ns2Rtt) -> Self {
+        self.ns2 = Some(e);
+        self
     }
 
     /// Linux's RTO: SRTT + max(4·RTTVAR, rto_min), at most rto_max (the kernel keeps its
@@ -41,13 +52,31 @@ impl RttEstimator {
     }
 
     pub fn srtt(&self) -> Option<SimTime> {
+        if let Some(e) = &self.ns2 {
+            return e.srtt();
+        }
         self.srtt.map(|s| SimTime(s.round() as u64))
     }
     pub fn rttvar(&self) -> SimTime {
+        if let Some(e) = &self.ns2 {
+            return e.rttvar();
+        }
         SimTime(self.rttvar.round() as u64)
     }
     pub fn backoff_count(&self) -> u32 {
-        self.backoff
+        match &self.ns2 {
+            Some(e) => e.backoff_count(),
+            None => self.backoff,
+        }
+    }
+
+    /// A valid measurement of a segment (or timestamp) sent at `sent` and acknowledged at `now`;
+    /// `timestamps` says it came from a timestamp echo (ns-2 rounds those, counts ticks otherwise).
+    pub fn on_sample_at(&mut self, sent: SimTime, now: SimTime, timestamps: bool) {
+        match self.ns2.as_mut() {
+            Some(e) => e.on_sample(sent, now, timestamps),
+            None => self.on_sample(now.saturating_sub(sent)),
+        }
     }
 
     /// Takes a valid RTT measurement.
@@ -82,6 +111,9 @@ impl RttEstimator {
 
     /// The current RTO including backoff, capped at the maximum.
     pub fn rto(&self) -> SimTime {
+        if let Some(e) = &self.ns2 {
+            return e.rto();
+        }
         let mut r = self.base_rto;
         for _ in 0..self.backoff {
             r = r.times(2);
@@ -94,6 +126,9 @@ impl RttEstimator {
 
     /// RFC 6298 (5.5): RTO ← 2·RTO.
     pub fn back_off(&mut self) {
+        if let Some(e) = self.ns2.as_mut() {
+            return e.back_off();
+        }
         if self.rto() < self.max {
             self.backoff += 1;
         }
@@ -101,7 +136,8 @@ impl RttEstimator {
 
     /// RFC 6298 (5.7): if the SYN timed out, use at least `floor` until the first sample.
     pub fn raise_floor_before_sample(&mut self, floor: SimTime) {
-        if self.srtt.is_none() {
+        // ns-2 has no SYN, hence no (5.7).
+        if self.srtt.is_none() && self.ns2.is_none() {
             self.base_rto = self.base_rto.max(floor).min(self.max);
             self.backoff = 0;
         }

@@ -7,6 +7,7 @@ use crate::app::{AppKind, CbrFlow, TcpFlow};
 use crate::ids::{FlowId, NodeId, SockId};
 use crate::packet::{Addr, Ecn, Ipv4Header, Packet, Transport, UdpHeader};
 use crate::sim::Event;
+use crate::tcp::config::OpenMode;
 use crate::tcp::Socket;
 use crate::trace::{SeriesKind, SeriesSet};
 
@@ -133,9 +134,33 @@ impl World {
         let now = self.now;
         let c = self.flows[f.idx()].client;
         let srv = self.flows[f.idx()].server;
-        self.sockets[srv.idx()].listen();
-        self.sockets[c.idx()].connect(now, &mut self.out);
-        self.after_socket(c);
+        match self.sockets[c.idx()].config().open {
+            OpenMode::Handshake => {
+                self.sockets[srv.idx()].listen();
+                self.sockets[c.idx()].connect(now, &mut self.out);
+                self.after_socket(c);
+            }
+            // ns-2's one-way TCP (syn_ true): the data sender opens; the request is empty
+            // (scenario/build.rs), so the data follows the SYN's answer.
+            OpenMode::SenderSyn => {
+                self.sockets[c.idx()].listen();
+                self.sockets[srv.idx()].connect(now, &mut self.out);
+                self.after_socket(srv);
+            }
+            // ns-2 with syn_ false: no SYNs, the server's first data leaves now.
+            OpenMode::None => {
+                let (cp, sp) = (
+                    self.sockets[c.idx()].one_way_peer(),
+                    self.sockets[srv.idx()].one_way_peer(),
+                );
+                self.sockets[c.idx()].open_one_way(now, sp);
+                self.sockets[srv.idx()].open_one_way(now, cp);
+                // The oracle's ledgers start where a SYN would have put them.
+                self.ledgers[c.idx()].open_without_syn(sp.iss + 1);
+                self.ledgers[srv.idx()].open_without_syn(cp.iss + 1);
+                self.after_socket(srv);
+            }
+        }
     }
 
     /// Application logic of a TCP flow, run after any of its sockets changed.

@@ -41,8 +41,17 @@ impl Socket {
                     self.snd_una = h.ack;
                     self.handshake_rtt(now, h);
                     self.establish(now);
-                    self.send_ack(now, out);
-                    self.try_send(now, out);
+                    if self.cfg.open == OpenMode::SenderSyn {
+                        // ns-2's one-way start: the first data packet is the answer's ACK.
+                        let before = out.len();
+                        self.try_send(now, out);
+                        if out.len() == before {
+                            self.send_ack(now, out);
+                        }
+                    } else {
+                        self.send_ack(now, out);
+                        self.try_send(now, out);
+                    }
                 }
             }
             State::SynReceived if h.flags.has(TcpFlags::SYN) && !h.flags.has(TcpFlags::ACK) => {
@@ -61,15 +70,18 @@ impl Socket {
         self.rcv_nxt = h.seq + 1;
         self.last_ack_sent = self.rcv_nxt;
         // RFC 9293 §3.7.1: send no segment larger than the peer's MSS (536 if absent).
-        self.mss = (self.cfg.mss as u64).min(h.mss.unwrap_or(536) as u64);
+        // ns-2's one-way start negotiates nothing: each end uses its own MSS and options.
+        let one_way = self.cfg.open != OpenMode::Handshake;
+        let peer_mss = h.mss.unwrap_or(if one_way { self.cfg.mss as u16 } else { 536 });
+        self.mss = (self.cfg.mss as u64).min(peer_mss as u64);
         self.win.mss = self.mss;
         self.win.set(self.cfg.initial_window_bytes(self.mss as u32));
-        self.sack_on = self.cfg.uses_sack() && h.sack_permitted;
+        self.sack_on = self.cfg.uses_sack() && (h.sack_permitted || one_way);
         if !self.sack_on && matches!(self.rec, AnyRecovery::Sack(_) | AnyRecovery::Rack(_)) {
             // RFC 6675 and RFC 8985 need the peer's SACK blocks; without them recovery is RFC 5681's.
             self.rec = AnyRecovery::Reno(Default::default());
         }
-        self.ts_on = self.cfg.timestamps && h.ts.is_some();
+        self.ts_on = self.cfg.timestamps && (h.ts.is_some() || one_way);
         if let Some((val, _)) = h.ts {
             self.ts_recent = val;
         }
@@ -102,7 +114,7 @@ impl Socket {
     /// RTT from an ACK that advances snd_una: RFC 7323 §4.2 with timestamps (every such ACK),
     /// otherwise the timed segment (RFC 6298 §3, Karn).
     pub(super) fn take_rtt_sample(&mut self, now: SimTime, h: &TcpHeader) -> Option<SimTime> {
-        let sample = if self.ts_on {
+        let timed = if self.ts_on {
             match h.ts {
                 Some((_, ecr)) if ecr != 0 => Some(SimTime::from_millis(
                     Self::ts_now(now).wrapping_sub(ecr) as u64,
@@ -118,10 +130,10 @@ impl Socket {
                 _ => None,
             }
         };
-        if let Some(r) = sample {
-            self.rtt.on_sample(r);
+        if let Some(r) = timed {
+            self.rtt.on_sample_at(now.saturating_sub(r), now, self.ts_on);
         }
-        sample
+        timed
     }
 
     pub(super) fn establish(&mut self, now: SimTime) {

@@ -21,11 +21,12 @@ mod tlp;
 use std::fmt;
 
 use super::cc::{Ack, AnyCc, Congestion, Flight, HyStartExit, Window};
-use super::config::{RtoRule, RtoSsthresh, TcpConfig};
+use super::config::{OpenMode, RtoRule, RtoSsthresh, TcpConfig};
 use super::ext::{AnyExtension, Notice, Response, SenderEvent};
 use super::reassembly::Reassembly;
 use super::recovery::{AckOutcome, AnyRecovery, FirstRetransmit, Seq};
 use super::rtt::RttEstimator;
+use super::rtt_ns2::Ns2Rtt;
 use super::scoreboard::{NextSeg, Scoreboard};
 use crate::packet::{TcpFlags, TcpHeader};
 use crate::time::SimTime;
@@ -226,6 +227,14 @@ pub struct Socket {
 
 const UNLIMITED: u64 = u64::MAX / 4;
 
+/// The other end of a one-way start: its ISN, MSS and receive window in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OneWayPeer {
+    pub iss: u64,
+    pub mss: u32,
+    pub rcv_wnd: u64,
+}
+
 impl Socket {
     pub fn new(cfg: TcpConfig, local_port: u16, remote_port: u16, iss: u64) -> Socket {
         let mss = cfg.mss as u64;
@@ -235,8 +244,21 @@ impl Socket {
             cfg.rto_max,
             cfg.clock_granularity,
         );
-        if cfg.rto_rule == RtoRule::Linux {
-            rtt = rtt.linux();
+        match cfg.rto_rule {
+            RtoRule::Linux => rtt = rtt.linux(),
+            RtoRule::Ns2 | RtoRule::Ns2PreRfc2988 => {
+                // ns-2.35's boot_time_, uniform in [0, tcpTick_), drawn here from the ISN.
+                let phase = Ns2Rtt::phase_from(iss, cfg.clock_granularity);
+                rtt = rtt.ns2(Ns2Rtt::new(
+                    cfg.rto_initial,
+                    cfg.rto_min,
+                    cfg.rto_max,
+                    cfg.clock_granularity,
+                    phase,
+                    cfg.rto_rule == RtoRule::Ns2,
+                ));
+            }
+            RtoRule::Rfc6298 => {}
         }
         let win = Window::new(
             cfg.window_unit,
@@ -490,6 +512,46 @@ impl Socket {
     /// Passive open (RFC 9293 §3.10.1).
     pub fn listen(&mut self) {
         self.set_state(State::Listen);
+    }
+
+    /// ns-2's one-way start (`handshake = false`): both ends begin synchronised, as if the SYNs
+    /// had been exchanged; `peer` is the other end's ISN, MSS and receive window. Options are not
+    /// negotiated: each end uses SACK and timestamps as its configuration says, no window
+    /// scaling. The sender then writes and its first segment leaves at once.
+    pub fn open_one_way(&mut self, now: SimTime, peer: OneWayPeer) {
+        self.set_state(State::Established);
+        self.connected_at = Some(now);
+        self.snd_una = self.iss + 1;
+        self.snd_nxt = self.iss + 1;
+        self.snd_max = self.iss + 1;
+        self.irs = peer.iss;
+        self.rcv_nxt = peer.iss + 1;
+        self.last_ack_sent = self.rcv_nxt;
+        self.mss = (self.cfg.mss as u64).min(peer.mss as u64);
+        self.win.mss = self.mss;
+        self.win.set(self.cfg.initial_window_bytes(self.mss as u32));
+        self.sack_on = self.cfg.uses_sack();
+        self.ts_on = self.cfg.timestamps;
+        self.ecn_on = self.cfg.ecn;
+        // No SYN carried a window-scale option (RFC 7323 §2.2).
+        self.snd_shift = 0;
+        self.rcv_shift = 0;
+        let wnd = peer.rcv_wnd.min(65_535);
+        self.snd_wnd = wnd;
+        self.max_snd_wnd = wnd;
+        self.last_peer_wnd_field = wnd as u16;
+        self.snd_wl1 = peer.iss;
+        self.snd_wl2 = self.iss + 1;
+        self.rcv_adv_edge = self.rcv_nxt + self.rcv_wnd().min(65_535);
+    }
+
+    /// What one end of a one-way start must know of the other (`open_one_way`).
+    pub fn one_way_peer(&self) -> OneWayPeer {
+        OneWayPeer {
+            iss: self.iss,
+            mss: self.cfg.mss,
+            rcv_wnd: self.rcv_wnd(),
+        }
     }
 
     /// Active open: sends the SYN.

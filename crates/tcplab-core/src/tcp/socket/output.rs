@@ -112,6 +112,10 @@ impl Socket {
                 h.flags.set(TcpFlags::CWR);
             }
         }
+        if self.cfg.open != OpenMode::Handshake {
+            // ns-2's SYN and its answer are bare 40-byte headers: nothing is negotiated.
+            (h.mss, h.wscale, h.sack_permitted, h.ts) = (None, None, false, None);
+        }
         self.emit(h, 0, false, out);
         if self.rtt_timing.is_none() && !self.syn_timed_out {
             self.rtt_timing = Some((self.iss + 1, now));

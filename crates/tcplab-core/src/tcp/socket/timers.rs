@@ -82,8 +82,18 @@ impl Socket {
                 }
                 self.stats.timeouts += 1;
                 // RFC 5681 §3.1: ssthresh is cut on the first timeout only and held when the same
-                // segment times out again.
-                if self.consecutive_timeouts == 0 {
+                // segment times out again. ns-2.35 (tcp.cc timeout → slowdown) cuts it at every
+                // expiry from the window of the moment, un-inflated (Reno's timeout clears dupwnd_).
+                let every = self.cfg.rto_ssthresh == RtoSsthresh::EveryTimeout;
+                if every && self.consecutive_timeouts > 0 {
+                    self.win.ssthresh = self.congestion_ssthresh(now, Congestion::Timeout);
+                } else if every && self.in_recovery() {
+                    let inflated = self.win.cwnd;
+                    self.win.cwnd = inflated.min(self.win.ssthresh as f64);
+                    self.undo_start();
+                    self.win.ssthresh = self.congestion_ssthresh(now, Congestion::Timeout);
+                    self.win.cwnd = inflated;
+                } else if self.consecutive_timeouts == 0 {
                     self.undo_start();
                     let eq4 = self.congestion_ssthresh(now, Congestion::Timeout);
                     self.win.ssthresh = match self.cfg.rto_ssthresh {
