@@ -1,5 +1,6 @@
 //! In-network agents that act on the TCP connections crossing a node: the M-TCP supervisor host,
-//! the M-TCP+ intermediate host (seed 000) and the base-station ACK holder (seed 001).
+//! the M-TCP+ intermediate host (seed 000), the base-station ACK holder (seed 001) and Snoop
+//! (Balakrishnan et al. 1995, the link-layer baseline).
 //!
 //! An agent sits at a router between a fixed host (FH) and a mobile/wireless host (MH/WH). It is
 //! sans-IO like the TCP socket: the world hands it every TCP packet the node forwards (`on_packet`,
@@ -10,6 +11,7 @@
 pub mod ack_holder;
 pub mod ack_schedule;
 pub mod mtcp;
+pub mod snoop;
 
 use crate::packet::{Addr, Ecn, Ipv4Header, Packet, TcpFlags, TcpHeader, Transport};
 use crate::time::SimTime;
@@ -139,6 +141,7 @@ pub enum AnyAgent {
     MtcpPlus(mtcp::MtcpPlusIh),
     // Boxed: the holder's caches make it several times larger than the other agents.
     AckHolder(Box<ack_holder::AckHolder>),
+    Snoop(snoop::Snoop),
 }
 
 impl AnyAgent {
@@ -147,6 +150,7 @@ impl AnyAgent {
             AnyAgent::Mtcp(_) => "mtcp",
             AnyAgent::MtcpPlus(_) => "mtcp_plus",
             AnyAgent::AckHolder(_) => "ack_holder",
+            AnyAgent::Snoop(_) => "snoop",
         }
     }
 
@@ -161,6 +165,7 @@ impl AnyAgent {
             AnyAgent::Mtcp(a) => a.on_packet(now, dir, p, out),
             AnyAgent::MtcpPlus(a) => a.on_packet(now, dir, p, out),
             AnyAgent::AckHolder(a) => a.on_packet(now, dir, p, out),
+            AnyAgent::Snoop(a) => a.on_packet(now, dir, p, out),
         }
     }
 
@@ -169,6 +174,8 @@ impl AnyAgent {
             AnyAgent::Mtcp(a) => a.on_event(now, ev, out),
             AnyAgent::MtcpPlus(a) => a.on_event(now, ev, out),
             AnyAgent::AckHolder(a) => a.on_event(now, ev, out),
+            // Snoop reacts to TCP packets only.
+            AnyAgent::Snoop(_) => {}
         }
     }
 
@@ -177,6 +184,7 @@ impl AnyAgent {
             AnyAgent::Mtcp(_) => {}
             AnyAgent::MtcpPlus(a) => a.handle_timeout(now, out),
             AnyAgent::AckHolder(a) => a.handle_timeout(now, out),
+            AnyAgent::Snoop(a) => a.handle_timeout(now, out),
         }
     }
 
@@ -185,6 +193,7 @@ impl AnyAgent {
             AnyAgent::Mtcp(_) => None,
             AnyAgent::MtcpPlus(a) => a.poll_timeout(),
             AnyAgent::AckHolder(a) => a.poll_timeout(),
+            AnyAgent::Snoop(a) => a.poll_timeout(),
         }
     }
 
@@ -208,6 +217,17 @@ impl AnyAgent {
                     "packets_cached": s.packets_cached, "packets_flushed": s.packets_flushed, "cache_over_reservation": s.cache_over_reservation,
                     "last_n": s.last_n, "last_n_acks": s.last_n_acks, "last_final_rto_s": s.last_final_rto,
                     "infeasible_schedules": s.infeasible_schedules,
+                })
+            }
+            AnyAgent::Snoop(a) => {
+                let s = &a.stats;
+                serde_json::json!({
+                    "packets_cached": s.packets_cached, "cache_full": s.cache_full,
+                    "packets_cleaned": s.packets_cleaned,
+                    "local_retransmits_dupack": s.local_retransmits_dupack,
+                    "local_retransmits_timeout": s.local_retransmits_timeout,
+                    "dupacks_suppressed": s.dupacks_suppressed,
+                    "sender_retransmits": s.sender_retransmits,
                 })
             }
         }
@@ -241,6 +261,10 @@ mod tests {
             (
                 AnyAgent::AckHolder(Box::new(ack_holder::AckHolder::new(Default::default()))),
                 AgentKindName::AckHolder,
+            ),
+            (
+                AnyAgent::Snoop(snoop::Snoop::new(Default::default())),
+                AgentKindName::Snoop,
             ),
         ];
         for (agent, want) in agents {

@@ -29,7 +29,7 @@ use crate::world::{LinkDir, World};
 
 /// The agent a validated spec describes.
 fn build_agent(a: &AgentSpec) -> AnyAgent {
-    use crate::agents::{ack_holder, ack_schedule::Estimator, mtcp};
+    use crate::agents::{ack_holder, ack_schedule::Estimator, mtcp, snoop};
     match a.kind {
         AgentKindName::Mtcp => AnyAgent::Mtcp(mtcp::MtcpSh::default()),
         AgentKindName::MtcpPlus => {
@@ -67,6 +67,7 @@ fn build_agent(a: &AgentSpec) -> AnyAgent {
                 },
             )))
         }
+        AgentKindName::Snoop => AnyAgent::Snoop(snoop::Snoop::new(a.snoop.unwrap_or_default())),
     }
 }
 

@@ -558,6 +558,9 @@ pub enum AgentKindName {
     MtcpPlus,
     /// Base-station ACK holding and pacing (Bhutani, ACK pacing paper).
     AckHolder,
+    /// Snoop (Balakrishnan et al. 1995): local retransmission from a cache at the base station
+    /// (docs/models/snoop.md).
+    Snoop,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
@@ -606,4 +609,7 @@ pub struct AgentSpec {
     /// ACK holder: released ACKs echo the FH's latest timestamp (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rewrite_tsecr: Option<bool>,
+    /// Snoop: cache size, duplicate-ACK threshold and local timer (docs/models/snoop.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snoop: Option<crate::agents::snoop::SnoopConfig>,
 }

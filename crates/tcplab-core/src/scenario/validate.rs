@@ -314,7 +314,8 @@ fn validate_agent(
                 .as_ref()
                 .and_then(|g| g.lead)
                 .map_or(SimTime::ZERO, |d| d.0);
-            if st.outage.is_some() && lead.0 == 0 && a.kind != AgentKindName::AckHolder {
+            let feedback = matches!(a.kind, AgentKindName::Mtcp | AgentKindName::MtcpPlus);
+            if st.outage.is_some() && lead.0 == 0 && feedback {
                 errs.push(err(
                     format!("{loc}.kind"),
                     format!(
@@ -370,6 +371,14 @@ fn validate_agent(
     if a.buffer.is_some_and(|b| b.0 == 0) {
         errs.push(err(format!("{loc}.buffer"), "must be positive"));
     }
+    forbid(
+        a.kind != AgentKindName::Snoop && a.snoop.is_some(),
+        "snoop",
+        errs,
+    );
+    for (f, m) in a.snoop.map(|c| c.check()).unwrap_or_default() {
+        errs.push(err(format!("{loc}.snoop.{f}"), m));
+    }
 }
 
 fn agent_str(k: AgentKindName) -> &'static str {
@@ -377,6 +386,7 @@ fn agent_str(k: AgentKindName) -> &'static str {
         AgentKindName::Mtcp => "mtcp",
         AgentKindName::MtcpPlus => "mtcp_plus",
         AgentKindName::AckHolder => "ack_holder",
+        AgentKindName::Snoop => "snoop",
     }
 }
 

@@ -6,6 +6,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::cc::{VegasParams, VenoParams};
 use super::ext::{AtcpParams, ElfnParams, FreezeParams, TcpFParams};
 use crate::scenario::units::{Duration, Size};
 use crate::time::SimTime;
@@ -49,6 +50,12 @@ pub enum CcKind {
     /// Adaptive TCP (Dalal et al., IJCNS 2015): loss window and ssthresh scaled by the
     /// congestion estimator α, ssthresh advanced by the utilisation factor K.
     Adaptive,
+    /// TCP Vegas (Brakmo & Peterson 1995): Diff = (Expected − Actual)·BaseRTT held in [α, β];
+    /// parameters in `vegas`.
+    Vegas,
+    /// TCP Veno (Fu & Liew 2003): backlog N tells random from congestive loss; parameters in
+    /// `veno`.
+    Veno,
 }
 
 impl CcKind {
@@ -58,6 +65,18 @@ impl CcKind {
             CcKind::Cubic => "cubic",
             CcKind::Westwood => "westwood",
             CcKind::Adaptive => "adaptive",
+            CcKind::Vegas => "vegas",
+            CcKind::Veno => "veno",
+        }
+    }
+
+    /// Whether the controller reads the per-ACK RTT of the newest segment acknowledged
+    /// (`Ack::ca_rtt`): HyStart in CUBIC, and Vegas and Veno, which time every segment.
+    pub fn per_ack_rtt(self, hystart: bool) -> bool {
+        match self {
+            CcKind::Cubic => hystart,
+            CcKind::Vegas | CcKind::Veno => true,
+            _ => false,
         }
     }
 }
@@ -344,8 +363,13 @@ pub struct TcpConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovery: Option<Variant>,
     /// Congestion control: reno (RFC 5681 AIMD) | cubic (RFC 9438) | westwood (Westwood+) |
-    /// adaptive (Adaptive TCP, Dalal et al. 2015).
+    /// adaptive (Adaptive TCP, Dalal et al. 2015) | vegas (Brakmo & Peterson 1995) | veno (Fu &
+    /// Liew 2003).
     pub cc: CcKind,
+    /// Vegas's α, β, γ in segments (cc = "vegas"; docs/models/vegas_veno.md).
+    pub vegas: VegasParams,
+    /// Veno's β in segments (cc = "veno"; docs/models/vegas_veno.md).
+    pub veno: VenoParams,
     /// Extensions on top of the composition: dup_count | ack_piggyback | atcp | elfn | tcp_f | freeze.
     pub extensions: Vec<ExtensionKind>,
     /// ATCP's switches (extension "atcp"; docs/models/adhoc_tcp.md).
@@ -534,6 +558,8 @@ impl Default for TcpConfig {
             variant: None,
             recovery: None,
             cc: CcKind::Reno,
+            vegas: VegasParams::default(),
+            veno: VenoParams::default(),
             extensions: Vec::new(),
             atcp: AtcpParams::default(),
             elfn: ElfnParams::default(),
@@ -896,6 +922,8 @@ impl TcpConfig {
         self.elfn.check(&mut errs);
         self.tcp_f.check(&mut errs);
         self.freeze.check(&mut errs);
+        self.vegas.check(&mut errs);
+        self.veno.check(&mut errs);
         errs
     }
 }

@@ -10,12 +10,16 @@ mod adaptive;
 mod cubic;
 mod hystart;
 mod reno;
+mod vegas;
+mod veno;
 mod westwood;
 
 pub use adaptive::{Adaptive, LossEvent};
 pub use cubic::Cubic;
 pub use hystart::Exit as HyStartExit;
 pub use reno::Reno;
+pub use vegas::{Vegas, VegasParams};
+pub use veno::{Veno, VenoParams};
 pub use westwood::Westwood;
 
 use super::config::{CcKind, TcpConfig, WindowUnit};
@@ -146,6 +150,8 @@ pub enum AnyCc {
     Cubic(Cubic),
     Westwood(Westwood),
     Adaptive(Adaptive),
+    Vegas(Vegas),
+    Veno(Veno),
 }
 
 impl AnyCc {
@@ -155,6 +161,8 @@ impl AnyCc {
             CcKind::Cubic => AnyCc::Cubic(Cubic::new(cfg)),
             CcKind::Westwood => AnyCc::Westwood(Westwood::new(cfg)),
             CcKind::Adaptive => AnyCc::Adaptive(Adaptive::new(cfg)),
+            CcKind::Vegas => AnyCc::Vegas(Vegas::new(cfg)),
+            CcKind::Veno => AnyCc::Veno(Veno::new(cfg)),
         }
     }
 
@@ -164,6 +172,8 @@ impl AnyCc {
             AnyCc::Cubic(c) => c,
             AnyCc::Westwood(c) => c,
             AnyCc::Adaptive(c) => c,
+            AnyCc::Vegas(c) => c,
+            AnyCc::Veno(c) => c,
         }
     }
 
@@ -173,6 +183,8 @@ impl AnyCc {
             AnyCc::Cubic(c) => c,
             AnyCc::Westwood(c) => c,
             AnyCc::Adaptive(c) => c,
+            AnyCc::Vegas(c) => c,
+            AnyCc::Veno(c) => c,
         }
     }
 }

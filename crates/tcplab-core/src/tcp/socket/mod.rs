@@ -316,7 +316,9 @@ impl Socket {
             learned_log: Vec::new(),
             early_fast_log: Vec::new(),
             hystart_log: Vec::new(),
-            sent_times: (cfg.hystart && cfg.cc == super::config::CcKind::Cubic)
+            sent_times: cfg
+                .cc
+                .per_ack_rtt(cfg.hystart)
                 .then(ca_rtt::SentTimes::default),
             last_data_sent: None,
             rtt,
