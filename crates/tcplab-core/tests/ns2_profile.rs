@@ -89,7 +89,10 @@ fn the_first_packets_leave_when_ns2s_do() {
     let first_growth = |o: &RunOutput| rounded(&changes(o, "cwnd")[1..3]);
     let o = run(&[("tcp.clock_granularity", "100ms")]);
     assert_eq!(first_growth(&o), [(0.20928, 3000.0), (0.2176, 4000.0)]);
-    let hs = run(&[("tcp.clock_granularity", "100ms"), ("tcp.open", "handshake")]);
+    let hs = run(&[
+        ("tcp.clock_granularity", "100ms"),
+        ("tcp.open", "handshake"),
+    ]);
     assert_ne!(first_growth(&hs), first_growth(&o));
     // Without any SYN (ns-2's syn_ false) the data leaves at 0: its ACKs come one RTT earlier.
     let none = run(&[("tcp.clock_granularity", "100ms"), ("tcp.open", "none")]);

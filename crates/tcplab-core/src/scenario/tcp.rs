@@ -214,6 +214,27 @@ mod tests {
         );
     }
 
+    /// `profile = "ns2"` gives ns-2.35's defaults; its fields are overridable one by one, and a
+    /// bad `open` or `rto_rule` is named with the allowed values.
+    #[test]
+    fn the_ns2_profile_resolves_and_its_fields_override() {
+        let c = tcp_config(&table("profile = \"ns2\""), "tcp").expect("valid");
+        assert_eq!(c, TcpConfig::ns2());
+        let c = tcp_config(
+            &table("profile = \"ns2\"\nvariant = \"sack\"\nclock_granularity = \"100ms\"\nopen = \"none\""),
+            "tcp",
+        )
+        .expect("valid");
+        assert!(c.uses_sack() && c.check().is_empty());
+        assert_eq!(c.clock_granularity, crate::time::SimTime::from_millis(100));
+        assert_eq!(c.mss, 1000);
+        assert_each_named(&[
+            ("open = \"syn\"", "tcp.open", "sender_syn"),
+            ("rto_rule = \"ns3\"", "tcp.rto_rule", "ns2_pre_rfc2988"),
+            ("profile = \"ns3\"", "tcp.profile", "ns2"),
+        ]);
+    }
+
     #[test]
     fn bad_linux_options_are_named() {
         assert_each_named(&[

@@ -353,7 +353,7 @@ pub enum RtoSsthresh {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct TcpConfig {
-    /// classic | linux: the defaults of every other field (docs/models/tcp.md); fields the table
+    /// classic | linux | ns2: the defaults of every other field (docs/models/tcp.md); fields the table
     /// sets override the profile's.
     pub profile: Profile,
     /// Shorthand for `recovery` (reno | newreno | sack) with `cc = "reno"`.
@@ -486,12 +486,14 @@ pub struct TcpConfig {
     #[serde(with = "dur")]
     #[schemars(with = "Duration")]
     pub rto_after_syn_timeout: SimTime,
-    /// Clock granularity G of RFC 6298 (2.2).
+    /// Clock granularity G of RFC 6298 (2.2); with rto_rule = "ns2" the tick RTTs are counted in
+    /// (ns-2's tcpTick_).
     #[serde(with = "dur")]
     #[schemars(with = "Duration")]
     pub clock_granularity: SimTime,
     /// When non-zero, every timer fires on the next multiple of this tick (BSD's 500 ms slow
-    /// timer, OPNET's 0.5 s granularity, ns-2's tcpTick).
+    /// timer, OPNET's 0.5 s granularity). ns-2's timers fire at their exact time: its tcpTick_
+    /// is `clock_granularity` under rto_rule = "ns2".
     #[serde(with = "dur")]
     #[schemars(with = "Duration")]
     pub timer_tick: SimTime,
@@ -1236,6 +1238,63 @@ mod tests {
         );
         assert_eq!(ExtensionKind::Freeze.name(), "freeze");
         assert_eq!(Variant::Reno.name(), "reno");
+    }
+
+    /// The ns-2 profile sets each value docs/models/tcp.md lists for it (ns-2.35's
+    /// ns-default.tcl and tcp.cc), and is what `profile = "ns2"` resolves to.
+    #[test]
+    fn the_ns2_profile_sets_each_documented_value() {
+        let n = TcpConfig::profile_defaults(Profile::Ns2);
+        assert_eq!(n, TcpConfig::ns2());
+        let ms = SimTime::from_millis;
+        assert_eq!(
+            (n.mss, n.initial_window, n.initial_ssthresh, n.rcv_buf),
+            (1000, InitialWindow::Segments(2), Some(20_000), 20_000)
+        );
+        assert_eq!(
+            (n.window_unit, n.ca_mode, n.dupack_threshold, n.ack_every),
+            (WindowUnit::Segments, CaMode::PerAck, 3, 1)
+        );
+        assert_eq!(
+            (n.rto_rule, n.rto_ssthresh, n.open, n.recovery_kind()),
+            (
+                RtoRule::Ns2,
+                RtoSsthresh::EveryTimeout,
+                OpenMode::SenderSyn,
+                Variant::NewReno
+            )
+        );
+        assert_eq!(
+            (
+                n.clock_granularity,
+                n.timer_tick,
+                n.rto_min,
+                n.rto_max,
+                n.rto_initial
+            ),
+            (ms(10), SimTime::ZERO, ms(200), ms(60_000), ms(3000))
+        );
+        assert_eq!(
+            (n.full_ack, n.partial_ack_timer, n.max_retransmissions),
+            (FullAckCwnd::Ssthresh, PartialAckTimer::Impatient, u32::MAX)
+        );
+        let on = [n.limited_transmit];
+        let off = [
+            n.delayed_ack,
+            n.timestamps,
+            n.sack,
+            n.window_scaling,
+            n.ecn,
+            n.restart_after_idle,
+        ];
+        assert_eq!((on, off), ([true], [false; 6]));
+        assert!(n.check().is_empty());
+        // The tick must be positive under ns-2's rule.
+        let zero = TcpConfig {
+            clock_granularity: SimTime::ZERO,
+            ..TcpConfig::ns2()
+        };
+        assert_eq!(refused(zero), ["clock_granularity"]);
     }
 
     /// `hystart_detect`: both tests, or one of them.

@@ -68,7 +68,7 @@ impl Ns2Rtt {
     /// ns-2.35's boot_time_ is uniform in [0, tcpTick_) per agent; here a 32-bit random draw
     /// (the connection's ISN) scaled onto the tick, so that the phase is fixed by the seed.
     pub fn phase_from(draw: u64, tick: SimTime) -> SimTime {
-        SimTime(((draw & 0xffff_ffff) as u128 * tick.0 as u128 >> 32) as u64)
+        SimTime((((draw & 0xffff_ffff) as u128 * tick.0 as u128) >> 32) as u64)
     }
 
     fn tick_secs(&self) -> f64 {
@@ -158,11 +158,11 @@ impl Ns2Rtt {
 
     /// SRTT in time (t_srtt_/8 ticks), none before a sample or after backoff dropped it.
     pub fn srtt(&self) -> Option<SimTime> {
-        (self.t_srtt != 0).then(|| SimTime(self.t_srtt as u64 * self.tick >> T_SRTT_BITS))
+        (self.t_srtt != 0).then(|| SimTime((self.t_srtt as u64 * self.tick) >> T_SRTT_BITS))
     }
     /// RTTVAR in time (t_rttvar_/4 ticks).
     pub fn rttvar(&self) -> SimTime {
-        SimTime(self.t_rttvar.max(0) as u64 * self.tick >> T_RTTVAR_BITS)
+        SimTime((self.t_rttvar.max(0) as u64 * self.tick) >> T_RTTVAR_BITS)
     }
     /// Doublings applied (log2 of t_backoff_).
     pub fn backoff_count(&self) -> u32 {

@@ -1227,6 +1227,29 @@ fn rto_inside_newreno_recovery_keeps_ssthresh() {
     assert_eq!(trace(RtoSsthresh::FlightSize), (10_000, 1000));
 }
 
+/// ns-2.35's rule (rto_ssthresh = "every_timeout", windows in segments): Reno's timeout clears
+/// the inflation first (dupwnd_ = 0), so ssthresh = ⌊min(cwnd, ssthresh)/2⌋ = ⌊5/2⌋ = 2
+/// segments; RFC 5681 with the classic rule keeps the episode's 5.
+#[test]
+fn rto_inside_recovery_under_ns2s_rule_halves_the_uninflated_window() {
+    let trace = |rule| {
+        let mut s = second_segment_lost_with(TcpConfig {
+            rto_ssthresh: rule,
+            window_unit: WindowUnit::Segments,
+            ..cfg()
+        });
+        for _ in 0..15 {
+            send(&mut s, T0 + ms(150), &c_ack(S + M));
+        }
+        assert!(s.in_recovery());
+        assert_eq!(s.ssthresh(), 5000);
+        fire(&mut s);
+        (s.ssthresh(), s.cwnd())
+    };
+    assert_eq!(trace(RtoSsthresh::EveryTimeout), (2000, 1000));
+    assert_eq!(trace(RtoSsthresh::KeepInRecovery), (5000, 1000));
+}
+
 #[test]
 fn rto_outside_recovery_uses_the_flight_either_way() {
     // The rule only concerns timeouts inside an episode.

@@ -72,7 +72,9 @@ impl Socket {
         // RFC 9293 §3.7.1: send no segment larger than the peer's MSS (536 if absent).
         // ns-2's one-way start negotiates nothing: each end uses its own MSS and options.
         let one_way = self.cfg.open != OpenMode::Handshake;
-        let peer_mss = h.mss.unwrap_or(if one_way { self.cfg.mss as u16 } else { 536 });
+        let peer_mss = h
+            .mss
+            .unwrap_or(if one_way { self.cfg.mss as u16 } else { 536 });
         self.mss = (self.cfg.mss as u64).min(peer_mss as u64);
         self.win.mss = self.mss;
         self.win.set(self.cfg.initial_window_bytes(self.mss as u32));
@@ -131,7 +133,8 @@ impl Socket {
             }
         };
         if let Some(r) = timed {
-            self.rtt.on_sample_at(now.saturating_sub(r), now, self.ts_on);
+            self.rtt
+                .on_sample_at(now.saturating_sub(r), now, self.ts_on);
         }
         timed
     }
