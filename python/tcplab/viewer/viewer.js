@@ -11,7 +11,7 @@
     mac_rts: "#9aa3ad", mac_cts: "#9aa3ad", mac_ack: "#9aa3ad",
   };
   const LEGEND = [["tcp_data", "TCP data"], ["tcp_ack", "TCP ACK"], ["routing", "routing control"],
-    ["udp", "UDP"], ["icmp", "ICMP"], ["mac_rts", "MAC control (RTS/CTS/ACK)"]];
+    ["udp", "UDP"], ["icmp", "ICMP"], ["mac_rts", "RTS/CTS/ACK"]];
   const FLOWCOL = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324"];
   const EV = Object.fromEntries(M.events.map((n, i) => [n, i]));
   const CL = Object.fromEntries(M.classes.map((n, i) => [n, i]));
@@ -132,11 +132,12 @@
     bounds = [x0 - pad, y0 - pad, x1 + pad, y1 + pad];
   }
   function fit() {
-    const w = topo.clientWidth, h = topo.clientHeight;
+    // margins: names above the nodes, the legend below
+    const w = topo.clientWidth - 60, h = topo.clientHeight - 110;
     const bw = bounds[2] - bounds[0] || 1, bh = bounds[3] - bounds[1] || 1;
-    state.scale = Math.min(w / bw, (h - 40) / bh);
-    state.ox = (w - bw * state.scale) / 2 - bounds[0] * state.scale;
-    state.oy = (h - 40 - bh * state.scale) / 2 - bounds[1] * state.scale;
+    state.scale = Math.min(w / bw, h / bh);
+    state.ox = 30 + (w - bw * state.scale) / 2 - bounds[0] * state.scale;
+    state.oy = 40 + (h - bh * state.scale) / 2 - bounds[1] * state.scale;
   }
   const sx = (x) => x * state.scale + state.ox;
   const sy = (y) => y * state.scale + state.oy;
@@ -169,12 +170,13 @@
     for (let n = 0; n < N; n++) { const p = position(n, t); pos.push(p); drawn[nodes[n]] = p; }
     state.positions = drawn;
     // grid (10 m .. 1 km steps, whatever gives ~80 px)
-    const stepM = Math.pow(10, Math.ceil(Math.log10(80 / state.scale)));
+    const want = 80 / state.scale, dec = Math.pow(10, Math.floor(Math.log10(want)));
+    const stepM = [1, 2, 5, 10].map((k) => k * dec).find((v) => v >= want);
     ctx.strokeStyle = "#eef1f4"; ctx.lineWidth = 1; ctx.beginPath();
     for (let x = Math.floor((-state.ox / state.scale) / stepM) * stepM; sx(x) < w; x += stepM) { ctx.moveTo(sx(x), 0); ctx.lineTo(sx(x), h); }
     for (let y = Math.floor((-state.oy / state.scale) / stepM) * stepM; sy(y) < h; y += stepM) { ctx.moveTo(0, sy(y)); ctx.lineTo(w, sy(y)); }
     ctx.stroke();
-    ctx.fillStyle = "#8a95a1"; ctx.font = "11px system-ui"; ctx.fillText(`grid ${stepM} m`, w - 70, h - 8);
+    ctx.fillStyle = "#8a95a1"; ctx.font = "11px system-ui"; ctx.fillText(`grid ${stepM} m`, 8, 14);
     // ranges
     if ($("ranges").checked) {
       for (let n = 0; n < N; n++) {
@@ -200,18 +202,26 @@
     }
     ctx.setLineDash([]);
     if (!C) return;
-    // the selected flow's route now: hops its data took in the last max(2 s, trail)
+    // the selected flow's route now: from its sender, the next hop each node last sent the
+    // flow's data to (within max(2 s, trail)), followed until the receiver or a node that has not
+    // forwarded it lately
     const fl = state.flow;
     const route = [];
-    if ($("route").checked && flowDataTx && flowDataTx[fl]) {
+    const fdesc = M.flows[fl];
+    if ($("route").checked && fdesc && flowDataTx && flowDataTx[fl]) {
       const idx = flowDataTx[fl]; const win = Math.max(2, trail());
       let lo = 0, hi = idx.length;
       while (lo < hi) { const m = (lo + hi) >> 1; if (C.t_s[idx[m]] <= t) lo = m + 1; else hi = m; }
-      const seen = new Set();
+      const next = new Map();
       for (let j = lo - 1; j >= 0 && C.t_s[idx[j]] > t - win; j--) {
-        const i = idx[j]; const key = C.node[i] * 65536 + C.peer[i];
-        if (C.peer[i] === NONE || seen.has(key)) continue;
-        seen.add(key); route.push([C.node[i], C.peer[i]]);
+        const i = idx[j];
+        if (C.peer[i] !== NONE && !next.has(C.node[i])) next.set(C.node[i], C.peer[i]);
+      }
+      const src = fdesc.kind === "tcp" ? fdesc.server : fdesc.src, dst = fdesc.kind === "tcp" ? fdesc.client : fdesc.dst;
+      const seen = new Set([src]);
+      for (let u = src; u !== dst && next.has(u);) {
+        const v = next.get(u); route.push([u, v]);
+        if (seen.has(v)) break; seen.add(v); u = v;
       }
       ctx.strokeStyle = FLOWCOL[fl % FLOWCOL.length] + "55"; ctx.fillStyle = ctx.strokeStyle; ctx.lineWidth = 12; ctx.lineCap = "round";
       for (const [a, b] of route) arrow(ctx, sx(pos[a][0]), sy(pos[a][1]), sx(pos[b][0]), sy(pos[b][1]), 0);
@@ -256,10 +266,11 @@
         txs.push({ node: nodes[n], peer: p === NONE ? "broadcast" : nodes[p], kind: M.classes[k], t: C.t_s[i], count: a.n });
       } else {
         // collision / error / missed at the addressee: an orange burst
-        ctx.strokeStyle = e === EV.rx_error ? "#c0392b" : "#ff9900"; ctx.lineWidth = 2;
+        ctx.strokeStyle = e === EV.rx_error ? "#c0392b" : "#ff9900"; ctx.lineWidth = 1.5;
+        ctx.globalAlpha = alpha * 0.8;
         for (let r = 0; r < 4; r++) {
-          const ang = r * Math.PI / 4;
-          ctx.beginPath(); ctx.moveTo(x0 + Math.cos(ang) * 12, y0 + Math.sin(ang) * 12); ctx.lineTo(x0 - Math.cos(ang) * 12, y0 - Math.sin(ang) * 12); ctx.stroke();
+          const ang = r * Math.PI / 4 + Math.PI / 8;
+          ctx.beginPath(); ctx.moveTo(x0 + Math.cos(ang) * 11, y0 + Math.sin(ang) * 11); ctx.lineTo(x0 - Math.cos(ang) * 11, y0 - Math.sin(ang) * 11); ctx.stroke();
         }
       }
     }
@@ -284,20 +295,29 @@
         ctx.fillText(nodes[n], x, y - 13); ctx.textAlign = "start";
       }
     }
-    // drops: a red cross with the reason, at the node
+    // drops: a red cross with the reason at the node, one line per (node, reason, kind)
     const dd = [];
     ctx.font = "bold 11px system-ui";
-    const perNode = new Map();
+    const groups = new Map();
     for (const i of dropsNow) {
-      const n = C.node[i], x = sx(pos[n][0]), y = sy(pos[n][1]);
-      const k = (perNode.get(n) || 0); perNode.set(n, k + 1);
-      const reason = C.event[i] === EV.link_fail ? "link failure (MAC retries)" : M.reasons[C.reason[i]];
+      const n = C.node[i];
+      const reason = C.event[i] === EV.link_fail ? "MAC gave up" : M.reasons[C.reason[i]];
       dd.push({ node: nodes[n], reason, kind: M.classes[C["class"][i]], t: C.t_s[i] });
-      if (k >= 3) continue;
-      ctx.strokeStyle = C.event[i] === EV.link_fail ? "#e67e22" : "#d62728"; ctx.lineWidth = 3;
-      const cx = x + 12, cy = y + 10 + k * 14;
-      ctx.beginPath(); ctx.moveTo(cx - 5, cy - 5); ctx.lineTo(cx + 5, cy + 5); ctx.moveTo(cx + 5, cy - 5); ctx.lineTo(cx - 5, cy + 5); ctx.stroke();
-      ctx.fillStyle = ctx.strokeStyle; ctx.fillText(`${reason} (${M.classes[C["class"][i]].replace("_", " ")})`, cx + 8, cy + 4);
+      const key = `${n}|${reason}|${C["class"][i]}`;
+      const g = groups.get(key);
+      if (g) g.count++; else groups.set(key, { n, reason, link: C.event[i] === EV.link_fail, kind: M.classes[C["class"][i]], count: 1 });
+    }
+    const rowAt = new Map();
+    for (const g of groups.values()) {
+      const k = rowAt.get(g.n) || 0; rowAt.set(g.n, k + 1);
+      if (k >= 4) continue;
+      const x = sx(pos[g.n][0]), y = sy(pos[g.n][1]);
+      ctx.strokeStyle = g.link ? "#e67e22" : "#d62728"; ctx.lineWidth = 3;
+      const cx = x + 13, cy = y + 11 + k * 14;
+      ctx.beginPath(); ctx.moveTo(cx - 4, cy - 4); ctx.lineTo(cx + 4, cy + 4); ctx.moveTo(cx + 4, cy - 4); ctx.lineTo(cx - 4, cy + 4); ctx.stroke();
+      const label = `${g.reason.replace(/_/g, " ")}${g.count > 1 ? " ×" + g.count : ""} · ${g.kind.replace("_", " ")}`;
+      ctx.lineWidth = 3; ctx.strokeStyle = "rgba(255,255,255,.9)"; ctx.strokeText(label, cx + 8, cy + 4);
+      ctx.fillStyle = g.link ? "#c0610f" : "#c21f1f"; ctx.fillText(label, cx + 8, cy + 4);
     }
     state.drawnDrops = dd;
   }
@@ -521,7 +541,7 @@
     fs.onchange = () => { state.flow = +fs.value; render(); };
     const lg = $("legend");
     for (const [k, name] of LEGEND) { const s = document.createElement("span"); s.innerHTML = `<i style="background:${COLORS[k]}"></i>`; s.append(name); lg.append(s); }
-    for (const [col, name] of [["#ff9900", "collision / missed at addressee"], ["#d62728", "drop (reason)"], ["#e67e22", "MAC gave up (link failure)"]]) {
+    for (const [col, name] of [["#ff9900", "collision at addressee"], ["#d62728", "drop (reason)"], ["#e67e22", "MAC gave up"]]) {
       const s = document.createElement("span"); s.innerHTML = `<i style="background:${col}"></i>`; s.append(name); lg.append(s);
     }
     $("play").onclick = togglePlay;
@@ -568,7 +588,7 @@
   }
 
   // The test's hooks: set the cursor, read what is drawn.
-  view.setTime = (t) => { setTime(t); return { t: state.t, positions: state.positions, drops: state.drawnDrops, cursor: state.cursor }; };
+  view.setTime = (t) => { setTime(t); return { t: state.t, positions: state.positions, drops: state.drawnDrops, cursor: state.cursor, route: state.route, tx: state.drawnTx }; };
   view.select = (name) => { state.sel = nodes.indexOf(name); render(); };
   view.selectFlow = (name) => { state.flow = M.flows.findIndex((f) => f.name === name); $("flowsel").value = state.flow; render(); };
   view.header = H;

@@ -302,3 +302,90 @@ fn range(reaches: impl Fn(f64) -> bool) -> f64 {
     }
     (lo * 100.0).round() / 100.0
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::api::prepare;
+    use crate::scenario::Format;
+    use crate::time::SimTime;
+
+    const RW: &str = r#"
+name = "rw"
+duration = "120s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[nodes]]
+name = "c"
+[[wlans]]
+name = "w"
+mode = "adhoc"
+position_update = "1s"
+[[wlans.stations]]
+node = "a"
+position = ["0m", "0m"]
+[[wlans.stations]]
+node = "b"
+position = ["100m", "0m"]
+mobility = { model = "random_waypoint", min_speed = "1m/s", max_speed = "20m/s", pause = "2s", area = ["300m", "300m"] }
+[[wlans.stations]]
+node = "c"
+position = ["50m", "50m"]
+mobility = { model = "waypoints", points = [["10s", "50m", "50m"], ["20s", "150m", "50m"], ["25s", "150m", "0m"]] }
+# A flow keeps the run going to its end.
+[[flows]]
+name = "keepalive"
+app = "cbr"
+src = "a"
+dst = "c"
+rate = "8kbps"
+packet_size = "100B"
+[trace]
+view = true
+"#;
+
+    /// The recorded tracks give the mobility model's exact position at any time, between the
+    /// world's refreshes too (a random waypoint's legs and pauses, a waypoint track, a static
+    /// station).
+    #[test]
+    fn tracks_reproduce_the_models_positions() {
+        let mut p = prepare(RW, Format::Toml, Some(7), &[], None).unwrap();
+        let mut models = p.world.mobile.clone();
+        while !p.step(u64::MAX).unwrap() {}
+        assert_eq!(
+            p.world.now,
+            SimTime::from_secs(120),
+            "the run lasts its duration"
+        );
+        let trace = p.world.take_view().unwrap();
+        let at = |node: u32, t: SimTime| {
+            let k = trace
+                .tracks
+                .iter()
+                .filter(|q| q.node == node && q.t <= t)
+                .last()
+                .expect("a point at t = 0");
+            let dt = (t - k.t).0 as f64 / 1e9;
+            (k.pos.0 + k.vel.0 * dt, k.pos.1 + k.vel.1 * dt)
+        };
+        for i in 0..=1200u64 {
+            let t = SimTime::from_millis(i * 100 + 37);
+            for (sta, m) in models.iter_mut() {
+                let node = p.world.wifi.stations[*sta as usize].node.0;
+                let (want, got) = (m.position(t), at(node, t));
+                assert!(
+                    (want.0 - got.0).abs() < 1e-6 && (want.1 - got.1).abs() < 1e-6,
+                    "station {sta} at {t:?}: model {want:?}, track {got:?}"
+                );
+            }
+        }
+        assert_eq!(at(0, SimTime::from_secs(50)), (0.0, 0.0));
+        // The random waypoint turned several times: one point per velocity change, not per refresh.
+        let b = trace.tracks.iter().filter(|q| q.node == 1).count();
+        assert!(
+            b > 4 && b < 120,
+            "{b} points for 120 s refreshed every second"
+        );
+    }
+}
