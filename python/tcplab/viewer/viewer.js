@@ -143,11 +143,28 @@
   const sy = (y) => y * state.scale + state.oy;
   function resize(c) {
     const r = window.devicePixelRatio || 1;
-    c.width = Math.max(1, Math.round(c.clientWidth * r));
-    c.height = Math.max(1, Math.round(c.clientHeight * r));
+    const w = Math.max(1, Math.round(c.clientWidth * r)), h = Math.max(1, Math.round(c.clientHeight * r));
+    if (c.width !== w || c.height !== h) { c.width = w; c.height = h; }
     const ctx = c.getContext("2d");
     ctx.setTransform(r, 0, 0, r, 0, 0);
     return ctx;
+  }
+  // What does not move with the cursor (the timeline's histogram, a plot's curve) is drawn once
+  // per zoom into an offscreen canvas and copied each frame.
+  const caches = new Map();
+  function cached(c, key, draw) {
+    const r = window.devicePixelRatio || 1;
+    let e = caches.get(c.id);
+    if (!e || e.key !== key || e.canvas.width !== c.width || e.canvas.height !== c.height) {
+      const off = document.createElement("canvas"); off.width = c.width; off.height = c.height;
+      const octx = off.getContext("2d"); octx.setTransform(r, 0, 0, r, 0, 0);
+      e = { key, canvas: off, extra: draw(octx) };
+      caches.set(c.id, e);
+    }
+    const ctx = c.getContext("2d");
+    ctx.setTransform(1, 0, 0, 1, 0, 0); ctx.clearRect(0, 0, c.width, c.height); ctx.drawImage(e.canvas, 0, 0);
+    ctx.setTransform(r, 0, 0, r, 0, 0);
+    return e.extra;
   }
   function trail() { return Math.min(5, Math.max(0.002, 0.3 * state.speed)); }
   function arrow(ctx, x0, y0, x1, y1, head) {
@@ -327,51 +344,53 @@
   function tlx(t) { return (t - state.v0) / (state.v1 - state.v0) * tl.clientWidth; }
   function tlt(x) { return state.v0 + x / tl.clientWidth * (state.v1 - state.v0); }
   function drawTimeline() {
-    const ctx = resize(tl); const w = tl.clientWidth, h = tl.clientHeight;
-    ctx.clearRect(0, 0, w, h);
+    const ctx0 = resize(tl); const w = tl.clientWidth, h = tl.clientHeight;
     if (!C) return;
-    // transmissions per pixel column, stacked by class (decimated to the zoom)
-    const order = ["tcp_data", "tcp_ack", "routing", "udp", "icmp"];
-    const cols = Math.max(1, Math.floor(w));
-    const stacks = new Float64Array(cols);
-    let max = 1;
-    const counts = order.map((name) => {
-      const arr = classTx[CL[name]]; const out = new Float64Array(cols);
-      let prev = bisect(arr, state.v0, 0, arr.length, false);
-      for (let c = 0; c < cols; c++) {
-        const nx = bisect(arr, tlt(c + 1), prev, arr.length, false);
-        out[c] = nx - prev; prev = nx; stacks[c] += out[c]; max = Math.max(max, stacks[c]);
-      }
-      return out;
-    });
-    const base = new Float64Array(cols);
     const hh = h - 14;
-    order.forEach((name, k) => {
-      ctx.fillStyle = COLORS[name];
-      for (let c = 0; c < cols; c++) {
-        if (!counts[k][c]) continue;
-        const y0 = hh - base[c] / max * (hh - 6), y1 = hh - (base[c] + counts[k][c]) / max * (hh - 6);
-        ctx.fillRect(c, y1, 1, y0 - y1); base[c] += counts[k][c];
+    const ctx = ctx0;
+    cached(tl, `${state.v0}|${state.v1}|${w}|${h}`, (ctx) => {
+      // transmissions per pixel column, stacked by class (decimated to the zoom)
+      const order = ["tcp_data", "tcp_ack", "routing", "udp", "icmp"];
+      const cols = Math.max(1, Math.floor(w));
+      const stacks = new Float64Array(cols);
+      let max = 1;
+      const counts = order.map((name) => {
+        const arr = classTx[CL[name]]; const out = new Float64Array(cols);
+        let prev = bisect(arr, state.v0, 0, arr.length, false);
+        for (let c = 0; c < cols; c++) {
+          const nx = bisect(arr, tlt(c + 1), prev, arr.length, false);
+          out[c] = nx - prev; prev = nx; stacks[c] += out[c]; max = Math.max(max, stacks[c]);
+        }
+        return out;
+      });
+      const base = new Float64Array(cols);
+      order.forEach((name, k) => {
+        ctx.fillStyle = COLORS[name];
+        for (let c = 0; c < cols; c++) {
+          if (!counts[k][c]) continue;
+          const y0 = hh - base[c] / max * (hh - 6), y1 = hh - (base[c] + counts[k][c]) / max * (hh - 6);
+          ctx.fillRect(c, y1, 1, y0 - y1); base[c] += counts[k][c];
+        }
+      });
+      // drops and link failures: red ticks
+      ctx.fillStyle = "#d62728";
+      const dt = new Float64Array(drops.length);
+      for (let j = 0; j < drops.length; j++) dt[j] = C.t_s[drops[j]];
+      let a = bisect(dt, state.v0, 0, dt.length, false);
+      const b = bisect(dt, state.v1, 0, dt.length, true);
+      let lastX = -1;
+      for (; a < b; a++) { const x = Math.floor(tlx(dt[a])); if (x !== lastX) { ctx.fillRect(x, 0, 1, 6); lastX = x; } }
+      // axis
+      ctx.fillStyle = "#5b6673"; ctx.font = "10px system-ui";
+      const span = state.v1 - state.v0; const step = Math.pow(10, Math.floor(Math.log10(span / 6)));
+      const st = span / step > 30 ? step * 5 : span / step > 12 ? step * 2 : step;
+      for (let t = Math.ceil(state.v0 / st) * st; t <= state.v1; t += st) {
+        const x = tlx(t); ctx.fillRect(x, hh, 1, 4); ctx.fillText(`${+t.toFixed(6)} s`, x + 2, h - 2);
       }
     });
-    // drops and link failures: red ticks
-    ctx.fillStyle = "#d62728";
-    const dt = new Float64Array(drops.length);
-    for (let j = 0; j < drops.length; j++) dt[j] = C.t_s[drops[j]];
-    let a = bisect(dt, state.v0, 0, dt.length, false);
-    const b = bisect(dt, state.v1, 0, dt.length, true);
-    let lastX = -1;
-    for (; a < b; a++) { const x = Math.floor(tlx(dt[a])); if (x !== lastX) { ctx.fillRect(x, 0, 1, 6); lastX = x; } }
-    // axis
-    ctx.fillStyle = "#5b6673"; ctx.font = "10px system-ui";
-    const span = state.v1 - state.v0; const step = Math.pow(10, Math.floor(Math.log10(span / 6)));
-    const st = span / step > 30 ? step * 5 : span / step > 12 ? step * 2 : step;
-    for (let t = Math.ceil(state.v0 / st) * st; t <= state.v1; t += st) {
-      const x = tlx(t); ctx.fillRect(x, hh, 1, 4); ctx.fillText(`${+t.toFixed(6)} s`, x + 2, h - 2);
-    }
     // cursor
     ctx.fillStyle = "#111"; ctx.fillRect(tlx(state.t) - 1, 0, 2, hh);
-    $("tlinfo").textContent = `view ${state.v0.toFixed(3)}–${state.v1.toFixed(3)} s (wheel: zoom, double-click: whole run) · ${H.rows.toLocaleString()} events`;
+    $("tlinfo").textContent = `timeline ${state.v0.toFixed(3)}–${state.v1.toFixed(3)} s · transmissions per pixel by kind, drops in red above · wheel: zoom, drag: move the cursor, double-click: whole run`;
   }
 
   // ------------------------------------------------------------------ plots
@@ -394,29 +413,33 @@
     const cur = {};
     for (const [id, key, fmt] of PLOTS) {
       const c = $("p-" + id); const ctx = resize(c); const w = c.clientWidth, h = c.clientHeight;
-      ctx.clearRect(0, 0, w, h);
       let s = seriesOf(key);
       if (key === "snd_nxt" && s) { seqCache[state.flow] = seqCache[state.flow] || s; s = seqCache[state.flow]; }
-      if (!s || !s[0].length) { $("v-" + id).textContent = "—"; ctx.fillStyle = "#9aa3ad"; ctx.fillText("no series", 8, 16); continue; }
+      if (!s || !s[0].length) { ctx.clearRect(0, 0, w, h); $("v-" + id).textContent = "—"; ctx.fillStyle = "#9aa3ad"; ctx.fillText("no series", 8, 16); continue; }
       const [ts, vs] = s;
-      const a = Math.max(0, bisect(ts, state.v0, 0, ts.length, false) - 1), b = Math.min(ts.length, bisect(ts, state.v1, 0, ts.length, true) + 1);
-      let ymax = 0; for (let i = a; i < b; i++) ymax = Math.max(ymax, vs[i]); ymax = ymax * 1.08 || 1;
-      const X = (t) => (t - state.v0) / (state.v1 - state.v0) * w, Y = (v) => h - 4 - v / ymax * (h - 14);
-      // min/max per pixel column (decimation) drawn as a step line
-      ctx.strokeStyle = FLOWCOL[state.flow % FLOWCOL.length]; ctx.lineWidth = 1.3; ctx.beginPath();
-      let px = -1, mn = 0, mx = 0, last = null;
-      for (let i = a; i < b; i++) {
-        const x = Math.round(X(ts[i])), v = vs[i];
-        if (x !== px) {
-          if (px >= 0) { ctx.lineTo(px, Y(mn)); ctx.lineTo(px, Y(mx)); ctx.lineTo(px, Y(last)); }
-          else ctx.moveTo(Math.max(0, x), Y(v));
-          px = x; mn = mx = v;
-        } else { mn = Math.min(mn, v); mx = Math.max(mx, v); }
-        last = v;
-      }
-      if (px >= 0) { ctx.lineTo(px, Y(last)); ctx.lineTo(w, Y(last)); }
-      ctx.stroke();
-      ctx.fillStyle = "#8a95a1"; ctx.font = "10px system-ui"; ctx.fillText(fmt(ymax / 1.08), 4, 10);
+      const X = (t) => (t - state.v0) / (state.v1 - state.v0) * w;
+      const ymax = cached(c, `${state.flow}|${state.v0}|${state.v1}|${w}|${h}`, (ctx) => {
+        const a = Math.max(0, bisect(ts, state.v0, 0, ts.length, false) - 1), b = Math.min(ts.length, bisect(ts, state.v1, 0, ts.length, true) + 1);
+        let ymax = 0; for (let i = a; i < b; i++) ymax = Math.max(ymax, vs[i]); ymax = ymax * 1.08 || 1;
+        const Y = (v) => h - 4 - v / ymax * (h - 14);
+        // min/max per pixel column (decimation) drawn as a step line
+        ctx.strokeStyle = FLOWCOL[state.flow % FLOWCOL.length]; ctx.lineWidth = 1.3; ctx.beginPath();
+        let px = -1, mn = 0, mx = 0, last = null;
+        for (let i = a; i < b; i++) {
+          const x = Math.round(X(ts[i])), v = vs[i];
+          if (x !== px) {
+            if (px >= 0) { ctx.lineTo(px, Y(mn)); ctx.lineTo(px, Y(mx)); ctx.lineTo(px, Y(last)); }
+            else ctx.moveTo(Math.max(0, x), Y(v));
+            px = x; mn = mx = v;
+          } else { mn = Math.min(mn, v); mx = Math.max(mx, v); }
+          last = v;
+        }
+        if (px >= 0) { ctx.lineTo(px, Y(last)); ctx.lineTo(w, Y(last)); }
+        ctx.stroke();
+        ctx.fillStyle = "#8a95a1"; ctx.font = "10px system-ui"; ctx.fillText(fmt(ymax / 1.08), 4, 10);
+        return ymax;
+      });
+      const Y = (v) => h - 4 - v / ymax * (h - 14);
       const v = valueAt(s, state.t);
       cur[id] = v;
       $("v-" + id).textContent = v === null ? "—" : `${fmt(v)} at ${state.t.toFixed(3)} s`;
@@ -611,6 +634,7 @@
     view.columns = C;
     index();
     view.loadMs = performance.now() - t0;
+    view.readyMs = performance.now(); // since navigation started: what "opens in" means
     view.timing = { decode_ms: t1 - t0, index_ms: performance.now() - t1 };
     $("status").textContent = `${H.rows.toLocaleString()} events · loaded in ${(view.loadMs / 1000).toFixed(2)} s`;
     state.ready = true;
