@@ -167,6 +167,8 @@ def cmd_view(args: argparse.Namespace) -> int:
         _err(f"warning: {w['loc']}: {w['msg']}")
     raw = _core.run(src.text, src.format, args.seed, overrides + viewer.traced_overrides(resolved), None)
     result = Result.from_raw(raw)
+    # A run whose flows all finished stops before its duration: the window must hold some of it.
+    viewer.check_window({"duration": result.summary["sim_time_s"]}, args.t_from, None)
     viewer.write(result, out, args.t_from, args.t_to)
     size = out.stat().st_size
     _err(f"wrote {out} ({size / 1e6:.1f} MB); open it in a browser (it needs no network)")

@@ -40,9 +40,9 @@ def check_window(resolved: dict[str, Any], t_from: float | None, t_to: float | N
     """Refuse a window outside the run: ValueError naming --from / --to and the allowed range."""
     end = seconds(resolved["duration"])
     if t_from is not None and not 0 <= t_from < end:
-        raise ValueError(f"--from: {t_from:g} s is outside the run; allowed: 0 s ≤ from < {end:g} s (duration)")
+        raise ValueError(f"--from: {t_from:g} s is outside the run, which lasts {end:g} s; allowed: 0 s ≤ from < {end:g} s")
     if t_to is not None and not 0 < t_to <= end:
-        raise ValueError(f"--to: {t_to:g} s is outside the run; allowed: 0 s < to ≤ {end:g} s (duration)")
+        raise ValueError(f"--to: {t_to:g} s is outside the run, which lasts {end:g} s; allowed: 0 s < to ≤ {end:g} s")
     if t_from is not None and t_to is not None and t_from >= t_to:
         raise ValueError(f"--to: {t_to:g} s is not after --from ({t_from:g} s)")
 
