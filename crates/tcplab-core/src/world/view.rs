@@ -363,8 +363,7 @@ view = true
             let k = trace
                 .tracks
                 .iter()
-                .filter(|q| q.node == node && q.t <= t)
-                .last()
+                .rfind(|q| q.node == node && q.t <= t)
                 .expect("a point at t = 0");
             let dt = (t - k.t).0 as f64 / 1e9;
             (k.pos.0 + k.vel.0 * dt, k.pos.1 + k.vel.1 * dt)
