@@ -555,7 +555,8 @@
   function setup() {
     $("title").innerHTML = "";
     $("title").append(document.createTextNode(`${H.scenario}`));
-    const sm = document.createElement("small"); sm.textContent = `seed ${H.seed} · ${H.t_from}–${H.t_to} s of ${H.sim_time_s} s · ${N} nodes`; $("title").append(sm);
+    const sm = document.createElement("small"); const f3 = (x) => +x.toFixed(3);
+    sm.textContent = `seed ${H.seed} · ${f3(H.t_from)}–${f3(H.t_to)} s of ${f3(H.sim_time_s)} s · ${N} nodes`; $("title").append(sm);
     const sp = $("speed");
     for (const v of [0.001, 0.01, 0.1, 0.5, 1, 2, 5, 10, 50]) { const o = document.createElement("option"); o.value = v; o.textContent = v + "×"; if (v === 1) o.selected = true; sp.append(o); }
     sp.onchange = () => { state.speed = +sp.value; render(); };
