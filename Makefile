@@ -14,7 +14,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 run: build
 	$(BIN)/tcplab reproduce
 
-test: build tshark ns2 rust-test py-test
+test: build tshark ns2 chromium rust-test py-test
 
 # Python environment with the runtime, test and Ray dependencies (Ray is an optional extra for
 # users; the tests exercise it on a local instance).
@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check --upgrade pip
 	$(BIN)/pip install -q --disable-pip-version-check "maturin>=1.5,<2" "polars>=1.0" "matplotlib>=3.7" "rich>=13" \
-		"pytest>=7" "pyarrow>=14" "ray>=2.9"
+		"pytest>=7" "pyarrow>=14" "ray>=2.9" "numpy>=1.24" "selenium>=4.11"
 	touch $(STAMP)
 
 # The Rust core and the _core extension, release-optimised, installed into the venv; and the
@@ -45,6 +45,14 @@ ns2:
 	@command -v ns >/dev/null 2>&1 || { \
 		apt-get update -qq >/dev/null && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ns2 >/dev/null; }
+
+# Chromium and its WebDriver open the run viewer's pages in tests/test_viewer.py; Debian's
+# packages, installed when missing (Selenium drives them; it comes with `setup`).
+.PHONY: chromium
+chromium:
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || { \
+		apt-get update -qq >/dev/null && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
 rust-test:
 	cargo fmt --all -- --check

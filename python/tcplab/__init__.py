@@ -46,6 +46,7 @@ __all__ = [
     "run",
     "schema",
     "sweep",
+    "view",
 ]
 
 
@@ -84,3 +85,25 @@ def resolve(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict
 def schema() -> dict[str, Any]:
     """The JSON Schema of the scenario format (for editors and validation tools)."""
     return json.loads(_core.schema())
+
+
+def view(
+    result: Result,
+    out: str | os.PathLike | None = None,
+    t_from: float | None = None,
+    t_to: float | None = None,
+) -> str:
+    """Write the run viewer (one self-contained HTML file, docs/viewer.md) of ``result`` and return its path.
+
+    ``result`` must come from a run with ``trace.view = true`` (``tcplab.viewer.run(...)`` switches on
+    everything the page shows, the per-flow series included); ``t_from``/``t_to`` (seconds) limit the
+    window.  ``out`` defaults to ``<scenario name>.html``.
+    """
+    from tcplab import viewer
+
+    if result.view is None:
+        raise ValueError("result: has no view trace; run with trace.view = true, e.g. tcplab.viewer.run(scenario)")
+    end = float(result.summary["sim_time_s"])
+    viewer.check_window({"duration": end}, t_from, t_to)
+    path = out if out is not None else f"{result.summary.get('scenario') or 'run'}.html"
+    return os.fspath(viewer.write(result, path, t_from, t_to))

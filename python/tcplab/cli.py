@@ -153,6 +153,37 @@ def cmd_run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_view(args: argparse.Namespace) -> int:
+    from tcplab import viewer
+
+    overrides = [parse_set(s) for s in args.set]
+    src = _scenario_file(args.file)
+    resolved = _core.resolve(src.text, src.format, overrides)  # a bad scenario exits 2 here
+    viewer.check_window(resolved, args.t_from, args.t_to)
+    out = Path(args.out) if args.out else Path(f"{resolved.get('name') or Path(args.file).stem}.html")
+    if out.is_dir():
+        raise UsageError(f"--out: {out} is a directory; give the HTML file to write")
+    for w in _core.warnings(src.text, src.format, overrides):
+        _err(f"warning: {w['loc']}: {w['msg']}")
+    raw = _core.run(src.text, src.format, args.seed, overrides + viewer.traced_overrides(resolved), None)
+    result = Result.from_raw(raw)
+    # A run whose flows all finished stops before its duration: the window must hold some of it.
+    viewer.check_window({"duration": result.summary["sim_time_s"]}, args.t_from, None)
+    viewer.write(result, out, args.t_from, args.t_to)
+    size = out.stat().st_size
+    _err(f"wrote {out} ({size / 1e6:.1f} MB); open it in a browser (it needs no network)")
+    return EXIT_OK
+
+
+def _window_time(text: str) -> float:
+    from tcplab.viewer.data import seconds
+
+    try:
+        return seconds(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
 def _print_result(result: Result, out: Path | None) -> None:
     from rich import box
     from rich.table import Table
@@ -486,6 +517,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("view", help="run a scenario and write a self-contained HTML viewer of it (docs/viewer.md)")
+    p.add_argument("file", help="scenario file (.toml or .json)")
+    p.add_argument("--seed", type=_seed, help=f"random seed, 0 to {SEED_MAX} (default: the scenario's)")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="PATH=VALUE", help="override a field (repeatable)"
+    )
+    p.add_argument("--from", dest="t_from", type=_window_time, metavar="T", help="show from T (e.g. 30s; default 0)")
+    p.add_argument("--to", dest="t_to", type=_window_time, metavar="T", help="show up to T (default: the end)")
+    p.add_argument("--out", help="HTML file to write (default: NAME.html, NAME the scenario's name)")
+    p.set_defaults(func=cmd_view)
 
     p = sub.add_parser("schema", help="print the JSON Schema of the scenario format")
     p.set_defaults(func=cmd_schema)

@@ -99,7 +99,7 @@ def split_series(raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[An
     The per-frame 802.11 trace (``frames``) is left out of the summary too: like the series it is
     bulky, and it is available as ``Result.frames``.
     """
-    summary = {k: v for k, v in raw.items() if k not in ("series", "frames")}
+    summary = {k: v for k, v in raw.items() if k not in ("series", "frames", "view")}
     series = raw.get("series") or None
     if series is not None and not series.get("t_s"):
         series = None
@@ -124,6 +124,9 @@ class Result:
     #: The per-frame 802.11 trace (``trace.frames = true``), one row per transmission and per
     #: reception outcome at the addressee; empty otherwise.
     frames: pl.DataFrame = field(default_factory=pl.DataFrame)
+    #: What ``tcplab view`` draws (``trace.view = true``): the network's shape, station tracks and
+    #: packed event columns (tcplab/viewer/data.py reads them); None otherwise.
+    view: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def warnings(self) -> list[str]:
@@ -167,6 +170,7 @@ class Result:
             links=records_frame(summary.get("links", []), LINK_SCHEMA),
             series=series_frame(series),
             frames=frames_frame(raw.get("frames")),
+            view=raw.get("view"),
         )
 
     def to_json(self, indent: int | None = None) -> str:

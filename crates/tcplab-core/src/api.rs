@@ -300,6 +300,14 @@ pub struct RunOutput {
     pub summary: Summary,
     pub series: SeriesColumns,
     pub frames: FrameColumns,
+    /// What `tcplab view` draws (`trace.view = true`), None otherwise.
+    pub view: Option<ViewOutput>,
+}
+
+/// The viewer's data: the network's shape (`World::view_meta`) and the recorded rows.
+pub struct ViewOutput {
+    pub meta: serde_json::Value,
+    pub trace: crate::trace::view::ViewTrace,
 }
 
 /// A built world, ready to run in slices (so a caller can honour interrupts between them).
@@ -360,7 +368,12 @@ impl Prepared {
         if !violations.is_empty() {
             return Err(Error::Simulation(SimError::Conservation(violations)));
         }
+        let view = self.world.take_view().map(|trace| ViewOutput {
+            meta: self.world.view_meta(),
+            trace,
+        });
         let mut out = summarize(&self.world);
+        out.view = view;
         out.summary.warnings = self.warnings.iter().map(|w| w.to_string()).collect();
         Ok(out)
     }
@@ -706,6 +719,7 @@ pub fn summarize(w: &World) -> RunOutput {
         })
         .collect();
     RunOutput {
+        view: None,
         frames,
         summary: Summary {
             scenario: w.name.clone(),

@@ -232,6 +232,7 @@ const FIELDS: &[&str] = &[
     "interval",
     "pcap",
     "frames",
+    "view",
     "propagation",
     "rx_range",
     "cs_range",

@@ -332,6 +332,9 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         stop,
         s.max_events.unwrap_or(DEFAULT_MAX_EVENTS),
     );
+    if s.trace.view == Some(true) {
+        w.enable_view(s.trace.frames == Some(true));
+    }
     let mut ids: BTreeMap<&str, NodeId> = BTreeMap::new();
     for n in &s.nodes {
         ids.insert(n.name.as_str(), w.add_node(&n.name));

@@ -267,6 +267,11 @@ pub struct TraceSpec {
     /// (returned as the run's `frames` table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frames: Option<bool>,
+    /// Record what `tcplab view` draws: each station's track, every transmission (air and
+    /// wire) classed as TCP data / TCP ACK / routing / UDP / MAC control, reception outcomes,
+    /// drops with their reason (set by `tcplab view`; docs/viewer.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<bool>,
     /// Bytes captured per packet (default: the whole packet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcap_snaplen: Option<u32>,

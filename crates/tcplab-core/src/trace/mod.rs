@@ -2,6 +2,7 @@
 
 pub mod pcap;
 pub mod series;
+pub mod view;
 
 pub use pcap::PcapWriter;
 pub use series::{Series, SeriesKind, SeriesSet};

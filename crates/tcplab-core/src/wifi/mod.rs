@@ -679,7 +679,9 @@ impl Wifi {
 
     fn start_tx(&mut self, now: SimTime, s: u32, f: Frame, d: SimTime) {
         if let Some(tr) = self.frames.as_mut() {
-            tr.push(frame_record(now, s, FrameEvent::Tx, &f));
+            let mut r = frame_record(now, s, FrameEvent::Tx, &f);
+            r.dur = d;
+            tr.push(r);
         }
         let end = now + d;
         let id = match self.free_txs.pop() {
@@ -943,6 +945,11 @@ pub struct FrameRecord {
     pub retry: bool,
     pub bytes: u32,
     pub rate: u64,
+    /// The packet a data frame carries (valid while the world reads the trace right after the
+    /// event, for `trace.view`; the arena reuses ids later).
+    pub pkt: Option<PktId>,
+    /// Time on the air (transmissions; zero for reception outcomes).
+    pub dur: SimTime,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -983,6 +990,8 @@ fn frame_record(t: SimTime, sta: u32, event: FrameEvent, f: &Frame) -> FrameReco
         retry: f.retry,
         bytes: f.bytes,
         rate: f.rate,
+        pkt: f.pkt,
+        dur: SimTime::ZERO,
     }
 }
 

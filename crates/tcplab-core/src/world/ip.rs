@@ -200,6 +200,8 @@ impl World {
     /// an ICMP destination unreachable.
     fn routing_drop(&mut self, node: NodeId, id: PktId, reason: DropReason) {
         self.nodes[node.idx()].drops.count(reason);
+        let code = crate::trace::view::routing_reason(reason);
+        self.view_drop(node, id, code, None);
         if reason.sends_icmp() {
             self.icmp_unreachable(node, id);
         }
@@ -348,6 +350,7 @@ impl World {
             self.deliver_local(node, id);
         } else if p.ip.ttl <= 1 {
             self.nodes[node.idx()].drops.ttl += 1;
+            self.view_drop(node, id, crate::trace::view::R_TTL, None);
             self.lose(id);
         } else {
             p.ip.ttl -= 1;

@@ -67,6 +67,8 @@ impl World {
         match ifc.queue.enqueue(now, id, size, ect, &mut ifc.rng) {
             Enqueue::Dropped => {
                 ifc.stats.drops_queue += 1;
+                let node = ifc.node;
+                self.view_drop(node, id, crate::trace::view::R_QUEUE, None);
                 self.lose(id);
                 return;
             }
@@ -101,16 +103,19 @@ impl World {
         // model decides.
         let lost = if ifc.outage.is_down(now) || ifc.outage.is_down(arrive) {
             ifc.stats.drops_outage += 1;
-            true
+            Some(crate::trace::view::R_OUTAGE)
         } else if ifc.loss.lose(&mut ifc.rng) {
             ifc.stats.drops_loss += 1;
-            true
+            Some(crate::trace::view::R_LOSS)
         } else {
-            false
+            None
         };
-        let peer = ifc.peer;
+        let (peer, node) = (ifc.peer, ifc.node);
         self.queue.schedule(now + tx, Event::TxDone(i));
-        if lost {
+        self.view_wire_tx(i, id, tx);
+        if let Some(reason) = lost {
+            let to = self.ifaces[peer.idx()].node;
+            self.view_drop(node, id, reason, Some(to));
             self.lose(id);
         } else {
             self.queue.schedule(arrive, Event::Arrive(peer, id));

@@ -18,6 +18,7 @@ impl World {
         if m.is_static() {
             let p = m.position(SimTime::ZERO);
             self.wifi.set_position(sta, p);
+            self.view_position(sta, p, (0.0, 0.0));
             return;
         }
         self.position_update = match self.position_update {
@@ -43,6 +44,10 @@ impl World {
         moves.clear();
         for (sta, m) in &mut self.mobile {
             let p = m.position(now);
+            if let Some(v) = self.view.as_mut() {
+                let node = self.wifi.stations[*sta as usize].node.0;
+                v.position(*sta, node, now, p, m.velocity(now));
+            }
             if self.wifi.stations[*sta as usize].pos != p {
                 moves.push((*sta, p));
             }

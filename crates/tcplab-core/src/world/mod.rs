@@ -18,6 +18,7 @@ mod ip;
 mod links;
 mod mobility;
 mod paths;
+mod view;
 mod wireless;
 
 use std::collections::HashMap;
@@ -105,6 +106,8 @@ pub struct World {
     wifi_pcap: Vec<Option<PcapWriter>>,
     /// RED with its random stream and ECN marks on a station's interface queue, by station.
     wifi_red: Vec<Option<WifiRed>>,
+    /// What `tcplab view` draws (`trace.view`); None when not asked for.
+    view: Option<Box<crate::trace::view::ViewTrace>>,
     started: Option<Instant>,
     pub wall_time: f64,
     finished: bool,
@@ -157,6 +160,7 @@ impl World {
             wlan_sta: Vec::new(),
             wifi_pcap: Vec::new(),
             wifi_red: Vec::new(),
+            view: None,
             started: None,
             wall_time: 0.0,
             finished: false,

@@ -115,6 +115,9 @@ impl World {
     /// packets the MAC gave up on.
     pub(super) fn wifi_io(&mut self) {
         loop {
+            if self.view.is_some() {
+                self.view_frames();
+            }
             for (t, ev) in self.wifi.io.sched.drain(..) {
                 self.queue.schedule(t, ev);
             }
@@ -208,6 +211,7 @@ impl World {
             self.free(id);
             return;
         }
+        self.view_link_fail(sta, id, dst);
         let next = self.nodes[self.wifi.stations[dst as usize].node.idx()].addr;
         let hop = Hop {
             port: self.sta_port[sta as usize],
@@ -226,6 +230,7 @@ impl World {
         if self.wifi_aqm(sta, id, prio) == Enqueue::Dropped
             || !self.wifi.enqueue(self.now, sta, id, next, len, prio)
         {
+            self.view_drop(node, id, crate::trace::view::R_QUEUE, None);
             self.lose(id);
         }
         if !self.wifi.io.up.is_empty()

@@ -1,0 +1,390 @@
+//! Recording what `tcplab view` draws (`trace.view = true`, trace/view.rs): the world calls
+//! these at the places where a packet goes on the air or a wire, is dropped, or a station
+//! moves. Each returns at once when the view trace is off.
+
+use super::World;
+use crate::ids::{IfaceId, NodeId, PktId};
+use crate::time::SimTime;
+use crate::trace::view::{self as v, Row, ViewTrace};
+use crate::wifi::{FrameEvent, FrameKind, BROADCAST};
+
+impl World {
+    /// Turns the view trace on (before the stations are placed, so their first positions are
+    /// recorded). `keep_frames`: the run also returns the MAC's frame trace (`trace.frames`).
+    pub fn enable_view(&mut self, keep_frames: bool) {
+        let mut t = ViewTrace::default();
+        t.keep_frames = keep_frames;
+        self.view = Some(Box::new(t));
+        if self.wifi.frames.is_none() {
+            self.wifi.frames = Some(Vec::new());
+        }
+    }
+
+    /// The view trace, if recorded.
+    pub fn view(&self) -> Option<&ViewTrace> {
+        self.view.as_deref()
+    }
+
+    /// A station was placed or moved by its model at `now`, moving at `vel` from here.
+    pub(super) fn view_position(&mut self, sta: u32, pos: (f64, f64), vel: (f64, f64)) {
+        if let Some(t) = self.view.as_mut() {
+            let node = self.wifi.stations[sta as usize].node.0;
+            t.position(sta, node, self.now, pos, vel);
+        }
+    }
+
+    fn classify(&self, node: NodeId, id: PktId) -> (u8, Option<u32>) {
+        let p = &self.packets[id.idx()];
+        v::classify(
+            p,
+            crate::net::RoutingAgent::is_control(&self.routing[node.idx()], p),
+            self.flows.len(),
+            &self.cbr,
+        )
+    }
+
+    /// Reads the frames the MAC traced since the last call, while their packets are still in
+    /// the arena (the world calls this before it frees the copies the MAC is done with).
+    pub(super) fn view_frames(&mut self) {
+        let Some(view) = self.view.as_mut() else {
+            return;
+        };
+        let frames = self.wifi.frames.get_or_insert_with(Vec::new);
+        let new = std::mem::take(frames);
+        let start = view.frames_seen.min(new.len());
+        let mut rows = Vec::with_capacity(new.len() - start);
+        for r in &new[start..] {
+            let node = self.wifi.stations[r.sta as usize].node;
+            let peer_sta = if r.event == FrameEvent::Tx {
+                r.dst
+            } else {
+                r.src
+            };
+            let peer =
+                (peer_sta != BROADCAST).then(|| self.wifi.stations[peer_sta as usize].node.0);
+            let (class, flow) = match (r.kind, r.pkt) {
+                (FrameKind::Rts, _) => (v::MAC_RTS, None),
+                (FrameKind::Cts, _) => (v::MAC_CTS, None),
+                (FrameKind::Ack, _) => (v::MAC_ACK, None),
+                (FrameKind::Data, Some(id)) => {
+                    let sender = self.wifi.stations[r.src as usize].node;
+                    self.classify(sender, id)
+                }
+                (FrameKind::Data, None) => (v::ROUTING, None),
+            };
+            let event = match r.event {
+                FrameEvent::Tx => v::TX,
+                FrameEvent::RxOk => v::RX_OK,
+                FrameEvent::RxCollision => v::RX_COLLISION,
+                FrameEvent::RxError => v::RX_ERROR,
+                FrameEvent::RxMissed => v::RX_MISSED,
+            };
+            let qlen = if event == v::TX {
+                self.wifi.stations[r.sta as usize].mac.queue_len()
+            } else {
+                0
+            };
+            rows.push(Row {
+                t: r.t,
+                node: node.0,
+                peer,
+                event,
+                class,
+                flow,
+                bytes: r.bytes,
+                dur: r.dur,
+                qlen,
+                retry: r.retry,
+                reason: 0,
+            });
+        }
+        let view = self.view.as_mut().expect("checked above");
+        for row in rows {
+            view.push(row);
+        }
+        let frames = self.wifi.frames.as_mut().expect("set above");
+        if view.keep_frames {
+            // The run returns the frame trace too: put it back and remember how far it is read.
+            let mut new = new;
+            new.append(frames);
+            *frames = new;
+            view.frames_seen = frames.len();
+        } else {
+            // Only the viewer wants the frames: keep the MAC's buffer empty (and its allocation).
+            let mut new = new;
+            new.clear();
+            *frames = new;
+            view.frames_seen = 0;
+        }
+    }
+
+    /// Packet `id` starts its time on wired interface `i` (`dur` on the wire).
+    pub(super) fn view_wire_tx(&mut self, i: IfaceId, id: PktId, dur: SimTime) {
+        if self.view.is_none() {
+            return;
+        }
+        let ifc = &self.ifaces[i.idx()];
+        let (node, peer, qlen) = (ifc.node, self.ifaces[ifc.peer.idx()].node, ifc.queue.len());
+        let (class, flow) = self.classify(node, id);
+        let row = Row {
+            t: self.now,
+            node: node.0,
+            peer: Some(peer.0),
+            event: v::TX,
+            class,
+            flow,
+            bytes: self.packets[id.idx()].ip_len(),
+            dur,
+            qlen,
+            retry: false,
+            reason: 0,
+        };
+        self.view.as_mut().expect("checked").push(row);
+    }
+
+    /// Packet `id` is dropped at `node` for `reason` (a `trace::view::REASON_NAMES` code);
+    /// `peer` is the next hop it was meant for, if known.
+    pub(super) fn view_drop(&mut self, node: NodeId, id: PktId, reason: u8, peer: Option<NodeId>) {
+        if self.view.is_none() {
+            return;
+        }
+        let (class, flow) = self.classify(node, id);
+        let row = Row {
+            t: self.now,
+            node: node.0,
+            peer: peer.map(|p| p.0),
+            event: v::DROP,
+            class,
+            flow,
+            bytes: self.packets[id.idx()].ip_len(),
+            dur: SimTime::ZERO,
+            qlen: 0,
+            retry: false,
+            reason,
+        };
+        self.view.as_mut().expect("checked").push(row);
+    }
+
+    /// Station `sta`'s MAC gave up on packet `id` for station `dst` after its retries.
+    pub(super) fn view_link_fail(&mut self, sta: u32, id: PktId, dst: u32) {
+        if self.view.is_none() {
+            return;
+        }
+        let node = self.wifi.stations[sta as usize].node;
+        let peer = self.wifi.stations[dst as usize].node;
+        let (class, flow) = self.classify(node, id);
+        let row = Row {
+            t: self.now,
+            node: node.0,
+            peer: Some(peer.0),
+            event: v::LINK_FAIL,
+            class,
+            flow,
+            bytes: self.packets[id.idx()].ip_len(),
+            dur: SimTime::ZERO,
+            qlen: 0,
+            retry: false,
+            reason: 0,
+        };
+        self.view.as_mut().expect("checked").push(row);
+    }
+
+    /// Takes the view trace out of the world at the end of a run, with the frames not read yet
+    /// and a starting point for every station that never reported a position.
+    pub fn take_view(&mut self) -> Option<ViewTrace> {
+        self.view.as_ref()?;
+        self.view_frames();
+        let mut t = *self.view.take()?;
+        let mut placed = vec![false; self.nodes.len()];
+        for p in &t.tracks {
+            placed[p.node as usize] = true;
+        }
+        for st in &self.wifi.stations {
+            if !placed[st.node.idx()] {
+                placed[st.node.idx()] = true;
+                t.tracks.push(v::TrackPoint {
+                    node: st.node.0,
+                    t: SimTime::ZERO,
+                    pos: st.pos,
+                    vel: (0.0, 0.0),
+                });
+            }
+        }
+        Some(t)
+    }
+
+    /// The network's shape for the viewer: nodes, wired links, WLANs with their members, AP
+    /// and ranges, flows; names and codes of the trace's columns.
+    pub fn view_meta(&self) -> serde_json::Value {
+        use serde_json::json;
+        let name = |n: NodeId| self.nodes[n.idx()].name.clone();
+        let links: Vec<_> = self
+            .links
+            .iter()
+            .map(|l| {
+                let (a, b) = (
+                    &self.ifaces[l.ifaces[0].idx()],
+                    &self.ifaces[l.ifaces[1].idx()],
+                );
+                json!({
+                    "name": l.name, "a": a.node.0, "b": b.node.0,
+                    "rate_bps": a.rate_bps, "delay_s": a.delay.0 as f64 / 1e9,
+                })
+            })
+            .collect();
+        let wlans: Vec<_> = self
+            .wifi
+            .wlans
+            .iter()
+            .map(|w| {
+                let prop = &w.cfg.propagation;
+                json!({
+                    "name": w.cfg.name,
+                    "mode": match w.cfg.mode {
+                        crate::wifi::Mode::Infrastructure => "infrastructure",
+                        crate::wifi::Mode::AdHoc => "adhoc",
+                    },
+                    "ap": w.ap.map(|s| self.wifi.stations[s as usize].node.0),
+                    "nodes": w.stations.iter().map(|&s| self.wifi.stations[s as usize].node.0).collect::<Vec<_>>(),
+                    "rx_range_m": range(|d| prop.reach(d).decodable),
+                    "cs_range_m": range(|d| prop.reach(d).sensed),
+                })
+            })
+            .collect();
+        let mut flows: Vec<_> = self
+            .flows
+            .iter()
+            .map(|f| {
+                json!({
+                    "name": f.name, "kind": "tcp",
+                    "client": f.client_node.0, "server": f.server_node.0,
+                    "start_s": f.start.0 as f64 / 1e9,
+                })
+            })
+            .collect();
+        flows.extend(self.cbr.iter().map(|c| {
+            json!({
+                "name": c.name, "kind": "cbr", "src": c.src.0, "dst": c.dst.0,
+                "start_s": c.start.0 as f64 / 1e9,
+            })
+        }));
+        json!({
+            "nodes": self.nodes.iter().enumerate().map(|(i, _)| name(NodeId(i as u32))).collect::<Vec<_>>(),
+            "routing": self.routing.iter().map(|r| r.kind()).collect::<Vec<_>>(),
+            "links": links,
+            "wlans": wlans,
+            "flows": flows,
+            "events": v::EVENT_NAMES,
+            "classes": v::CLASS_NAMES,
+            "reasons": v::REASON_NAMES,
+        })
+    }
+}
+
+/// The largest distance (m, to 1 cm) at which `reaches` holds, for a model where it holds up to
+/// some distance and never beyond (every propagation model's mean path loss grows with
+/// distance); 0 if it never holds, capped at 100 km.
+fn range(reaches: impl Fn(f64) -> bool) -> f64 {
+    let (mut lo, mut hi) = (0.0, 100_000.0);
+    if !reaches(lo) {
+        return 0.0;
+    }
+    if reaches(hi) {
+        return hi;
+    }
+    while hi - lo > 0.01 {
+        let mid = 0.5 * (lo + hi);
+        if reaches(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::prepare;
+    use crate::scenario::Format;
+    use crate::time::SimTime;
+
+    const RW: &str = r#"
+name = "rw"
+duration = "120s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[nodes]]
+name = "c"
+[[wlans]]
+name = "w"
+mode = "adhoc"
+position_update = "1s"
+[[wlans.stations]]
+node = "a"
+position = ["0m", "0m"]
+[[wlans.stations]]
+node = "b"
+position = ["100m", "0m"]
+mobility = { model = "random_waypoint", min_speed = "1m/s", max_speed = "20m/s", pause = "2s", area = ["300m", "300m"] }
+[[wlans.stations]]
+node = "c"
+position = ["50m", "50m"]
+mobility = { model = "waypoints", points = [["10s", "50m", "50m"], ["20s", "150m", "50m"], ["25s", "150m", "0m"]] }
+# A flow keeps the run going to its end.
+[[flows]]
+name = "keepalive"
+app = "cbr"
+src = "a"
+dst = "c"
+rate = "8kbps"
+packet_size = "100B"
+[trace]
+view = true
+"#;
+
+    /// The recorded tracks give the mobility model's exact position at any time, between the
+    /// world's refreshes too (a random waypoint's legs and pauses, a waypoint track, a static
+    /// station).
+    #[test]
+    fn tracks_reproduce_the_models_positions() {
+        let mut p = prepare(RW, Format::Toml, Some(7), &[], None).unwrap();
+        let mut models = p.world.mobile.clone();
+        while !p.step(u64::MAX).unwrap() {}
+        assert_eq!(
+            p.world.now,
+            SimTime::from_secs(120),
+            "the run lasts its duration"
+        );
+        let trace = p.world.take_view().unwrap();
+        let at = |node: u32, t: SimTime| {
+            let k = trace
+                .tracks
+                .iter()
+                .rfind(|q| q.node == node && q.t <= t)
+                .expect("a point at t = 0");
+            let dt = (t - k.t).0 as f64 / 1e9;
+            (k.pos.0 + k.vel.0 * dt, k.pos.1 + k.vel.1 * dt)
+        };
+        for i in 0..=1200u64 {
+            let t = SimTime::from_millis(i * 100 + 37);
+            for (sta, m) in models.iter_mut() {
+                let node = p.world.wifi.stations[*sta as usize].node.0;
+                let (want, got) = (m.position(t), at(node, t));
+                assert!(
+                    (want.0 - got.0).abs() < 1e-6 && (want.1 - got.1).abs() < 1e-6,
+                    "station {sta} at {t:?}: model {want:?}, track {got:?}"
+                );
+            }
+        }
+        assert_eq!(at(0, SimTime::from_secs(50)), (0.0, 0.0));
+        // The random waypoint turned several times: one point per velocity change, not per refresh.
+        let b = trace.tracks.iter().filter(|q| q.node == 1).count();
+        assert!(
+            b > 4 && b < 120,
+            "{b} points for 120 s refreshed every second"
+        );
+    }
+}

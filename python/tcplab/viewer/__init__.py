@@ -1,0 +1,75 @@
+"""A run viewer in the browser: one self-contained HTML file per run (docs/viewer.md).
+
+>>> import tcplab
+>>> res = tcplab.viewer.run("examples/adhoc_mobile.toml", overrides={"duration": "60s"})  # doctest: +SKIP
+>>> tcplab.viewer.write(res, "adhoc_mobile.html")                                        # doctest: +SKIP
+
+``tcplab.view(result)`` (the package-level function) writes the page of a result that was run with
+``trace.view = true``; :func:`run` runs a scenario with everything the page needs switched on.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from tcplab import _core
+from tcplab.result import Result
+from tcplab.scenario import ScenarioLike, load, override_pairs
+from tcplab.viewer.data import SERIES, ViewData, build, seconds
+from tcplab.viewer.page import render
+
+__all__ = ["ViewData", "build", "check_window", "render", "run", "traced_overrides", "write"]
+
+
+def traced_overrides(resolved: dict[str, Any]) -> list[tuple[str, str]]:
+    """The overrides that switch on what the page shows, keeping the scenario's own trace settings."""
+    trace = resolved.get("trace") or {}
+    series = sorted(set(trace.get("series") or []) | set(SERIES))
+    if "all" in series:
+        series = ["all"]
+    pairs = [("trace.view", "true"), ("trace.series", "[" + ", ".join(f'"{s}"' for s in series) + "]")]
+    if not trace.get("interval"):
+        # One sample per 10 ms at most: plenty for a plot, and a 600 s run's series stay small.
+        pairs.append(("trace.interval", '"10ms"'))
+    return pairs
+
+
+def check_window(resolved: dict[str, Any], t_from: float | None, t_to: float | None) -> None:
+    """Refuse a window outside the run: ValueError naming --from / --to and the allowed range."""
+    end = seconds(resolved["duration"])
+    if t_from is not None and not 0 <= t_from < end:
+        raise ValueError(f"--from: {t_from:g} s is outside the run, which lasts {end:g} s; allowed: 0 s ≤ from < {end:g} s")
+    if t_to is not None and not 0 < t_to <= end:
+        raise ValueError(f"--to: {t_to:g} s is outside the run, which lasts {end:g} s; allowed: 0 s < to ≤ {end:g} s")
+    if t_from is not None and t_to is not None and t_from >= t_to:
+        raise ValueError(f"--to: {t_to:g} s is not after --from ({t_from:g} s)")
+
+
+def run(
+    scenario_or_path: ScenarioLike,
+    seed: int | None = None,
+    overrides: Any = None,
+) -> Result:
+    """Run a scenario with the view trace and the per-flow series the page plots."""
+    src = load(scenario_or_path)
+    pairs = override_pairs(overrides)
+    resolved = _core.resolve(src.text, src.format, pairs)
+    raw = _core.run(src.text, src.format, seed, pairs + traced_overrides(resolved), None)
+    return Result.from_raw(raw)
+
+
+def write(
+    result: Result,
+    out: str | os.PathLike[str],
+    t_from: float | None = None,
+    t_to: float | None = None,
+) -> Path:
+    """Write the page of ``result`` (run with ``trace.view = true``) to ``out``; returns the path."""
+    path = Path(out)
+    html = render(build(result, t_from, t_to))
+    tmp = path.with_name(path.name + ".partial")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(path)
+    return path
