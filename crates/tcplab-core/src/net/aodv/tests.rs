@@ -876,7 +876,13 @@ fn rreq_cache_forgets_expired_pairs() {
     let window = (p.bcast_id_save.0 / step.0) as usize;
     let mut t = SimTime::from_secs(1);
     for id in 0..3000u32 {
-        n.on_control(t, Port(0), a, &ctrl(a, 5, rreq(0x0a00_0009, 1, id)), &mut io);
+        n.on_control(
+            t,
+            Port(0),
+            a,
+            &ctrl(a, 5, rreq(0x0a00_0009, 1, id)),
+            &mut io,
+        );
         t = t + step;
     }
     let held = n.rreqs_remembered();
@@ -891,5 +897,9 @@ fn rreq_cache_forgets_expired_pairs() {
     let forwarded = io.send.len();
     assert!(forwarded > before, "a new RREQ is forwarded");
     n.on_control(t + step, Port(0), a, &q, &mut io);
-    assert_eq!(io.send.len(), forwarded, "its duplicate within the window is dropped");
+    assert_eq!(
+        io.send.len(),
+        forwarded,
+        "its duplicate within the window is dropped"
+    );
 }
