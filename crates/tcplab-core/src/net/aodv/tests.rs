@@ -883,7 +883,7 @@ fn rreq_cache_forgets_expired_pairs() {
             &ctrl(a, 5, rreq(0x0a00_0009, 1, id)),
             &mut io,
         );
-        t = t + step;
+        t += step;
     }
     let held = n.rreqs_remembered();
     assert!(
