@@ -65,6 +65,22 @@ py-test:
 bench:
 	cargo bench -p tcplab-core --bench core
 
+# Whole-process speed against the peer simulators (issue 35; not part of make test): ns-2.35
+# (Debian's ns2, installed when missing) on every network of benches/peers/run_ns2.py, and ns-3
+# 3.44 when NS3_PYTHON names the interpreter of a throw-away virtualenv with ns3==3.44.post0.
+# Writes medians, ratios and peak memory into docs/validation/performance.md.
+PAIRS ?= 5
+NS3_PYTHON ?=
+.PHONY: bench-peers
+bench-peers: build
+	@command -v ns >/dev/null 2>&1 || { \
+		apt-get update -qq >/dev/null && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ns2 >/dev/null; }
+	$(BIN)/python benches/peers/run_ns2.py --pairs $(PAIRS)
+	@if [ -n "$(NS3_PYTHON)" ]; then \
+		$(BIN)/python benches/peers/run_ns3.py --python $(NS3_PYTHON) --pairs $(PAIRS); \
+	else echo "bench-peers: NS3_PYTHON not set, ns-3 skipped (see benches/peers/run_ns3.py)"; fi
+
 # The scenario front door under 1 million fuzzed inputs (make test runs 20 000 of them);
 # FUZZ_SEED picks another input stream. See docs/validation/fuzzing.md.
 FUZZ_INPUTS ?= 1000000

@@ -19,16 +19,43 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tcplab import _core
 from tcplab.exceptions import ScenarioError, SimulationError, TcplabError
 from tcplab.result import Result
-from tcplab.runner import Sweep
 from tcplab.scenario import ScenarioLike, load, override_pairs
-from tcplab.sweeps import SweepResult, SweepSummary, results, sweep
+
+if TYPE_CHECKING:
+    from tcplab.runner import Sweep
+    from tcplab.sweeps import SweepResult, SweepSummary, results, sweep
 
 __version__: str = _core.version()
+
+# The sweep API pulls in polars (and, for a progress bar, rich); it is imported on first use so
+# that ``import tcplab`` and a single run stay cheap (issue 35).  PEP 562 module __getattr__.
+_LAZY = {
+    "Sweep": "tcplab.runner",
+    "SweepResult": "tcplab.sweeps",
+    "SweepSummary": "tcplab.sweeps",
+    "results": "tcplab.sweeps",
+    "sweep": "tcplab.sweeps",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 Overrides = Mapping[str, Any] | Iterable[tuple[str, Any]] | None
 

@@ -12,6 +12,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
+#: Where sweeps and `tcplab results` keep their runs unless told otherwise (defined here, not in
+#: ``store``, so that the CLI can name it without importing polars).
+DEFAULT_STORE = Path("results") / "tcplab.db"
+
 
 def write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (temporary file in the same folder, then rename)."""

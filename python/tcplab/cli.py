@@ -17,18 +17,16 @@ import json
 import math
 import os
 import shutil
-import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from tcplab import _core
-from tcplab._fs import replace_dir, staging_dir, write_text
+from tcplab._fs import DEFAULT_STORE, replace_dir, staging_dir, write_text
 from tcplab.exceptions import ScenarioError, TcplabError, format_error
 from tcplab.result import Result
 from tcplab.scenario import ScenarioText, load, parse_set
-from tcplab.store import DEFAULT_STORE
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -134,9 +132,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         result = Result.from_raw(raw)
         if out is not None and staging is not None:
             write_text(staging / "summary.json", result.to_json(indent=2) + "\n")
-            if not result.series.is_empty():
+            if result.has_series:  # polars is only imported when there is a frame to write
                 result.series.write_parquet(staging / "series.parquet")
-            if not result.frames.is_empty():
+            if result.has_frames:
                 result.frames.write_parquet(staging / "frames.parquet")
             replace_dir(staging, out)
             staging = None
@@ -608,9 +606,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IsADirectoryError as exc:
         _err(f"{exc.filename}: is a directory; expected a file")
         return EXIT_USAGE
-    except sqlite3.Error as exc:  # e.g. --store names a folder or a file that is not a database
-        _err(f"error: results store {getattr(args, 'store', '')}: {exc}")
-        return EXIT_USAGE
     except (TcplabError, RuntimeError, OSError) as exc:
         _err(*format_error(exc))
         return EXIT_FAILED
@@ -620,6 +615,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # stdout closed early (e.g. piped into head): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except Exception as exc:
+        # sqlite3 is imported by the commands that use the results store, not at start-up: an
+        # exception can only be one of its errors if it was imported.
+        sqlite3 = sys.modules.get("sqlite3")
+        if sqlite3 is not None and isinstance(exc, sqlite3.Error):  # e.g. --store names a folder
+            _err(f"error: results store {getattr(args, 'store', '')}: {exc}")
+            return EXIT_USAGE
+        raise
 
 
 if __name__ == "__main__":

@@ -4,71 +4,99 @@ The core returns JSON-compatible data so that it can be stored, pickled to worke
 for bit.  ``Result`` keeps that dict as ``summary`` (everything but the bulky time series) and adds
 DataFrame views for analysis.  Column dtypes are pinned where the data can be all-null (for example
 ``response_time_s`` of an unlimited transfer) so that frames from different runs concatenate.
+
+polars is imported when a DataFrame is first asked for, not with this module: ``tcplab run
+--json`` and ``Result.to_json`` never need it, and importing it costs a quarter of a second and
+~55 MiB (issue 35).  The column schemas are kept as dtype names for the same reason.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import polars as pl
+if TYPE_CHECKING:
+    import polars as pl
 
 # Column order is reading order (what, outcome, then the counters that explain it); the core's
-# dicts arrive with sorted keys, so the frames are built in this order.
-FLOW_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
-    "name": pl.String,
-    "variant": pl.String,
-    "completed": pl.Boolean,
-    "aborted": pl.Boolean,
-    "bytes_delivered": pl.Int64,
-    "response_time_s": pl.Float64,
-    "goodput_bps": pl.Float64,
-    "segments_sent": pl.Int64,
-    "retransmissions": pl.Int64,
-    "fast_retransmissions": pl.Int64,
-    "timeout_retransmissions": pl.Int64,
-    "timeouts": pl.Int64,
-    "fast_recoveries": pl.Int64,
-    "spurious_retransmissions": pl.Int64,
-    "retransmission_ratio_pct": pl.Float64,
-    "window_probes": pl.Int64,
-    "data_lost": pl.Int64,
-    "acks_lost": pl.Int64,
-    "acks_learned": pl.Int64,
-    "reason": pl.String,
+# dicts arrive with sorted keys, so the frames are built in this order.  Values are polars dtype
+# names (``pl.String`` ...), resolved by ``_dtypes`` when a frame is built.
+_FLOW_DTYPES = {
+    "name": "String",
+    "variant": "String",
+    "completed": "Boolean",
+    "aborted": "Boolean",
+    "bytes_delivered": "Int64",
+    "response_time_s": "Float64",
+    "goodput_bps": "Float64",
+    "segments_sent": "Int64",
+    "retransmissions": "Int64",
+    "fast_retransmissions": "Int64",
+    "timeout_retransmissions": "Int64",
+    "timeouts": "Int64",
+    "fast_recoveries": "Int64",
+    "spurious_retransmissions": "Int64",
+    "retransmission_ratio_pct": "Float64",
+    "window_probes": "Int64",
+    "data_lost": "Int64",
+    "acks_lost": "Int64",
+    "acks_learned": "Int64",
+    "reason": "String",
 }
-LINK_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
-    "name": pl.String,
-    "direction": pl.String,
-    "packets_sent": pl.Int64,
-    "bytes_sent": pl.Int64,
-    "drops_queue": pl.Int64,
-    "drops_loss": pl.Int64,
-    "drops_outage": pl.Int64,
-    "ecn_marks": pl.Int64,
+_LINK_DTYPES = {
+    "name": "String",
+    "direction": "String",
+    "packets_sent": "Int64",
+    "bytes_sent": "Int64",
+    "drops_queue": "Int64",
+    "drops_loss": "Int64",
+    "drops_outage": "Int64",
+    "ecn_marks": "Int64",
 }
-CBR_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
-    "name": pl.String,
-    "src": pl.String,
-    "dst": pl.String,
-    "sent": pl.Int64,
-    "received": pl.Int64,
-    "bytes_sent": pl.Int64,
-    "bytes_received": pl.Int64,
-    "loss_pct": pl.Float64,
-    "throughput_bps": pl.Float64,
+_CBR_DTYPES = {
+    "name": "String",
+    "src": "String",
+    "dst": "String",
+    "sent": "Int64",
+    "received": "Int64",
+    "bytes_sent": "Int64",
+    "bytes_received": "Int64",
+    "loss_pct": "Float64",
+    "throughput_bps": "Float64",
 }
-SERIES_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
-    "flow": pl.String,
-    "series": pl.String,
-    "t_s": pl.Float64,
-    "value": pl.Float64,
+_SERIES_DTYPES = {"flow": "String", "series": "String", "t_s": "Float64", "value": "Float64"}
+_SCHEMAS = {
+    "FLOW_SCHEMA": _FLOW_DTYPES,
+    "LINK_SCHEMA": _LINK_DTYPES,
+    "CBR_SCHEMA": _CBR_DTYPES,
+    "SERIES_SCHEMA": _SERIES_DTYPES,
 }
 
 
-def records_frame(rows: list[dict[str, Any]], schema: dict[str, Any]) -> pl.DataFrame:
-    """A DataFrame of ``rows`` with the known columns' dtypes pinned; unknown extra keys are kept."""
+@functools.cache
+def _dtypes(name: str) -> dict[str, Any]:
+    """The schema ``name`` (``"FLOW_SCHEMA"`` ...) as {column: polars dtype}; imports polars."""
+    import polars as pl
+
+    return {col: getattr(pl, dtype) for col, dtype in _SCHEMAS[name].items()}
+
+
+def __getattr__(name: str) -> Any:
+    """``FLOW_SCHEMA``, ``LINK_SCHEMA``, ``CBR_SCHEMA``, ``SERIES_SCHEMA``: built on first use (PEP 562)."""
+    if name in _SCHEMAS:
+        return _dtypes(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def records_frame(rows: list[dict[str, Any]], schema: dict[str, Any] | str) -> pl.DataFrame:
+    """A DataFrame of ``rows`` with the known columns' dtypes pinned; unknown extra keys are kept.
+
+    ``schema`` is {column: dtype} or the name of one of this module's schemas."""
+    import polars as pl
+
+    if isinstance(schema, str):
+        schema = _dtypes(schema)
     if not rows:
         return pl.DataFrame(schema=schema)
     known = {k: v for k, v in schema.items() if k in rows[0]}
@@ -78,9 +106,12 @@ def records_frame(rows: list[dict[str, Any]], schema: dict[str, Any]) -> pl.Data
 
 def series_frame(series: dict[str, list[Any]] | None) -> pl.DataFrame:
     """The core's columnar time series as a long DataFrame (flow, series, t_s, value)."""
+    import polars as pl
+
+    schema = _dtypes("SERIES_SCHEMA")
     if not series:
-        return pl.DataFrame(schema=SERIES_SCHEMA)
-    return pl.DataFrame({k: series.get(k, []) for k in SERIES_SCHEMA}, schema=SERIES_SCHEMA)
+        return pl.DataFrame(schema=schema)
+    return pl.DataFrame({k: series.get(k, []) for k in schema}, schema=schema)
 
 
 FRAME_COLUMNS = ("t_s", "node", "event", "kind", "src", "dst", "seq", "retry", "bytes", "rate_bps")
@@ -88,6 +119,8 @@ FRAME_COLUMNS = ("t_s", "node", "event", "kind", "src", "dst", "seq", "retry", "
 
 def frames_frame(frames: dict[str, list[Any]] | None) -> pl.DataFrame:
     """The core's columnar per-frame trace as a DataFrame (empty when none was recorded)."""
+    import polars as pl
+
     if not frames or not frames.get("t_s"):
         return pl.DataFrame()
     return pl.DataFrame({k: frames[k] for k in FRAME_COLUMNS})
@@ -106,7 +139,6 @@ def split_series(raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[An
     return summary, series
 
 
-@dataclass(frozen=True)
 class Result:
     """Outcome of one simulation run.
 
@@ -114,19 +146,64 @@ class Result:
     per-link counters as plain data.  ``flows`` (TCP), ``links`` and ``series`` are DataFrame views;
     ``cbr`` (UDP/CBR flows), ``wifi`` (per-station 802.11 counters), ``link_signals`` (the cross-layer link events),
     ``nodes`` (network-layer drops per cause, ICMP, routing-protocol counters) and ``agents`` (in-network agents'
-    counters) are views of the optional parts, empty when absent.
+    counters) are views of the optional parts, empty when absent.  Each DataFrame is built (and
+    polars imported) the first time it is read, then kept.
     """
 
-    summary: dict[str, Any]
-    flows: pl.DataFrame
-    links: pl.DataFrame
-    series: pl.DataFrame
-    #: The per-frame 802.11 trace (``trace.frames = true``), one row per transmission and per
-    #: reception outcome at the addressee; empty otherwise.
-    frames: pl.DataFrame = field(default_factory=pl.DataFrame)
-    #: What ``tcplab view`` draws (``trace.view = true``): the network's shape, station tracks and
-    #: packed event columns (tcplab/viewer/data.py reads them); None otherwise.
-    view: dict[str, Any] | None = field(default=None, repr=False)
+    # A plain class rather than a dataclass: ``dataclasses`` imports ``inspect``, a noticeable part
+    # of the start-up this module keeps small.
+
+    def __init__(
+        self,
+        summary: dict[str, Any],
+        raw_series: dict[str, list[Any]] | None = None,
+        raw_frames: dict[str, list[Any]] | None = None,
+        view: dict[str, Any] | None = None,
+    ) -> None:
+        self.summary = summary
+        #: The core's columnar time series, or None when the run recorded none.
+        self.raw_series = raw_series
+        #: The core's columnar per-frame 802.11 trace, or None.
+        self.raw_frames = raw_frames
+        #: What ``tcplab view`` draws (``trace.view = true``): the network's shape, station tracks and
+        #: packed event columns (tcplab/viewer/data.py reads them); None otherwise.
+        self.view = view
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Result) and self.summary == other.summary
+
+    __hash__ = None  # type: ignore[assignment]  # mutable summary: not hashable
+
+    @functools.cached_property
+    def flows(self) -> pl.DataFrame:
+        """TCP flows: outcome (completed, bytes, response time, goodput) and the counters that explain it."""
+        return records_frame(self.summary.get("flows", []), "FLOW_SCHEMA")
+
+    @functools.cached_property
+    def links(self) -> pl.DataFrame:
+        """Wired links per direction: packets and bytes sent, drops per cause, ECN marks."""
+        return records_frame(self.summary.get("links", []), "LINK_SCHEMA")
+
+    @functools.cached_property
+    def series(self) -> pl.DataFrame:
+        """Time series, long format (flow, series, t_s, value)."""
+        return series_frame(self.raw_series)
+
+    @functools.cached_property
+    def frames(self) -> pl.DataFrame:
+        """The per-frame 802.11 trace (``trace.frames = true``), one row per transmission and per
+        reception outcome at the addressee; empty otherwise."""
+        return frames_frame(self.raw_frames)
+
+    @property
+    def has_series(self) -> bool:
+        """Whether the run recorded any time-series point (without building the DataFrame)."""
+        return bool(self.raw_series and self.raw_series.get("t_s"))
+
+    @property
+    def has_frames(self) -> bool:
+        """Whether the run recorded a per-frame trace (without building the DataFrame)."""
+        return bool(self.raw_frames and self.raw_frames.get("t_s"))
 
     @property
     def warnings(self) -> list[str]:
@@ -136,24 +213,32 @@ class Result:
     @property
     def cbr(self) -> pl.DataFrame:
         """UDP/CBR flows: datagrams and bytes sent and delivered, loss and throughput."""
-        return records_frame(self.summary.get("cbr") or [], CBR_SCHEMA)
+        return records_frame(self.summary.get("cbr") or [], "CBR_SCHEMA")
 
     @property
     def wifi(self) -> pl.DataFrame:
+        import polars as pl
+
         return pl.DataFrame(self.summary.get("wifi") or [])
 
     @property
     def link_signals(self) -> pl.DataFrame:
+        import polars as pl
+
         return pl.DataFrame(self.summary.get("link_signals") or [])
 
     @property
     def nodes(self) -> pl.DataFrame:
         """Per node: packets its network layer dropped per cause, ICMP, and its routing agent's counters
         (only nodes with something to report)."""
+        import polars as pl
+
         return pl.DataFrame(self.summary.get("nodes") or [])
 
     @property
     def agents(self) -> pl.DataFrame:
+        import polars as pl
+
         rows = [
             {k: v for k, v in a.items() if k != "stats"} | {f"stats.{k}": v for k, v in a.get("stats", {}).items()}
             for a in self.summary.get("agents") or []
@@ -162,16 +247,9 @@ class Result:
 
     @classmethod
     def from_raw(cls, raw: dict[str, Any]) -> Result:
-        """Build from the dict returned by ``tcplab._core.run``."""
+        """Build from the dict returned by ``tcplab._core.run`` (no DataFrame is built yet)."""
         summary, series = split_series(raw)
-        return cls(
-            summary=summary,
-            flows=records_frame(summary.get("flows", []), FLOW_SCHEMA),
-            links=records_frame(summary.get("links", []), LINK_SCHEMA),
-            series=series_frame(series),
-            frames=frames_frame(raw.get("frames")),
-            view=raw.get("view"),
-        )
+        return cls(summary=summary, raw_series=series, raw_frames=raw.get("frames"), view=raw.get("view"))
 
     def to_json(self, indent: int | None = None) -> str:
         """The summary (without time series, which belong in Parquet) as JSON text."""
@@ -181,5 +259,6 @@ class Result:
         s = self.summary
         return (
             f"Result(scenario={s.get('scenario')!r}, seed={s.get('seed')}, sim_time_s={s.get('sim_time_s')}, "
-            f"flows={self.flows.height}, cbr={len(self.summary.get('cbr') or [])}, links={self.links.height}, series_points={self.series.height})"
+            f"flows={len(s.get('flows') or [])}, cbr={len(s.get('cbr') or [])}, links={len(s.get('links') or [])}, "
+            f"series_points={len(self.raw_series['t_s']) if self.raw_series else 0})"
         )

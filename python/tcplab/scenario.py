@@ -9,31 +9,33 @@ into the exact override strings that produced it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+from typing import Any, NamedTuple
 
 ScenarioLike = str | os.PathLike | Mapping[str, Any]
 """A path to a ``.toml``/``.json`` file, TOML text, or a scenario as a dict."""
 
 
-@dataclass(frozen=True)
-class ScenarioText:
+class ScenarioText(NamedTuple):
     """Scenario text as the core wants it."""
 
     text: str
     format: str  # "toml" | "json"
+
+
+def _toml() -> Any:
+    """The TOML parser, imported when first needed (a run whose file names no movement file never
+    parses TOML in Python: the core does)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    return tomllib
 
 
 def load(scenario: ScenarioLike) -> ScenarioText:
@@ -67,7 +69,7 @@ def _files_beside(src: ScenarioText, folder: Path) -> ScenarioText:
     if "mobility_file" not in src.text:
         return src
     try:
-        doc = json.loads(src.text) if src.format == "json" else tomllib.loads(src.text)
+        doc = json.loads(src.text) if src.format == "json" else _toml().loads(src.text)
     except ValueError:
         return src
     changed = False
@@ -87,6 +89,8 @@ def movement_files(resolved: Mapping[str, Any]) -> dict[str, str]:
         f = w.get("mobility_file")
         if f:
             try:
+                import hashlib  # here, not at the top: OpenSSL's load is start-up time
+
                 out[f] = hashlib.sha256(Path(f).read_bytes()).hexdigest()
             except OSError:
                 out[f] = "unreadable"  # the run itself reports the file

@@ -30,9 +30,8 @@ from typing import Any
 
 import polars as pl
 
+from tcplab._fs import DEFAULT_STORE
 from tcplab.result import FLOW_SCHEMA, series_frame
-
-DEFAULT_STORE = Path("results") / "tcplab.db"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (

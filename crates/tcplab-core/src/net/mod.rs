@@ -222,32 +222,53 @@ impl NodeDrops {
 /// towards the edge listed first, so routes depend only on the scenario's order of links.
 /// `adj[n]` lists (first-hop label, neighbour) of node n; returns `routes[src][dst]`.
 pub fn shortest_paths<H: Copy>(adj: &[Vec<(H, NodeId)>]) -> Vec<Vec<Option<H>>> {
+    (0..adj.len())
+        .map(|src| shortest_paths_from(adj, src))
+        .collect()
+}
+
+/// The routes of [`shortest_paths`] from the sources `wanted` marks only (None for the others):
+/// a node that runs a routing protocol needs no static table, and a network of n such nodes
+/// should not cost n² entries (issue 35: memory linear in the node count).
+pub fn shortest_paths_for<H: Copy>(
+    adj: &[Vec<(H, NodeId)>],
+    wanted: &[bool],
+) -> Vec<Option<Vec<Option<H>>>> {
+    (0..adj.len())
+        .map(|src| {
+            wanted
+                .get(src)
+                .copied()
+                .unwrap_or(false)
+                .then(|| shortest_paths_from(adj, src))
+        })
+        .collect()
+}
+
+/// First hop from `src` towards every node (BFS; ties towards the edge listed first).
+fn shortest_paths_from<H: Copy>(adj: &[Vec<(H, NodeId)>], src: usize) -> Vec<Option<H>> {
     let n = adj.len();
-    let mut routes = Vec::with_capacity(n);
-    for src in 0..n {
-        let mut first: Vec<Option<H>> = vec![None; n];
-        let mut seen = vec![false; n];
-        seen[src] = true;
-        let mut q = VecDeque::new();
-        for &(h, nb) in &adj[src] {
+    let mut first: Vec<Option<H>> = vec![None; n];
+    let mut seen = vec![false; n];
+    seen[src] = true;
+    let mut q = VecDeque::new();
+    for &(h, nb) in &adj[src] {
+        if !seen[nb.idx()] {
+            seen[nb.idx()] = true;
+            first[nb.idx()] = Some(h);
+            q.push_back(nb);
+        }
+    }
+    while let Some(u) = q.pop_front() {
+        for &(_, nb) in &adj[u.idx()] {
             if !seen[nb.idx()] {
                 seen[nb.idx()] = true;
-                first[nb.idx()] = Some(h);
+                first[nb.idx()] = first[u.idx()];
                 q.push_back(nb);
             }
         }
-        while let Some(u) = q.pop_front() {
-            for &(_, nb) in &adj[u.idx()] {
-                if !seen[nb.idx()] {
-                    seen[nb.idx()] = true;
-                    first[nb.idx()] = first[u.idx()];
-                    q.push_back(nb);
-                }
-            }
-        }
-        routes.push(first);
     }
-    routes
+    first
 }
 
 #[cfg(test)]
@@ -267,5 +288,21 @@ mod tests {
         assert_eq!(r[2][0], Some(IfaceId(3)));
         assert_eq!(r[1][0], Some(IfaceId(1)));
         assert_eq!(r[0][0], None);
+    }
+
+    /// Tables are computed for the wanted sources only, and are the full computation's rows.
+    #[test]
+    fn routes_for_wanted_sources_only() {
+        let adj = vec![
+            vec![(IfaceId(0), NodeId(1))],
+            vec![(IfaceId(1), NodeId(0)), (IfaceId(2), NodeId(2))],
+            vec![(IfaceId(3), NodeId(1))],
+        ];
+        let all = shortest_paths(&adj);
+        let some = shortest_paths_for(&adj, &[true, false, true]);
+        assert_eq!(some[0].as_ref(), Some(&all[0]));
+        assert_eq!(some[1], None, "no table for a node that does not want one");
+        assert_eq!(some[2].as_ref(), Some(&all[2]));
+        assert!(shortest_paths_for(&adj, &[]).iter().all(Option::is_none));
     }
 }

@@ -51,9 +51,15 @@ impl World {
             let next = self.nodes[nb.idx()].addr;
             adj[na.idx()].push((Hop { port, next }, nb));
         }
-        let tables = crate::net::shortest_paths(&adj);
+        // Only nodes with static routing get (and cost) a table.
+        let wanted: Vec<bool> = self
+            .routing
+            .iter()
+            .map(|a| matches!(a, AnyRouting::Static(_)))
+            .collect();
+        let tables = crate::net::shortest_paths_for(&adj, &wanted);
         for (agent, table) in self.routing.iter_mut().zip(tables) {
-            if matches!(agent, AnyRouting::Static(_)) {
+            if let (AnyRouting::Static(_), Some(table)) = (&*agent, table) {
                 *agent = AnyRouting::Static(StaticRoutes::new(table));
             }
         }

@@ -13,7 +13,7 @@ pub mod table;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use super::ack_seq::{hand_over, LatestAcks};
 use super::routing::{
@@ -45,6 +45,11 @@ pub struct Aodv {
     table: RouteTable,
     /// (originator, RREQ ID) pairs heard, until when they are remembered (RFC §6.5).
     seen: HashMap<(Addr, u32), SimTime>,
+    /// The same pairs in the order they were remembered, which is the order they expire in (the
+    /// save time is one constant): `remember_rreq` forgets the expired ones as time passes, so
+    /// the map holds the RREQs of the last PATH_DISCOVERY_TIME however long the run (issue 35:
+    /// memory flat in the simulated duration).
+    seen_order: VecDeque<(SimTime, (Addr, u32))>,
     buffer: SendBuffer,
     discoveries: BTreeMap<Addr, Discovery>,
     /// Jittered broadcasts waiting to go: (due, order, packet).
@@ -81,6 +86,7 @@ impl Aodv {
             ip_ident: 0,
             table: RouteTable::default(),
             seen: HashMap::new(),
+            seen_order: VecDeque::new(),
             buffer: SendBuffer::new(params.buffer_capacity, params.buffer_timeout),
             discoveries: BTreeMap::new(),
             pending: Vec::new(),
@@ -251,8 +257,7 @@ impl Aodv {
             SeqnoRule::Ns2 => self.seqno.wrapping_add(2),
         };
         self.rreq_id = self.rreq_id.wrapping_add(1);
-        self.seen
-            .insert((self.addr, self.rreq_id), now + self.p.bcast_id_save);
+        self.remember_rreq(now, (self.addr, self.rreq_id));
         let msg = AodvMsg::Rreq(Rreq {
             join: false,
             repair: false,
@@ -354,6 +359,30 @@ impl Aodv {
         self.repairs.push((now + deadline, dst));
     }
 
+    /// Remembers RREQ `key` for PATH_DISCOVERY_TIME (RFC §6.5), first forgetting the pairs whose
+    /// time is over (a forgotten pair and an expired one are alike to the duplicate check).
+    fn remember_rreq(&mut self, now: SimTime, key: (Addr, u32)) {
+        while let Some(&(until, old)) = self.seen_order.front() {
+            if until > now {
+                break;
+            }
+            self.seen_order.pop_front();
+            // The pair may have been heard again since: only its last time counts.
+            if self.seen.get(&old).is_some_and(|&t| t <= now) {
+                self.seen.remove(&old);
+            }
+        }
+        let until = now + self.p.bcast_id_save;
+        self.seen.insert(key, until);
+        self.seen_order.push_back((until, key));
+    }
+
+    /// RREQ pairs remembered now (for the memory test).
+    #[cfg(test)]
+    pub(crate) fn rreqs_remembered(&self) -> usize {
+        self.seen.len()
+    }
+
     // ------------------------------------------------------------------ control reception
 
     fn on_rreq(&mut self, now: SimTime, from: Addr, ip_ttl: u8, q: &Rreq, io: &mut RoutingIo) {
@@ -364,10 +393,7 @@ impl Aodv {
         if self.seen.get(&(q.orig, q.id)).is_some_and(|&t| t > now) {
             return;
         }
-        if self.seen.len() > 1024 {
-            self.seen.retain(|_, t| *t > now);
-        }
-        self.seen.insert((q.orig, q.id), now + self.p.bcast_id_save);
+        self.remember_rreq(now, (q.orig, q.id));
         self.neighbour_route(now, from);
         // RFC §6.5: reverse route to the originator.
         let hops = q.hop_count.saturating_add(1);

@@ -862,3 +862,44 @@ fn route_to_neighbour_learned_during_discovery_releases_packets() {
     );
     assert_eq!(net.nodes[0].buffered(), 0);
 }
+
+/// RFC §6.5's duplicate cache holds the RREQs of the last PATH_DISCOVERY_TIME only: a long run
+/// with a steady trickle of RREQs keeps it at that size instead of letting it grow (issue 35).
+#[test]
+fn rreq_cache_forgets_expired_pairs() {
+    let me = 0x0a00_0001;
+    let a = 0x0a00_0002;
+    let p = no_jitter(rfc());
+    let mut n = super::Aodv::new(me, Port(0), p, Rng::derive(1, StreamId::Custom(0)));
+    let mut io = RoutingIo::default();
+    let step = SimTime::from_millis(100);
+    let window = (p.bcast_id_save.0 / step.0) as usize;
+    let mut t = SimTime::from_secs(1);
+    for id in 0..3000u32 {
+        n.on_control(
+            t,
+            Port(0),
+            a,
+            &ctrl(a, 5, rreq(0x0a00_0009, 1, id)),
+            &mut io,
+        );
+        t += step;
+    }
+    let held = n.rreqs_remembered();
+    assert!(
+        (window..=window + 1).contains(&held),
+        "{held} pairs remembered, expected the {window} of the last PATH_DISCOVERY_TIME"
+    );
+    // The cache still does its work: a new RREQ is forwarded, its copy right after is not.
+    let q = ctrl(a, 5, rreq(0x0a00_0009, 1, 3000));
+    let before = io.send.len();
+    n.on_control(t, Port(0), a, &q, &mut io);
+    let forwarded = io.send.len();
+    assert!(forwarded > before, "a new RREQ is forwarded");
+    n.on_control(t + step, Port(0), a, &q, &mut io);
+    assert_eq!(
+        io.send.len(),
+        forwarded,
+        "its duplicate within the window is dropped"
+    );
+}
