@@ -1,0 +1,95 @@
+"""Issue 40's done-when checks on paper 001's network (docs/validation/ack_holding.md), measured:
+
+    .venv/bin/python validation/ns2/p001_fade_checks.py            # seeds 1-3
+    .venv/bin/python validation/ns2/p001_fade_checks.py --seeds 5
+
+(i)  one fade 10-20 s, tcpTick_ 0.1, wired 50 ms: tcplab (profile ns2) vs ns-2.35, packets delivered in order;
+(ii) fades 2-12 and 14-24 s, wired 10 ms, 2 Mb/s last hop, tcpTick_ 0.1: the same, and then tcplab with one
+     rule of the ns-2 profile switched back to the classic rule at a time, to show which rule carries the gap.
+
+Each cell is the ack-holding experiment's fade-timing cell (python/tcplab/experiments/ack_holding/fade_timing.py),
+run by tcplab's core and by `ns` through validate-ns2's translator and trace reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+
+from tcplab import _core  # noqa: E402
+from tcplab.experiments.ack_holding import experiment, fade_timing as ft  # noqa: E402
+from tcplab.result import Result  # noqa: E402
+from tcplab.stats import summarise  # noqa: E402
+from tcplab.validate.ns2.run import run_seed  # noqa: E402
+
+CHECKS = {
+    "(i) one fade, tick 0.1, wired 50 ms": {ft.OUTAGE_PATH: ft.READINGS["one"], ft.TICK_PATH: "100ms", ft.DELAY_PATH: "50ms"},
+    "(ii) fades 2-12 + 14-24 s, tick 0.1, wired 10 ms": {ft.OUTAGE_PATH: ft.READINGS["early"], ft.TICK_PATH: "100ms",
+                                                        ft.DELAY_PATH: "10ms"},
+}
+#: One rule of the ns-2 profile at a time set back to the classic profile's (tcplab only).
+SWITCHES = {
+    "profile ns2 (all rules)": [],
+    "rto_rule = rfc6298": [("tcp.rto_rule", "rfc6298")],
+    "rto_ssthresh = keep_in_recovery": [("tcp.rto_ssthresh", "keep_in_recovery")],
+    "open = handshake": [("tcp.open", "handshake")],
+    "open = none": [("tcp.open", "none")],
+}
+
+
+def tcplab_packets(cell: dict, seeds: range, overrides: list[tuple[str, str]]) -> tuple[list[float], list[int]]:
+    text = json.dumps(ft.cell_scenario(experiment.scenario(), cell))
+    pk, to = [], []
+    for seed in seeds:
+        flow = Result.from_raw(_core.run(text, "json", seed, overrides, None)).summary["flows"][0]
+        pk.append(flow["bytes_delivered"] / 1000)
+        to.append(flow["timeouts"])
+    return pk, to
+
+
+def ns2_packets(cell: dict, seeds: range) -> tuple[list[float], list[int]]:
+    script = ft.ns2_script(experiment.scenario(), cell)
+    pk, to = [], []
+    for seed in seeds:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "cell.tcl"
+            path.write_text(script.text)
+            c = run_seed(path, script, seed, Path(tmp), 600.0).flows[script.flows[0].name]
+        pk.append(float(c.delivered_packets))
+        to.append(c.rtos)
+    return pk, to
+
+
+def show(xs: list[float]) -> str:
+    s = summarise(xs)
+    return f"{s.mean:.0f} ± {0 if s.ci95 != s.ci95 else s.ci95:.0f}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seeds", type=int, default=3)
+    args = ap.parse_args()
+    seeds = range(1, args.seeds + 1)
+    print(f"seeds 1-{args.seeds}; packets delivered in order in 40 s (mean ± 95 % CI), RTOs per run (mean)\n")
+    print("| check | tcplab setting | tcplab packets | tcplab RTOs | ns-2.35 packets | ns-2.35 RTOs | tcplab / ns-2 |")
+    print("|---|---|---|---|---|---|---|")
+    for name, cell in CHECKS.items():
+        npk, nto = ns2_packets(cell, seeds)
+        for sw, ov in SWITCHES.items():
+            if sw != "profile ns2 (all rules)" and name.startswith("(i)"):
+                continue
+            tpk, tto = tcplab_packets(cell, seeds, ov)
+            ratio = summarise(tpk).mean / summarise(npk).mean
+            print(f"| {name} | {sw} | {show(tpk)} | {sum(tto) / len(tto):.1f} | {show(npk)} | {sum(nto) / len(nto):.1f} "
+                  f"| {ratio:.2f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
