@@ -66,6 +66,23 @@ def ns2_packets(cell: dict, seeds: range) -> tuple[list[float], list[int]]:
     return pk, to
 
 
+def rto_at_fade(cell: dict, seeds: range, overrides: list[tuple[str, str]]) -> list[tuple[int, float, float | None, float]]:
+    """Per seed (tcplab): the RTO just before the first fade, when snd_una next advances, and packets."""
+    s = ft.cell_scenario(experiment.scenario(), cell)
+    s["trace"] = {"series": ["rto", "snd_una"], "interval": "10ms"}
+    start = float(cell[ft.OUTAGE_PATH][0][0][:-1])
+    out = []
+    for seed in seeds:
+        r = Result.from_raw(_core.run(json.dumps(s), "json", seed, overrides, None))
+        rto = r.series.filter(r.series["series"] == "rto")
+        una = r.series.filter(r.series["series"] == "snd_una")
+        before = rto.filter(rto["t_s"] < start)["value"].to_list()[-1]
+        t, v = una["t_s"].to_list(), una["value"].to_list()
+        resume = next((t[i] for i in range(1, len(t)) if v[i] > v[i - 1] and t[i] > start + 0.5), None)
+        out.append((seed, before, resume, r.summary["flows"][0]["bytes_delivered"] / 1000))
+    return out
+
+
 def show(xs: list[float]) -> str:
     """Mean ± 95 % CI, then each seed's packets (ns-2's and tcplab's seeds are not paired)."""
     s = summarise(xs)
@@ -89,6 +106,12 @@ def main() -> int:
             ratio = summarise(tpk).mean / summarise(npk).mean
             print(f"| {name} | {sw} | {show(tpk)} | {sum(tto) / len(tto):.1f} | {show(npk)} | {sum(nto) / len(nto):.1f} "
                   f"| {ratio:.2f} |", flush=True)
+    cell = CHECKS["(ii) fades 2-12 + 14-24 s, tick 0.1, wired 10 ms"]
+    print("\n(ii), tcplab per seed: RTO just before the first fade, when snd_una next advances, packets")
+    for sw in ("profile ns2 (all rules)", "rto_rule = rfc6298"):
+        for seed, rto, resume, pk in rto_at_fade(cell, seeds, SWITCHES[sw]):
+            when = f"{resume:.2f} s" if resume is not None else "not before the end"
+            print(f"  {sw}, seed {seed}: RTO {rto:.3f} s, resumes {when}, {pk:.0f} packets")
     return 0
 
 
