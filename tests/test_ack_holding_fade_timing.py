@@ -123,3 +123,29 @@ def test_the_ns2_column_is_read_back_from_the_store(tmp_path):
     key = ("one", cell[ft.TICK_PATH], cell[ft.DELAY_PATH])
     assert st["ns2"][key].mean == 505 and st["tcplab"] == {}
     assert dataclasses.asdict(ft.table_cells(st, True, 503.0)[1])["mean"] == 505
+
+
+def test_a_failed_ns_run_is_stored_as_failed_not_fatal(tmp_path, monkeypatch):
+    from tcplab.store import Store
+    from tcplab.validate.ns2 import NsError
+    from tcplab.validate.ns2 import run as ns_run
+
+    def boom(*a, **k):
+        raise NsError("ns failed on seed 1")
+
+    monkeypatch.setattr(ft, "ns_installed", lambda: True)
+    monkeypatch.setattr(ns_run, "run_seed", boom)
+    with Store(tmp_path / "t.db") as store:
+        assert ft.run_ns2(store, "p", experiment.scenario()) == 0
+        runs = store.runs(ft.ns2_sweep_name("p"))
+        assert runs.height == len(ft.cells()) * ft.REPS and set(runs["status"]) == {"failed"}
+        assert ft.stats(store, "p")["ns2"] == {}
+
+
+def test_without_ns_nothing_runs(tmp_path, monkeypatch):
+    from tcplab.store import Store
+
+    monkeypatch.setattr(ft, "ns_installed", lambda: False)
+    with Store(tmp_path / "t.db") as store:
+        assert ft.run_ns2(store, "p", experiment.scenario()) == 0
+        assert store.runs(ft.ns2_sweep_name("p")).height == 0

@@ -114,6 +114,7 @@ def run_ns2(store: Store, prefix: str, scenario: dict[str, Any]) -> int:
     Nothing runs (0) when ``ns`` is not installed: the report then says so in the ns-2 column."""
     if not ns_installed():
         return 0
+    from tcplab.validate.ns2 import NsError
     from tcplab.validate.ns2.run import run_seed
 
     name, ran = ns2_sweep_name(prefix), 0
@@ -128,7 +129,14 @@ def run_ns2(store: Store, prefix: str, scenario: dict[str, Any]) -> int:
             with tempfile.TemporaryDirectory(prefix="tcplab-ns2-") as tmp:
                 path = Path(tmp) / "cell.tcl"
                 path.write_text(script.text, encoding="utf-8")
-                parsed = run_seed(path, script, seed, Path(tmp), NS2_TIMEOUT_S)
+                try:
+                    parsed = run_seed(path, script, seed, Path(tmp), NS2_TIMEOUT_S)
+                except NsError as exc:
+                    # Stored as failed (the report lists it; the next reproduce tries again), not fatal.
+                    store.record(RunRecord(key=key, sweep=name, cell=cell_json, scenario_json=script.text, seed=seed,
+                                           version=NS2_VERSION, status="failed", error=str(exc), summary=None,
+                                           series=None, wall_time_s=None))
+                    continue
             flow = parsed.flows[script.flows[0].name]
             # In-order packets at the sink, in the segments of the tcplab side (packetSize_ = mss).
             summary = {"simulator": NS2_VERSION, "flows": [
