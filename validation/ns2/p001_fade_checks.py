@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -66,10 +67,10 @@ def ns2_packets(cell: dict, seeds: range) -> tuple[list[float], list[int]]:
     return pk, to
 
 
-def rto_at_fade(cell: dict, seeds: range, overrides: list[tuple[str, str]]) -> list[tuple[int, float, float | None, float]]:
-    """Per seed (tcplab): the RTO just before the first fade, when snd_una next advances, and packets."""
+def rto_at_fade(cell: dict, seeds: range, overrides: list[tuple[str, str]]) -> list[tuple[int, float, float, float | None, float]]:
+    """Per seed (tcplab): SRTT and the RTO just before the first fade, when snd_una next advances, packets."""
     s = ft.cell_scenario(experiment.scenario(), cell)
-    s["trace"] = {"series": ["rto", "snd_una"], "interval": "10ms"}
+    s["trace"] = {"series": ["rto", "srtt", "snd_una"], "interval": "10ms"}
     start = float(cell[ft.OUTAGE_PATH][0][0][:-1])
     out = []
     for seed in seeds:
@@ -77,9 +78,34 @@ def rto_at_fade(cell: dict, seeds: range, overrides: list[tuple[str, str]]) -> l
         rto = r.series.filter(r.series["series"] == "rto")
         una = r.series.filter(r.series["series"] == "snd_una")
         before = rto.filter(rto["t_s"] < start)["value"].to_list()[-1]
+        srtt = r.series.filter((r.series["series"] == "srtt") & (r.series["t_s"] < start))["value"].to_list()[-1]
         t, v = una["t_s"].to_list(), una["value"].to_list()
         resume = next((t[i] for i in range(1, len(t)) if v[i] > v[i - 1] and t[i] > start + 0.5), None)
-        out.append((seed, before, resume, r.summary["flows"][0]["bytes_delivered"] / 1000))
+        out.append((seed, srtt, before, resume, r.summary["flows"][0]["bytes_delivered"] / 1000))
+    return out
+
+
+def ns2_rto_at_fade(cell: dict, seeds: range) -> list[tuple[int, float, float]]:
+    """Per seed (ns-2.35): srtt_ and rttvar_ as Agent/TCP traces them (seconds) at their last change
+    before the first fade; its RTO is srtt_ + 4·rttvar_ (tcp.cc rtt_timeout, before minrto_/backoff).
+    The translated script is changed only to trace these variables into a file of their own."""
+    script = ft.ns2_script(experiment.scenario(), cell)
+    text = script.text.replace("$tcp_ attach $tf\n", "set vt [open vars.tr w]\n$tcp_ attach $vt\n")
+    text = text.replace("$tcp_ trace nrexmit_\n", "foreach v {srtt_ rttvar_} { $tcp_ trace $v }\n")
+    assert text != script.text, "the script's agent trace lines changed; update ns2_rto_at_fade"
+    start = float(cell[ft.OUTAGE_PATH][0][0][:-1])
+    out = []
+    for seed in seeds:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "cell.tcl"
+            path.write_text(text)
+            subprocess.run(["ns", str(path), str(seed), "/dev/null"], cwd=tmp, check=True, capture_output=True)
+            last: dict[str, float] = {}
+            for line in (Path(tmp) / "vars.tr").read_text().splitlines():
+                tok = line.split()
+                if len(tok) >= 7 and float(tok[0]) < start and tok[5] in ("srtt_", "rttvar_"):
+                    last[tok[5]] = float(tok[6])
+        out.append((seed, last["srtt_"], last["rttvar_"]))
     return out
 
 
@@ -107,11 +133,14 @@ def main() -> int:
             print(f"| {name} | {sw} | {show(tpk)} | {sum(tto) / len(tto):.1f} | {show(npk)} | {sum(nto) / len(nto):.1f} "
                   f"| {ratio:.2f} |", flush=True)
     cell = CHECKS["(ii) fades 2-12 + 14-24 s, tick 0.1, wired 10 ms"]
-    print("\n(ii), tcplab per seed: RTO just before the first fade, when snd_una next advances, packets")
+    print("\n(ii), tcplab per seed: SRTT and RTO just before the first fade, when snd_una next advances, packets")
     for sw in ("profile ns2 (all rules)", "rto_rule = rfc6298"):
-        for seed, rto, resume, pk in rto_at_fade(cell, seeds, SWITCHES[sw]):
+        for seed, srtt, rto, resume, pk in rto_at_fade(cell, seeds, SWITCHES[sw]):
             when = f"{resume:.2f} s" if resume is not None else "not before the end"
-            print(f"  {sw}, seed {seed}: RTO {rto:.3f} s, resumes {when}, {pk:.0f} packets")
+            print(f"  {sw}, seed {seed}: SRTT {srtt:.3f} s, RTO {rto:.3f} s, resumes {when}, {pk:.0f} packets")
+    print("(ii), ns-2.35 per seed: srtt_ and rttvar_ before the first fade, RTO = srtt_ + 4·rttvar_")
+    for seed, srtt, rttvar in ns2_rto_at_fade(cell, seeds):
+        print(f"  seed {seed}: srtt_ {srtt:.3f} s, rttvar_ {rttvar:.3f} s, RTO {srtt + 4 * rttvar:.3f} s")
     return 0
 
 

@@ -132,7 +132,7 @@ def run_ns2(store: Store, prefix: str, scenario: dict[str, Any]) -> int:
                 try:
                     parsed = run_seed(path, script, seed, Path(tmp), NS2_TIMEOUT_S)
                 except NsError as exc:
-                    # Stored as failed (the report lists it; the next reproduce tries again), not fatal.
+                    # Kept in the store as failed with its error (the next reproduce tries again), not fatal.
                     store.record(RunRecord(key=key, sweep=name, cell=cell_json, scenario_json=script.text, seed=seed,
                                            version=NS2_VERSION, status="failed", error=str(exc), summary=None,
                                            series=None, wall_time_s=None))
