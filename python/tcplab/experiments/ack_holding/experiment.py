@@ -199,13 +199,13 @@ def sweeps(quick: bool) -> list[Sweep]:
             seed0=1,
         ),
         *sensitivity.sweeps(f"{NAME}/{_mode(quick)}", quick, scenario(), FADES),
-        fade_timing.sweep(f"{NAME}/{_mode(quick)}", scenario()),
+        fade_timing.sweep(f"{NAME}/{_mode(quick)}", scenario(), quick),
     ]
 
 
 def external_runs(store: Store, quick: bool) -> int:
     """After the sweeps: the fade-timing cells in ns-2.35 (when ``ns`` is installed), stored beside them."""
-    return fade_timing.run_ns2(store, f"{NAME}/{_mode(quick)}", scenario())
+    return fade_timing.run_ns2(store, f"{NAME}/{_mode(quick)}", scenario(), quick)
 
 
 # ---------------------------------------------------------------------------------------- analysis

@@ -49,6 +49,7 @@ READING_TEXT = {
 TICKS = ("10ms", "100ms")
 DELAYS = ("50ms", "10ms")
 REPS = 5
+REPS_QUICK = 3
 NS2_VERSION = "ns-2.35"
 NS2_TIMEOUT_S = 600.0
 
@@ -85,8 +86,12 @@ def cells() -> list[dict[str, Any]]:
     ]
 
 
-def sweep(prefix: str, scenario: dict[str, Any]) -> Sweep:
-    return Sweep(name=sweep_name(prefix), base=base(scenario), cells=cells(), replications=REPS, seed0=1)
+def reps(quick: bool) -> int:
+    return REPS_QUICK if quick else REPS
+
+
+def sweep(prefix: str, scenario: dict[str, Any], quick: bool = False) -> Sweep:
+    return Sweep(name=sweep_name(prefix), base=base(scenario), cells=cells(), replications=reps(quick), seed0=1)
 
 
 def cell_scenario(scenario: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any]:
@@ -109,7 +114,7 @@ def ns_installed() -> bool:
     return shutil.which("ns") is not None
 
 
-def run_ns2(store: Store, prefix: str, scenario: dict[str, Any]) -> int:
+def run_ns2(store: Store, prefix: str, scenario: dict[str, Any], quick: bool = False) -> int:
     """Run every cell x seed in ns-2.35 that the store does not hold yet; returns how many ran.
     Nothing runs (0) when ``ns`` is not installed: the report then says so in the ns-2 column."""
     if not ns_installed():
@@ -121,7 +126,7 @@ def run_ns2(store: Store, prefix: str, scenario: dict[str, Any]) -> int:
     for cell in cells():
         script = ns2_script(scenario, cell)
         cell_json = json.dumps(cell, sort_keys=True, separators=(",", ":"))
-        for seed in range(1, REPS + 1):
+        for seed in range(1, reps(quick) + 1):
             key = "ns2-" + hashlib.sha256(f"{script.text}\n{seed}".encode()).hexdigest()[:40]
             if store.ok_keys([key]):
                 store.add_members([(name, cell_json, seed, key)])
