@@ -24,8 +24,9 @@ def test_registered_with_the_interface() -> None:
         "ack-holding/table1-quick",
         "ack-holding/predictor-quick",
     ]
-    # Then one sensitivity sweep per (unstated setting, fade case).
-    assert {s.name.split("/")[3] for s in quick[2:]} == set(exp.sensitivity.SETTINGS)
+    # Then one sensitivity sweep per (unstated setting, fade case), and the fade-timing sweep last.
+    assert {s.name.split("/")[3] for s in quick[2:-1]} == set(exp.sensitivity.SETTINGS)
+    assert quick[-1].name == "ack-holding/quick/fade-timing"
     assert len(quick[0].expand()) == 4  # 2 fade cases x 2 schemes
     assert set(exp.PUBLISHED) == {
         (f, c) for f in ("one", "two") for c in ("holding", "reno", "ratio")

@@ -490,6 +490,11 @@ def reproduce(
         for exp in experiments
         for sweep in exp.sweeps(quick)
     ]
+    # Runs of another simulator an experiment stores beside its sweeps (e.g. ns-2.35), resumed likewise.
+    for exp in experiments:
+        external = getattr(exp, "external_runs", None)
+        if callable(external):
+            external(store, quick)
     # Experiments not asked for this time stay in the report if the store has their results.
     chosen = {e.NAME for e in experiments}
     included = [

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from tcplab import _core
+from tcplab.experiments.ack_holding import fade_timing as fade_timing
 from tcplab.experiments.ack_holding import sensitivity as sensitivity
 from tcplab.experiments.ack_holding.findings import findings, ratios, schedule_findings
 from tcplab.experiments.ack_holding.claims import CLAIMS  # noqa: F401  (the report reads it)
@@ -80,8 +81,8 @@ PUBLISHED: dict[tuple[str, str], Published] = {
 }
 
 #: Scenario parameters the prose quotes (inputs, not results): segment size, transfer length, link rates and
-#: delay, fade times.
-PROSE_CONSTANTS = (1000, 40, 2, 10, 50, 20, 25, 35)
+#: delay, fade times; the fade-timing cells' fade edges, ticks and the 25 % band of its cause.
+PROSE_CONSTANTS = (1000, 40, 2, 10, 50, 20, 25, 35, 12, 14, 24, 0.01, 0.1)
 
 NOTES = (
     (
@@ -198,7 +199,13 @@ def sweeps(quick: bool) -> list[Sweep]:
             seed0=1,
         ),
         *sensitivity.sweeps(f"{NAME}/{_mode(quick)}", quick, scenario(), FADES),
+        fade_timing.sweep(f"{NAME}/{_mode(quick)}", scenario(), quick),
     ]
+
+
+def external_runs(store: Store, quick: bool) -> int:
+    """After the sweeps: the fade-timing cells in ns-2.35 (when ``ns`` is installed), stored beside them."""
+    return fade_timing.run_ns2(store, f"{NAME}/{_mode(quick)}", scenario(), quick)
 
 
 # ---------------------------------------------------------------------------------------- analysis
@@ -317,6 +324,8 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     published = {k: p.value for k, p in PUBLISHED.items()}
     cells += sensitivity.cells(store, f"{NAME}/{_mode(quick)}", published, FADE_ROWS, ratios)
     cells += sensitivity.unit_cells(store, table_sweep_name(quick), published, FADE_ROWS, _fade_of)
+    cells += fade_timing.table_cells(fade_timing.stats(store, f"{NAME}/{_mode(quick)}"), fade_timing.ns_installed(),
+                                     PUBLISHED[("two", "reno")].value)
     table = _runs(store, table_sweep_name(quick))
     predictor = _runs(store, predictor_sweep_name(quick))
     ours = findings(table, predictor, factors) + schedule_findings(
@@ -352,13 +361,7 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
     if cell.table != TABLE:
         return "no published value"
     if cell.column == "TCP Reno" and "Two" in cell.row:
-        reno = _swept(cells, "two", "reno")
-        return (
-            "Reno's loss depends on where each fade ends in its RTO backoff sequence; the paper's 503 "
-            "implies Reno hardly recovered after the first fade. Here Reno resumes after each fade, and the "
-            f"swept fade positions, wired delays and rates, and wireless rates give {_span(reno)} packets "
-            "(the sensitivity tables); cause not found"
-        )
+        return fade_timing.cause(cells, PUBLISHED[("two", "reno")].value)
     if cell.column == "improvement":
         ratio = _swept(cells, "two", "ratio")
         return (
