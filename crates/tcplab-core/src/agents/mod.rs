@@ -1,6 +1,7 @@
 //! In-network agents that act on the TCP connections crossing a node: the M-TCP supervisor host,
-//! the M-TCP+ intermediate host (seed 000), the base-station ACK holder (seed 001) and Snoop
-//! (Balakrishnan et al. 1995, the link-layer baseline).
+//! the M-TCP+ intermediate host (seed 000), the base-station ACK holder (seed 001), Snoop
+//! (Balakrishnan et al. 1995, the link-layer baseline) and I-TCP (Bakre & Badrinath 1995, the
+//! split-connection baseline).
 //!
 //! An agent sits at a router between a fixed host (FH) and a mobile/wireless host (MH/WH). It is
 //! sans-IO like the TCP socket: the world hands it every TCP packet the node forwards (`on_packet`,
@@ -10,6 +11,7 @@
 
 pub mod ack_holder;
 pub mod ack_schedule;
+pub mod itcp;
 pub mod mtcp;
 pub mod snoop;
 
@@ -142,6 +144,8 @@ pub enum AnyAgent {
     // Boxed: the holder's caches make it several times larger than the other agents.
     AckHolder(Box<ack_holder::AckHolder>),
     Snoop(snoop::Snoop),
+    // Boxed: it holds two sockets per connection.
+    Itcp(Box<itcp::Itcp>),
 }
 
 impl AnyAgent {
@@ -151,6 +155,7 @@ impl AnyAgent {
             AnyAgent::MtcpPlus(_) => "mtcp_plus",
             AnyAgent::AckHolder(_) => "ack_holder",
             AnyAgent::Snoop(_) => "snoop",
+            AnyAgent::Itcp(_) => "itcp",
         }
     }
 
@@ -166,6 +171,7 @@ impl AnyAgent {
             AnyAgent::MtcpPlus(a) => a.on_packet(now, dir, p, out),
             AnyAgent::AckHolder(a) => a.on_packet(now, dir, p, out),
             AnyAgent::Snoop(a) => a.on_packet(now, dir, p, out),
+            AnyAgent::Itcp(a) => a.on_packet(now, dir, p, out),
         }
     }
 
@@ -175,7 +181,7 @@ impl AnyAgent {
             AnyAgent::MtcpPlus(a) => a.on_event(now, ev, out),
             AnyAgent::AckHolder(a) => a.on_event(now, ev, out),
             // Snoop reacts to TCP packets only.
-            AnyAgent::Snoop(_) => {}
+            AnyAgent::Snoop(_) | AnyAgent::Itcp(_) => {}
         }
     }
 
@@ -185,6 +191,7 @@ impl AnyAgent {
             AnyAgent::MtcpPlus(a) => a.handle_timeout(now, out),
             AnyAgent::AckHolder(a) => a.handle_timeout(now, out),
             AnyAgent::Snoop(a) => a.handle_timeout(now, out),
+            AnyAgent::Itcp(a) => a.handle_timeout(now, out),
         }
     }
 
@@ -194,6 +201,7 @@ impl AnyAgent {
             AnyAgent::MtcpPlus(a) => a.poll_timeout(),
             AnyAgent::AckHolder(a) => a.poll_timeout(),
             AnyAgent::Snoop(a) => a.poll_timeout(),
+            AnyAgent::Itcp(a) => a.poll_timeout(),
         }
     }
 
@@ -228,6 +236,15 @@ impl AnyAgent {
                     "local_retransmits_timeout": s.local_retransmits_timeout,
                     "dupacks_suppressed": s.dupacks_suppressed,
                     "sender_retransmits": s.sender_retransmits,
+                })
+            }
+            AnyAgent::Itcp(a) => {
+                let s = &a.stats;
+                serde_json::json!({
+                    "connections_split": s.connections_split,
+                    "relayed_to_mobile": s.relayed_to_mobile, "relayed_to_fh": s.relayed_to_fh,
+                    "acked_not_delivered": s.acked_not_delivered,
+                    "acked_not_delivered_max": s.acked_not_delivered_max,
                 })
             }
         }
@@ -265,6 +282,13 @@ mod tests {
             (
                 AnyAgent::Snoop(snoop::Snoop::new(Default::default())),
                 AgentKindName::Snoop,
+            ),
+            (
+                AnyAgent::Itcp(Box::new(itcp::Itcp::new(
+                    Default::default(),
+                    Default::default(),
+                ))),
+                AgentKindName::Itcp,
             ),
         ];
         for (agent, want) in agents {

@@ -28,8 +28,8 @@ use crate::wifi::{
 use crate::world::{LinkDir, World};
 
 /// The agent a validated spec describes.
-fn build_agent(a: &AgentSpec) -> AnyAgent {
-    use crate::agents::{ack_holder, ack_schedule::Estimator, mtcp, snoop};
+fn build_agent(a: &AgentSpec, tcp: &crate::tcp::TcpConfig) -> AnyAgent {
+    use crate::agents::{ack_holder, ack_schedule::Estimator, itcp, mtcp, snoop};
     match a.kind {
         AgentKindName::Mtcp => AnyAgent::Mtcp(mtcp::MtcpSh::default()),
         AgentKindName::MtcpPlus => {
@@ -68,6 +68,10 @@ fn build_agent(a: &AgentSpec) -> AnyAgent {
             )))
         }
         AgentKindName::Snoop => AnyAgent::Snoop(snoop::Snoop::new(a.snoop.unwrap_or_default())),
+        AgentKindName::Itcp => AnyAgent::Itcp(Box::new(itcp::Itcp::new(
+            a.itcp.unwrap_or_default(),
+            tcp.clone(),
+        ))),
     }
 }
 
@@ -445,8 +449,15 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         w.wifi_mut().frames = Some(Vec::new());
     }
     w.start_wifi();
-    for a in &s.agents {
-        w.add_agent(ids[a.node.as_str()], ids[a.mobile.as_str()], build_agent(a));
+    if !s.agents.is_empty() {
+        let tcp = tcp_config(&s.tcp, "tcp")?;
+        for a in &s.agents {
+            w.add_agent(
+                ids[a.node.as_str()],
+                ids[a.mobile.as_str()],
+                build_agent(a, &tcp),
+            );
+        }
     }
 
     let kinds: Vec<SeriesKind> = if s.trace.series.iter().any(|x| x == "all") {

@@ -566,6 +566,9 @@ pub enum AgentKindName {
     /// Snoop (Balakrishnan et al. 1995): local retransmission from a cache at the base station
     /// (docs/models/snoop.md).
     Snoop,
+    /// I-TCP (Bakre & Badrinath 1995): the connection split at the base station, with a relay
+    /// buffer (docs/models/itcp.md).
+    Itcp,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
@@ -617,4 +620,7 @@ pub struct AgentSpec {
     /// Snoop: cache size, duplicate-ACK threshold and local timer (docs/models/snoop.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snoop: Option<crate::agents::snoop::SnoopConfig>,
+    /// I-TCP: the relay buffer (docs/models/itcp.md); the BS's sockets use the scenario's `[tcp]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub itcp: Option<crate::agents::itcp::ItcpConfig>,
 }

@@ -379,6 +379,14 @@ fn validate_agent(
     for (f, m) in a.snoop.map(|c| c.check()).unwrap_or_default() {
         errs.push(err(format!("{loc}.snoop.{f}"), m));
     }
+    forbid(
+        a.kind != AgentKindName::Itcp && a.itcp.is_some(),
+        "itcp",
+        errs,
+    );
+    for (f, m) in a.itcp.map(|c| c.check()).unwrap_or_default() {
+        errs.push(err(format!("{loc}.itcp.{f}"), m));
+    }
 }
 
 fn agent_str(k: AgentKindName) -> &'static str {
@@ -387,6 +395,7 @@ fn agent_str(k: AgentKindName) -> &'static str {
         AgentKindName::MtcpPlus => "mtcp_plus",
         AgentKindName::AckHolder => "ack_holder",
         AgentKindName::Snoop => "snoop",
+        AgentKindName::Itcp => "itcp",
     }
 }
 
