@@ -6,8 +6,10 @@
 //! whole is checked.
 
 mod build;
+pub mod input_file;
 pub mod mobility;
 mod parse;
+pub mod pcap_names;
 pub mod routing;
 pub mod schema;
 mod tcp;

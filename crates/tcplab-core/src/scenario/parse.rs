@@ -29,10 +29,45 @@ const TOP_FIELDS: &[&str] = &[
 /// Parses text into a JSON tree (the common form for TOML and JSON input).
 pub fn parse_tree(text: &str, format: Format) -> Result<Value, Vec<FieldError>> {
     match format {
-        Format::Toml => toml::from_str::<Value>(text)
-            .map_err(|e| vec![err("", format!("malformed TOML: {}", e.to_string().trim()))]),
+        Format::Toml => {
+            let t = toml::from_str::<toml::Value>(text)
+                .map_err(|e| vec![err("", format!("malformed TOML: {}", e.to_string().trim()))])?;
+            let mut errs = Vec::new();
+            non_finite(&t, "", &mut errs);
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            json_of(t)
+        }
         Format::Json => serde_json::from_str::<Value>(text)
             .map_err(|e| vec![err("", format!("malformed JSON: {e}"))]),
+    }
+}
+
+/// A TOML tree as JSON; the tree holds no non-finite float (checked first), so nothing is lost.
+fn json_of(t: toml::Value) -> Result<Value, Vec<FieldError>> {
+    serde_json::to_value(t).map_err(|e| vec![err("", format!("malformed TOML: {e}"))])
+}
+
+const NON_FINITE: &str = "not a finite number: nan and inf are not allowed";
+
+/// TOML has `nan` and `inf` floats, JSON has not: converted, they would become null and an
+/// optional field would silently take its default. Each one is an error at its path instead.
+fn non_finite(t: &toml::Value, loc: &str, errs: &mut Vec<FieldError>) {
+    match t {
+        toml::Value::Float(f) if !f.is_finite() => errs.push(err(loc, NON_FINITE)),
+        toml::Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                non_finite(v, &format!("{loc}[{i}]"), errs);
+            }
+        }
+        toml::Value::Table(m) => {
+            for (k, v) in m {
+                let here = if loc.is_empty() { k.clone() } else { format!("{loc}.{k}") };
+                non_finite(v, &here, errs);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -45,7 +80,19 @@ pub fn apply_override(tree: &mut Value, path: &str, raw: &str) -> Result<(), Fie
             "override path has an empty segment; write e.g. links.bottleneck.rate=5Mbps",
         ));
     }
-    let value = parse_override_value(raw);
+    let value = parse_override_value(raw).map_err(|at| {
+        let loc = match at.chars().next() {
+            None => path.to_string(),
+            Some('[') => format!("{path}{at}"),
+            Some(_) => format!("{path}.{at}"),
+        };
+        let hint = if at.is_empty() {
+            format!(" (for the text, quote it: {path}='\"{raw}\"')")
+        } else {
+            String::new()
+        };
+        err(loc, format!("{NON_FINITE}{hint}"))
+    })?;
     let mut cur = tree;
     for (i, part) in parts.iter().enumerate() {
         let last = i + 1 == parts.len();
@@ -109,12 +156,23 @@ pub fn apply_override(tree: &mut Value, path: &str, raw: &str) -> Result<(), Fie
 }
 
 /// An override value is read as a TOML value when it parses as one ("5", "true", "[1, 2]",
-/// "\"x\""), otherwise as a string ("5Mbps").
-fn parse_override_value(raw: &str) -> Value {
+/// "\"x\""), otherwise as a string ("5Mbps"). A non-finite float in it is an error: the
+/// `Err` holds where in the value it is ("" for the value itself, "[1]" in an array).
+fn parse_override_value(raw: &str) -> Result<Value, String> {
     let doc = format!("v = {raw}");
-    match toml::from_str::<BTreeMap<String, Value>>(&doc) {
-        Ok(mut m) => m.remove("v").unwrap_or(Value::String(raw.to_string())),
-        Err(_) => Value::String(raw.to_string()),
+    match toml::from_str::<BTreeMap<String, toml::Value>>(&doc) {
+        Ok(mut m) => match m.remove("v") {
+            Some(v) => {
+                let mut errs = Vec::new();
+                non_finite(&v, "", &mut errs);
+                if let Some(e) = errs.first() {
+                    return Err(e.loc.clone());
+                }
+                Ok(json_of(v).unwrap_or(Value::String(raw.to_string())))
+            }
+            None => Ok(Value::String(raw.to_string())),
+        },
+        Err(_) => Ok(Value::String(raw.to_string())),
     }
 }
 
