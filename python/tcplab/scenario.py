@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tcplab._fs import read_input
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
@@ -51,7 +53,7 @@ def load(scenario: ScenarioLike) -> ScenarioText:
         path = Path(scenario)
         fmt = "json" if path.suffix.lower() == ".json" else "toml"
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_input(path, "scenario file").decode("utf-8")
         except UnicodeDecodeError as exc:  # a binary file: name it, not the codec
             raise ValueError(
                 f"{path}: not a text file (invalid UTF-8 at byte {exc.start}); a scenario is TOML or JSON text"
@@ -87,8 +89,8 @@ def movement_files(resolved: Mapping[str, Any]) -> dict[str, str]:
         f = w.get("mobility_file")
         if f:
             try:
-                out[f] = hashlib.sha256(Path(f).read_bytes()).hexdigest()
-            except OSError:
+                out[f] = hashlib.sha256(read_input(Path(f), "movement file")).hexdigest()
+            except (OSError, ValueError):
                 out[f] = "unreadable"  # the run itself reports the file
     return out
 
