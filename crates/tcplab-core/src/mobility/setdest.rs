@@ -144,7 +144,9 @@ fn node_index(tok: &str) -> Result<usize, String> {
         Ok(_) => Err(format!(
             "node index {inner} is too large (at most {MAX_NODE})"
         )),
-        Err(_) => Err("the node index in $node_(<index>) must be a non-negative integer".to_string()),
+        Err(_) => {
+            Err("the node index in $node_(<index>) must be a non-negative integer".to_string())
+        }
     }
 }
 
@@ -212,9 +214,17 @@ $ns_ at 3.5 "$node_(1) setdest 400.0 0.0 2.0"
                 1,
                 "speed -3 is negative",
             ),
-            ("$ns_ at 1 \"$node_(0) setdest 1 2\"", 1, "not a movement-file line"),
+            (
+                "$ns_ at 1 \"$node_(0) setdest 1 2\"",
+                1,
+                "not a movement-file line",
+            ),
             ("$ns_ at 1 \"$node_(0) setdest 1 2 3", 1, "unbalanced quote"),
-            ("$ns_ at 1 \"$node_(0) setdest 1 2 inf\"", 1, "speed is not a finite number"),
+            (
+                "$ns_ at 1 \"$node_(0) setdest 1 2 inf\"",
+                1,
+                "speed is not a finite number",
+            ),
             ("$node_(99999999) set X_ 1", 1, "too large"),
             ("set val(nn) 50", 1, "not a movement-file line"),
         ] {

@@ -323,6 +323,8 @@ pub fn link_direction(l: &LinkSpec, k: u8) -> (QueueConfig, LossModel, Outage) {
 /// Builds the world of a validated scenario. `pcap_dir` enables the captures the scenario's
 /// `trace.pcap` names.
 pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, Vec<FieldError>> {
+    // Before any allocation that grows with the scenario: a run that cannot fit is refused.
+    super::memory::check(s).map_err(|e| vec![e])?;
     let stop = s.duration.map_or(DEFAULT_DURATION, |d| d.0);
     let mut w = World::new(
         s.name.clone(),
@@ -394,9 +396,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 _ => LossModel::None,
             };
             let pcap = capture
-                .then(|| {
-                    open_pcap(pcap_dir, &ws.name, &st.node, snaplen, &mut errs)
-                })
+                .then(|| open_pcap(pcap_dir, &ws.name, &st.node, snaplen, &mut errs))
                 .flatten();
             let sta = w.add_station(
                 wl,

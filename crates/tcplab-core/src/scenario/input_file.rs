@@ -29,7 +29,10 @@ pub fn read_input_file(path: &Path, what: &str) -> Result<String, String> {
         ));
     }
     if let Ok(real) = fs::canonicalize(path) {
-        if ["/proc", "/sys", "/dev"].iter().any(|p| real.starts_with(p)) {
+        if ["/proc", "/sys", "/dev"]
+            .iter()
+            .any(|p| real.starts_with(p))
+        {
             return Err(format!(
                 "'{name}' is a pseudo-file of the operating system; expected a {what}"
             ));
@@ -80,7 +83,10 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         let ok = dir.join("moves.txt");
         fs::write(&ok, "$node_(0) set X_ 1\n").unwrap();
-        assert_eq!(read_input_file(&ok, "movement file").unwrap(), "$node_(0) set X_ 1\n");
+        assert_eq!(
+            read_input_file(&ok, "movement file").unwrap(),
+            "$node_(0) set X_ 1\n"
+        );
         let fifo = dir.join("fifo");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         assert!(made.is_ok_and(|s| s.success()), "mkfifo");
@@ -93,7 +99,10 @@ mod tests {
             (Path::new("/proc/self/environ"), "pseudo-file"),
             (Path::new("/proc/self/status"), "pseudo-file"),
             (bin.as_path(), "invalid UTF-8 at byte 1"),
-            (Path::new("/no/such/file"), "cannot read the movement file '/no/such/file'"),
+            (
+                Path::new("/no/such/file"),
+                "cannot read the movement file '/no/such/file'",
+            ),
         ] {
             let e = read_input_file(path, "movement file").unwrap_err();
             assert!(e.contains(needle), "{}: {e}", path.display());

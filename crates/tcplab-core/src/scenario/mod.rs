@@ -7,6 +7,7 @@
 
 mod build;
 pub mod input_file;
+pub mod memory;
 pub mod mobility;
 mod parse;
 pub mod pcap_names;

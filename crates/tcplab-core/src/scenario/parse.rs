@@ -63,7 +63,11 @@ fn non_finite(t: &toml::Value, loc: &str, errs: &mut Vec<FieldError>) {
         }
         toml::Value::Table(m) => {
             for (k, v) in m {
-                let here = if loc.is_empty() { k.clone() } else { format!("{loc}.{k}") };
+                let here = if loc.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{loc}.{k}")
+                };
                 non_finite(v, &here, errs);
             }
         }

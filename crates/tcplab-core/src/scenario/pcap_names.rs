@@ -50,7 +50,11 @@ pub fn capture_files(s: &Scenario) -> Result<Vec<(String, String, String)>, Fiel
     }
     for w in s.wlans.iter().filter(|w| wanted(&w.name)) {
         for st in &w.stations {
-            out.push((w.name.clone(), st.node.clone(), capture_file(&w.name, &st.node)));
+            out.push((
+                w.name.clone(),
+                st.node.clone(),
+                capture_file(&w.name, &st.node),
+            ));
         }
     }
     let mut seen: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
