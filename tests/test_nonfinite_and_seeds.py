@@ -127,3 +127,14 @@ def test_a_sweep_file_with_seeds_beyond_u64_is_exit_2(tmp_path: Path) -> None:
     r = run_cli("sweep", str(sweep), "--store", str(tmp_path / "db"))
     assert r.returncode == 2 and "sweep.seed0" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "db").exists()
+
+
+def test_set_accepts_the_index_syntax_of_the_messages(tmp_path: Path) -> None:
+    """Messages say ``links[1].loss.p``; --set takes that form as well as ``links.1`` and names."""
+    scen = tmp_path / "s.toml"
+    scen.write_text(WIRED_TOML)
+    assert tcplab.resolve(scen, ["links[1].rate=5Mbps"])["links"][1]["rate"] == "5Mbps"
+    r = run_cli("run", str(scen), "--set", "links[9].rate=5Mbps")
+    assert r.returncode == 2 and "links[9].rate: index 9 is out of range: 'links' has 2 entries" in r.stderr
+    r = run_cli("run", str(scen), "--set", "links[x].rate=5Mbps")
+    assert r.returncode == 2 and "links[1].rate=5Mbps" in r.stderr

@@ -77,13 +77,13 @@ fn non_finite(t: &toml::Value, loc: &str, errs: &mut Vec<FieldError>) {
 
 /// Applies one `path=value` override. Arrays of tables are addressed by index or by `name`.
 pub fn apply_override(tree: &mut Value, path: &str, raw: &str) -> Result<(), FieldError> {
-    let parts: Vec<&str> = path.split('.').collect();
-    if parts.iter().any(|p| p.is_empty()) {
-        return Err(err(
+    let parts = path_parts(path).ok_or_else(|| {
+        err(
             path,
-            "override path has an empty segment; write e.g. links.bottleneck.rate=5Mbps",
-        ));
-    }
+            "override path has an empty segment or a bad [index]; write e.g. \
+             links.bottleneck.rate=5Mbps or links[1].rate=5Mbps",
+        )
+    })?;
     let value = parse_override_value(raw).map_err(|at| {
         let loc = match at.chars().next() {
             None => path.to_string(),
@@ -157,6 +157,33 @@ pub fn apply_override(tree: &mut Value, path: &str, raw: &str) -> Result<(), Fie
         };
     }
     Ok(())
+}
+
+/// The segments of an override path: `links.bottleneck.rate` and, in the form error messages
+/// use, `links[1].rate` (= `links.1.rate`). `None` for an empty segment or a malformed index.
+fn path_parts(path: &str) -> Option<Vec<&str>> {
+    let mut out = Vec::new();
+    for seg in path.split('.') {
+        let (head, mut rest) = match seg.find('[') {
+            Some(i) => (&seg[..i], &seg[i..]),
+            None => (seg, ""),
+        };
+        if head.is_empty() {
+            return None;
+        }
+        out.push(head);
+        while !rest.is_empty() {
+            let close = rest.find(']')?;
+            let idx = rest.get(1..close)?;
+            if !rest.starts_with('[') || idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit())
+            {
+                return None;
+            }
+            out.push(idx);
+            rest = &rest[close + 1..];
+        }
+    }
+    Some(out)
 }
 
 /// An override value is read as a TOML value when it parses as one ("5", "true", "[1, 2]",
@@ -284,5 +311,41 @@ fn check_array<T: DeserializeOwned>(v: Option<&Value>, key: &str, errs: &mut Vec
             }
         }
         Some(_) => errs.push(err(key, format!("must be an array of tables ([[{key}]])"))),
+    }
+}
+
+#[cfg(test)]
+mod path_tests {
+    use super::*;
+
+    #[test]
+    fn index_syntax_of_the_messages_is_accepted() {
+        assert_eq!(
+            path_parts("links[1].rate"),
+            Some(vec!["links", "1", "rate"])
+        );
+        assert_eq!(path_parts("links.1.rate"), Some(vec!["links", "1", "rate"]));
+        assert_eq!(path_parts("a[0][2]"), Some(vec!["a", "0", "2"]));
+        for bad in [
+            "links[].rate",
+            "links[x].rate",
+            "[1].rate",
+            "links..rate",
+            "links[1",
+            "a[1]b",
+        ] {
+            assert_eq!(path_parts(bad), None, "{bad}");
+        }
+        let mut tree: Value =
+            serde_json::json!({"links": [{"name": "a", "rate": 1}, {"name": "b"}]});
+        apply_override(&mut tree, "links[1].rate", "5").unwrap();
+        assert_eq!(tree["links"][1]["rate"], 5);
+        let e = apply_override(&mut tree, "links[9].rate", "5").unwrap_err();
+        assert!(
+            e.msg
+                .contains("index 9 is out of range: 'links' has 2 entries"),
+            "{}",
+            e.msg
+        );
     }
 }
