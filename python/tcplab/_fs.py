@@ -149,6 +149,8 @@ def publish(staging: Path, out: Path, marker: str, what: str) -> list[str]:
 def _remove_owned(out: Path, name: str) -> None:
     """Remove file ``name`` (listed in the manifest) and the folders it leaves empty, up to ``out``."""
     path = out / name
+    if not inside(path.parent, out):  # a folder replaced by a symlink to elsewhere: not ours
+        return
     if path.is_file() or path.is_symlink():
         path.unlink()
     parent = path.parent
