@@ -372,7 +372,7 @@ def _run_ray(
             options["num_cpus"] = workers  # a cluster we start has exactly the asked-for workers
         if local:
             with _loopback_only(ray):  # a Ray we start is reachable from this machine only
-                ray.init(_node_ip_address="127.0.0.1", **options)
+                ray.init(address=None, _node_ip_address="127.0.0.1", **options)
         else:
             ray.init(address=address, **options)  # the user's cluster, as the user set it up
     try:
