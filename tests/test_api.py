@@ -99,7 +99,8 @@ def test_schema_and_version() -> None:
     assert isinstance(tcplab.__version__, str) and tcplab.__version__
 
 
-@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True])
-def test_api_refuses_a_bad_seed_by_name(seed: object) -> None:
-    with pytest.raises(ValueError, match="^seed: "):
+@pytest.mark.parametrize(("seed", "error"), [(-1, tcplab.ScenarioError), (2**64, tcplab.ScenarioError),
+                                             (1.5, TypeError), (True, TypeError), ("1", TypeError)])
+def test_api_refuses_a_bad_seed_by_name(seed: object, error: type) -> None:
+    with pytest.raises(error, match="^seed: "):
         tcplab.run("examples/wired_bottleneck.toml", seed=seed)  # type: ignore[arg-type]

@@ -109,6 +109,17 @@ def test_report_on_a_tiny_sweep(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         assert FINDING_KEYS <= set(finding) and isinstance(finding["holds"], bool)
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
+    # A second report into the same folder replaces its own files only (issue 38: the whole
+    # folder used to be replaced, deleting whatever else the user kept there).
+    (out / "mine.txt").write_text("kept")
+    (out / "wired-loss" / "note.txt").write_text("kept")
+    with Store(tmp_path / "results" / "tcplab.db") as store:
+        reproduce([wired_loss], store, out, quick=True, workers=2, progress=False)
+    assert (out / "mine.txt").read_text() == "kept" and (out / "wired-loss" / "note.txt").read_text() == "kept"
+    owned = json.loads((out / ".tcplab-manifest.json").read_text())["files"]
+    assert "index.md" in owned and "wired-loss/tables.json" in owned and "mine.txt" not in owned
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
 
 def test_bands_and_repeated_causes_written_once() -> None:
     from types import SimpleNamespace

@@ -104,7 +104,7 @@ def test_bad_arguments_name_the_field_and_allowed_values(store: Path, tmp_path: 
         tcplab.results(store, sweep="nope")
     with pytest.raises(FileNotFoundError):
         tcplab.results(tmp_path / "missing.db")
-    with pytest.raises(ValueError, match="variants: expected a list"):
+    with pytest.raises(TypeError, match="variants: expected a list"):  # a type error: a str, not a list
         tcplab.sweep(WIRED, variants="sack", store=tmp_path / "x.db")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"executor: unknown 'slurm'"):
         tcplab.sweep(WIRED, executor="slurm", store=tmp_path / "x.db")

@@ -90,23 +90,25 @@ def run(
     like the CLI's ``--set``.  ``pcap_dir``, if given, receives a pcap per traced interface.
     Raises :class:`ScenarioError` for invalid input and :class:`SimulationError` if the run fails.
     """
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
-        raise ValueError(f"seed: {seed!r} is not allowed; use an integer from 0 to 2^64 - 1")
+    from tcplab._args import check_folder, check_scenario, check_seed, override_items
+
+    check_scenario(scenario_or_path)
+    check_seed(seed)
+    pairs = override_pairs(override_items(overrides))
+    pcap = check_folder(pcap_dir, "pcap_dir")
     src = load(scenario_or_path)
-    raw = _core.run(
-        src.text,
-        src.format,
-        seed,
-        override_pairs(overrides),
-        os.fspath(pcap_dir) if pcap_dir is not None else None,
-    )
+    raw = _core.run(src.text, src.format, seed, pairs, pcap)
     return Result.from_raw(raw)
 
 
 def resolve(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:
     """Validate a scenario and return it fully resolved (every default filled in, overrides applied)."""
+    from tcplab._args import check_scenario, override_items
+
+    check_scenario(scenario_or_path)
+    pairs = override_pairs(override_items(overrides))
     src = load(scenario_or_path)
-    return _core.resolve(src.text, src.format, override_pairs(overrides))
+    return _core.resolve(src.text, src.format, pairs)
 
 
 def schema() -> dict[str, Any]:

@@ -17,13 +17,14 @@ import json
 import math
 import os
 import shutil
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from tcplab import _core
-from tcplab._fs import DEFAULT_STORE, replace_dir, staging_dir, write_text
+from tcplab._fs import DEFAULT_STORE, check_out, publish, remove_staging, staging_dir, write_text
 from tcplab.exceptions import ScenarioError, TcplabError, format_error
 from tcplab.result import Result
 from tcplab.scenario import ScenarioText, load, parse_set
@@ -32,7 +33,16 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C so that every ``finally`` runs: staging
+    folders and temporary files are removed and worker processes stopped before the exit."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 def _err(*lines: str) -> None:
@@ -105,10 +115,8 @@ def print_table(con: Console, table: Table) -> None:
 # ------------------------------------------------------------------ tcplab run
 
 
-def _check_out(out: Path) -> None:
-    """Refuse to replace a non-empty folder that is not a previous ``tcplab run`` output."""
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "summary.json").exists())):
-        raise UsageError(f"{out}: exists and is not a tcplab run output; refusing to overwrite it")
+#: The file whose presence marks a folder written by ``tcplab run --out`` (before manifests existed).
+RUN_MARKER = "summary.json"
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -123,8 +131,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         overrides.append(("trace.pcap", '["*"]'))
     out = Path(args.out) if args.out else None
     if out is not None:
-        _check_out(out)
+        check_out(out, RUN_MARKER, "run output")
     staging = staging_dir(out) if out is not None else None
+    written: list[str] = []
     try:
         raw = _core.run(
             src.text, src.format, args.seed, overrides, os.fspath(staging) if args.pcap and staging else None
@@ -136,7 +145,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 result.series.write_parquet(staging / "series.parquet")
             if result.has_frames:
                 result.frames.write_parquet(staging / "frames.parquet")
-            replace_dir(staging, out)
+            written = publish(staging, out, RUN_MARKER, "run output")
             staging = None
     finally:
         if staging is not None:
@@ -146,7 +155,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     else:
         _print_result(result, out)
     if args.pcap and out is not None:
-        pcaps = sorted(p.name for p in out.glob("*.pcap"))
+        pcaps = [f for f in written if f.endswith(".pcap")]  # what this run wrote, not what was there
         _err(f"{len(pcaps)} pcap file{'s' if len(pcaps) != 1 else ''} in {out}: {', '.join(pcaps) or 'none'}")
     return EXIT_OK
 
@@ -378,7 +387,7 @@ def cmd_results(args: argparse.Namespace) -> int:
         raise UsageError("--by groups a summary: add --summary METRIC")
     if args.summary:
         return _results_summary(args)
-    with Store(args.store) as store:
+    with Store(args.store, readonly=True) as store:
         if args.csv or args.parquet:
             n = store.export(args.csv or args.parquet, sweep=args.sweep, status=args.status)
             _err(f"wrote {n} rows to {args.csv or args.parquet}")
@@ -456,13 +465,14 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from tcplab.experiments import select
-    from tcplab.report import reproduce
+    from tcplab.report import check_report_folder, reproduce
     from tcplab.store import Store
 
     try:
         experiments = select(args.papers)
     except KeyError as exc:
         raise UsageError(exc.args[0]) from exc
+    check_report_folder(Path(args.out), Path(args.store))  # before the store is created
     with Store(args.store) as store:
         index, reports = reproduce(
             experiments,
@@ -593,6 +603,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tcplab`` console script; returns the exit status."""
     args = build_parser().parse_args(argv)
     try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (main() called from a thread): leave signals alone
+        previous = None
+    try:
+        return _dispatch(args)
+    finally:
+        remove_staging()  # what an interrupted or failed command was still filling
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    try:
         return int(args.func(args))
     except ScenarioError as exc:
         _err(*format_error(exc))
@@ -606,15 +629,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IsADirectoryError as exc:
         _err(f"{exc.filename}: is a directory; expected a file")
         return EXIT_USAGE
-    except (TcplabError, RuntimeError, OSError) as exc:
-        _err(*format_error(exc))
-        return EXIT_FAILED
-    except KeyboardInterrupt:
-        _err("interrupted")
-        return EXIT_INTERRUPTED
     except BrokenPipeError:  # stdout closed early (e.g. piped into head): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except (TcplabError, RuntimeError, OSError) as exc:
+        _err(*format_error(exc))
+        return EXIT_FAILED
+    except Terminated:
+        _err("terminated")
+        return EXIT_TERMINATED
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return EXIT_INTERRUPTED
     except Exception as exc:
         # sqlite3 is imported by the commands that use the results store, not at start-up: an
         # exception can only be one of its errors if it was imported.

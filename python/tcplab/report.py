@@ -26,7 +26,7 @@ from typing import Any
 from types import ModuleType
 
 from tcplab import _core
-from tcplab._fs import replace_dir, staging_dir, write_text
+from tcplab._fs import OutputError, check_out, inside, publish, staging_dir, write_text
 from tcplab.experiments import all_experiments
 from tcplab.experiments.base import Claim, Finding, TableCell, claim_verdict
 from tcplab.runner import SweepReport, run_sweep
@@ -482,9 +482,13 @@ def reproduce(
     The report covers ``experiments`` and every other registered experiment that already has
     results in the store, so reproducing one paper does not drop the others from the report.
 
-    The report is built in a temporary folder beside ``outdir`` and swapped in at the end, so an
-    interrupted ``reproduce`` never leaves a half-written report.
+    The report is built in a temporary folder beside ``outdir`` and published into it at the end
+    (:func:`tcplab._fs.publish`): an interrupted ``reproduce`` never leaves a half-written report,
+    and only files an earlier report wrote there are replaced or removed.  A store inside ``outdir``
+    is refused before any run (raises :class:`~tcplab._fs.OutputError`, a ValueError).
     """
+    outdir = Path(outdir)
+    check_report_folder(outdir, store.path)
     reports = [
         run_sweep(sweep, store, executor=executor, workers=workers, address=address, progress=progress)
         for exp in experiments
@@ -502,12 +506,27 @@ def reproduce(
         for e in all_experiments().values()
         if e.NAME in chosen or any(store.runs(s.name).height for s in e.sweeps(quick))
     ]
-    outdir = Path(outdir)
     staging = staging_dir(outdir)
     try:
         write_report(included, store, staging, quick)
-        replace_dir(staging, outdir)
+        publish(staging, outdir, REPORT_MARKER, "report")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return outdir / "index.md", reports
+
+
+#: The file whose presence marks a report folder written before manifests existed.
+REPORT_MARKER = "index.md"
+
+
+def check_report_folder(outdir: Path, store: Path) -> None:
+    """Refuse, before any run, a report folder that holds the results store (``store``, its
+    ``series/`` folder) or that is not a report: replacing the report must never touch results."""
+    for part in (store, store.parent / "series"):
+        if inside(part, outdir) or inside(outdir, part):
+            raise OutputError(
+                f"--store {store} lies inside the report folder {outdir} (or the report inside the "
+                "store's files); keep them apart, e.g. --store results/tcplab.db --out report"
+            )
+    check_out(outdir, REPORT_MARKER, "report")

@@ -14,6 +14,7 @@ stored results are identical bit for bit (apart from wall-clock time).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from tcplab import _core
+from tcplab._fs import read_input
 from tcplab.exceptions import ScenarioError, describe
 from tcplab.progress import tracker
 from tcplab.result import split_series
@@ -61,13 +63,37 @@ class Sweep:
     seed0: int = 1
 
     def __post_init__(self) -> None:
+        # Wrong types raise TypeError, wrong values ScenarioError (a ValueError), naming the field.
+        from tcplab._args import SEED_MAX, check_int, check_scenario, check_tree, scenario_error
+
+        if not isinstance(self.name, str):
+            raise TypeError(f"sweep.name: expected a string, got {type(self.name).__name__}")
         if not self.name:
-            raise ValueError("sweep.name: a sweep needs a name (how its results are found again)")
-        if self.replications < 1:
-            raise ValueError(f"sweep.replications: expected a positive integer, got {self.replications}")
+            raise scenario_error("sweep.name", "a sweep needs a name (how its results are found again)")
+        check_scenario(self.base, "sweep.base")
+        check_int(self.replications, "sweep.replications", 1, None, "a positive integer")
+        check_int(self.seed0, "sweep.seed0", 0, SEED_MAX, f"an integer from 0 to {SEED_MAX} (the first seed)")
+        if self.seed0 + self.replications - 1 > SEED_MAX:  # one rule for seeds: what the core takes
+            raise scenario_error(
+                "sweep.seed0", f"the last seed, seed0 + replications - 1, must be at most {SEED_MAX}"
+            )
+        if not isinstance(self.grid, Mapping):
+            raise TypeError(f"sweep.grid: expected a table of override path = [values], got {type(self.grid).__name__}")
         for path, values in self.grid.items():
+            if not isinstance(path, str):
+                raise TypeError(f"sweep.grid: path {path!r} is not a string; paths are strings like 'tcp.variant'")
             if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
-                raise ValueError(f"sweep.grid.{path}: expected a non-empty array of values, got {values!r}")
+                raise scenario_error(f"sweep.grid.{path}", f"expected a non-empty array of values, got {values!r}")
+            check_tree(list(values), f"sweep.grid.{path}")
+        if self.cells is not None:
+            if isinstance(self.cells, (str, bytes, Mapping)) or not isinstance(self.cells, Sequence):
+                raise TypeError("sweep.cells: expected a list of tables of override path = value")
+            for i, cell in enumerate(self.cells):
+                if not isinstance(cell, Mapping):
+                    raise TypeError(f"sweep.cells[{i}]: expected a table of override path = value, got {cell!r}")
+                check_tree(dict(cell), f"sweep.cells[{i}]")
+        if isinstance(self.variants, (str, bytes)) or not all(isinstance(v, str) for v in self.variants):
+            raise TypeError(f"sweep.variants: expected a list of variant names, e.g. ['reno', 'sack'], got {self.variants!r}")
 
     def expand(self) -> list[dict[str, Any]]:
         """The cells of the sweep in a stable order (explicit cells, then grid, then variants)."""
@@ -93,8 +119,7 @@ class Sweep:
         """Load a sweep file: a ``[sweep]`` table plus either ``sweep.base`` (a scenario path,
         relative to the sweep file) or the scenario itself as the file's other top-level tables."""
         path = Path(path)
-        with path.open("rb") as f:
-            doc = tomllib.load(f)
+        doc = tomllib.loads(read_input(path, "sweep file").decode("utf-8"))
         return cls.from_dict(doc, base_dir=path.parent)
 
     @classmethod
@@ -228,8 +253,10 @@ def run_sweep(
     """
     if executor not in EXECUTORS:
         raise ValueError(f"executor: unknown {executor!r}; expected one of {list(EXECUTORS)}")
-    if workers is not None and workers < 1:
-        raise ValueError(f"workers: expected a positive number of parallel runs, got {workers}")
+    if workers is not None:
+        from tcplab._args import check_int
+
+        check_int(workers, "workers", 1, None, "a positive number of parallel runs")
     if address is not None and executor != "ray":
         raise ValueError("address: a cluster address is only used by the ray executor (executor='ray')")
     src = load(sweep.base)
@@ -340,9 +367,14 @@ def _run_ray(
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": verbose}
         if not verbose:
             options["logging_level"] = logging.ERROR
-        if address is None and workers is not None and not os.environ.get("RAY_ADDRESS"):
+        local = address is None and not os.environ.get("RAY_ADDRESS")
+        if local and workers is not None:
             options["num_cpus"] = workers  # a cluster we start has exactly the asked-for workers
-        ray.init(address=address, **options)
+        if local:
+            with _loopback_only(ray):  # a Ray we start is reachable from this machine only
+                ray.init(address=None, _node_ip_address="127.0.0.1", **options)
+        else:
+            ray.init(address=address, **options)  # the user's cluster, as the user set it up
     try:
         remote = ray.remote(num_cpus=1)(execute)
         limit = workers or len(tasks)
@@ -359,6 +391,33 @@ def _run_ray(
     finally:
         if owned:
             ray.shutdown()
+
+
+@contextlib.contextmanager
+def _loopback_only(ray: Any) -> Iterator[None]:
+    """While a local Ray starts: its servers (GCS, raylet, workers, driver) listen on 127.0.0.1
+    only, not on every interface.
+
+    Ray turns a node address of 127.0.0.1 into the machine's outward address and then binds its
+    gRPC servers to all interfaces, unless it runs as a single-machine instance (its setting
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``, read from the environment by the processes it starts
+    and from ``ray_constants`` by this one).  Both are restored afterwards: the processes started
+    keep what they inherited.  Checked with ``ss -ltnp`` in tests/test_ray_localhost.py.
+    """
+    from ray._private import ray_constants
+
+    var = ray_constants.ENABLE_RAY_CLUSTERS_ENV_VAR
+    saved_env, saved_const = os.environ.get(var), ray_constants.ENABLE_RAY_CLUSTER
+    os.environ[var] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = saved_const
+        if saved_env is None:
+            os.environ.pop(var, None)
+        else:
+            os.environ[var] = saved_env
 
 
 def _check_reachable(address: str) -> None:

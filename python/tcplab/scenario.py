@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from tcplab._fs import read_input
+
 ScenarioLike = str | os.PathLike | Mapping[str, Any]
 """A path to a ``.toml``/``.json`` file, TOML text, or a scenario as a dict."""
 
@@ -53,7 +55,7 @@ def load(scenario: ScenarioLike) -> ScenarioText:
         path = Path(scenario)
         fmt = "json" if path.suffix.lower() == ".json" else "toml"
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_input(path, "scenario file").decode("utf-8")
         except UnicodeDecodeError as exc:  # a binary file: name it, not the codec
             raise ValueError(
                 f"{path}: not a text file (invalid UTF-8 at byte {exc.start}); a scenario is TOML or JSON text"
@@ -91,8 +93,8 @@ def movement_files(resolved: Mapping[str, Any]) -> dict[str, str]:
             try:
                 import hashlib  # here, not at the top: OpenSSL's load is start-up time
 
-                out[f] = hashlib.sha256(Path(f).read_bytes()).hexdigest()
-            except OSError:
+                out[f] = hashlib.sha256(read_input(Path(f), "movement file")).hexdigest()
+            except (OSError, ValueError):
                 out[f] = "unreadable"  # the run itself reports the file
     return out
 

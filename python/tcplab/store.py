@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS runs (
     sweep         TEXT NOT NULL,      -- sweep that (last) produced the row
     cell          TEXT NOT NULL,      -- JSON object: override path -> value
     scenario_json TEXT,               -- resolved scenario; NULL if it did not resolve
-    seed          INTEGER NOT NULL,
+    seed          INTEGER NOT NULL,   -- u64 as two's-complement i64: see _sql_seed
     version       TEXT NOT NULL,      -- tcplab._core.version()
     status        TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
     error         TEXT,
@@ -56,6 +56,17 @@ CREATE TABLE IF NOT EXISTS sweep_runs (
 );
 CREATE INDEX IF NOT EXISTS sweep_runs_key ON sweep_runs (key);
 """
+
+
+def _sql_seed(seed: int) -> int:
+    """A seed (0 .. 2^64 - 1, the core's u64) as SQLite's signed 64-bit INTEGER: seeds from 2^63
+    are stored as their two's complement (negative), so every seed the core takes can be stored."""
+    return seed - 2**64 if seed >= 2**63 else seed
+
+
+def _py_seed(stored: int) -> int:
+    """The seed of a stored INTEGER (inverse of :func:`_sql_seed`)."""
+    return stored + 2**64 if stored < 0 else stored
 
 
 def canonical_json(value: Any) -> str:
@@ -93,10 +104,15 @@ class RunRecord:
 class Store:
     """A results database file plus its ``series/`` directory of Parquet files."""
 
-    def __init__(self, path: str | os.PathLike = DEFAULT_STORE) -> None:
+    def __init__(self, path: str | os.PathLike = DEFAULT_STORE, *, readonly: bool = False) -> None:
+        """Open (or create) the store at ``path``; ``readonly`` opens an existing store for reading
+        only, which also works on read-only files, folders and media (see :func:`_open_readonly`)."""
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.series_dir = self.path.parent / "series"
+        if readonly:
+            self._db = _open_readonly(self.path)
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, timeout=60.0)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -137,7 +153,10 @@ class Store:
     def add_members(self, members: Iterable[tuple[str, str, int, str]]) -> None:
         """Record (sweep, cell, seed, key) memberships whose run already exists."""
         with self._transaction() as db:
-            db.executemany("INSERT OR REPLACE INTO sweep_runs VALUES (?, ?, ?, ?)", list(members))
+            db.executemany(
+                "INSERT OR REPLACE INTO sweep_runs VALUES (?, ?, ?, ?)",
+                [(sw, cell, _sql_seed(seed), key) for sw, cell, seed, key in members],
+            )
 
     def record(self, rec: RunRecord, members: Iterable[tuple[str, str, int]] = ()) -> None:
         """Store one run atomically: series Parquet first, then row + memberships in one transaction.
@@ -151,7 +170,7 @@ class Store:
             rec.sweep,
             rec.cell,
             rec.scenario_json,
-            rec.seed,
+            _sql_seed(rec.seed),
             rec.version,
             rec.status,
             rec.error,
@@ -159,8 +178,8 @@ class Store:
             rec.wall_time_s,
             datetime.now(timezone.utc).isoformat(timespec="seconds"),
         )
-        member_rows = {(rec.sweep, rec.cell, rec.seed, rec.key)}
-        member_rows.update((s, c, seed, rec.key) for s, c, seed in members)
+        member_rows = {(rec.sweep, rec.cell, _sql_seed(rec.seed), rec.key)}
+        member_rows.update((s, c, _sql_seed(seed), rec.key) for s, c, seed in members)
         with self._transaction() as db:
             db.execute("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
             db.executemany("INSERT OR REPLACE INTO sweep_runs VALUES (?, ?, ?, ?)", sorted(member_rows))
@@ -194,20 +213,22 @@ class Store:
             sql = (
                 "SELECT r.key, r.sweep, r.cell, r.seed, r.version, r.status, r.error, r.summary_json, "
                 f"r.wall_time_s, r.created{scenario_col} FROM runs r WHERE (?1 IS NULL OR r.status = ?1) "
-                "ORDER BY r.sweep, r.cell, r.seed, r.key"
+                "ORDER BY r.sweep, r.cell, r.seed < 0, r.seed, r.key"
             )
             params: tuple[Any, ...] = (status,)
         else:
             sql = (
                 "SELECT r.key, m.sweep, m.cell, m.seed, r.version, r.status, r.error, r.summary_json, "
                 f"r.wall_time_s, r.created{scenario_col} FROM sweep_runs m JOIN runs r ON r.key = m.key "
-                "WHERE m.sweep = ?1 AND (?2 IS NULL OR r.status = ?2) ORDER BY m.cell, m.seed"
+                "WHERE m.sweep = ?1 AND (?2 IS NULL OR r.status = ?2) ORDER BY m.cell, m.seed < 0, m.seed"
             )
             params = (sweep, status)
         cur = self._db.execute(sql, params)
         names = [d[0] for d in cur.description]
-        schema = {n: pl.String for n in names} | {"seed": pl.Int64, "wall_time_s": pl.Float64}
-        return pl.DataFrame(cur.fetchall(), schema=schema, orient="row")
+        schema = {n: pl.String for n in names} | {"seed": pl.UInt64, "wall_time_s": pl.Float64}
+        at = names.index("seed")
+        rows = [(*r[:at], _py_seed(r[at]), *r[at + 1 :]) for r in cur.fetchall()]
+        return pl.DataFrame(rows, schema=schema, orient="row")
 
     def sweeps(self) -> list[str]:
         """Names of every sweep with at least one stored run."""
@@ -276,6 +297,28 @@ class Store:
         return frame.height
 
 
+def _open_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the store at ``path`` that never writes, not even SQLite's files.
+
+    ``mode=ro`` reads a store in a read-only file, also while a sweep writes it (WAL); in a
+    read-only folder or on read-only media, where SQLite cannot create the WAL index (``-shm``)
+    it needs, the store is opened as ``immutable=1`` instead: nothing can change it there anyway.
+    """
+    if not path.is_file():
+        raise FileNotFoundError(2, "no results store", str(path))
+    uri = path.resolve().as_uri()
+    errors: list[str] = []
+    for mode in ("mode=ro", "immutable=1"):
+        db = sqlite3.connect(f"{uri}?{mode}", uri=True, isolation_level=None, timeout=60.0)
+        try:
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.Error as exc:
+            errors.append(f"{mode}: {exc}")
+            db.close()
+    raise sqlite3.OperationalError(f"cannot open {path} for reading ({'; '.join(errors)})")
+
+
 def write_frame(frame: pl.DataFrame, out: Path, fmt: str) -> None:
     """Write ``frame`` as ``fmt`` ("csv" or "parquet") under a temporary name, then rename it."""
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -306,7 +349,7 @@ def _expand_cells(rows: list[dict[str, Any]], tail_schema: dict[str, Any]) -> pl
         elif numeric and any(isinstance(v, float) for v in present):
             columns[path] = [None if v is None else float(v) for v in values]
     head = ["key", "sweep", "seed", "status", "error"]
-    head_schema: dict[str, Any] = {k: pl.String for k in head} | {"seed": pl.Int64}
+    head_schema: dict[str, Any] = {k: pl.String for k in head} | {"seed": pl.UInt64}
     if not rows:
         return pl.DataFrame(schema=head_schema | tail_schema)
     tail = list(dict.fromkeys(k for row in rows for k in row if k not in head and k != "cell"))

@@ -117,7 +117,7 @@ class SweepResult:
 
     def series(self, key: str) -> pl.DataFrame:
         """The time series (flow, series, t_s, value) recorded by run ``key``."""
-        with Store(self.store) as store:
+        with Store(self.store, readonly=True) as store:
             return store.series(key)
 
     def __repr__(self) -> str:
@@ -155,10 +155,12 @@ def sweep(
     ``name`` (default: the scenario's name) is how :func:`results` finds the sweep again; the
     returned ``runs`` hold exactly this call's cells and seeds.
     """
-    if executor not in EXECUTORS:
-        raise ValueError(f"executor: unknown {executor!r}; expected one of {list(EXECUTORS)}")
-    if isinstance(variants, str):
-        raise ValueError(f"variants: expected a list of variant names, e.g. [{variants!r}], not a string")
+    from tcplab._args import check_sweep_call
+
+    check_sweep_call(
+        grid=grid, variants=variants, executor=executor, store=store, name=name, workers=workers,
+        address=address, progress=progress,
+    )
     if name is None:
         from tcplab import resolve
 
@@ -199,17 +201,24 @@ def results(store: str | os.PathLike = DEFAULT_STORE, sweep: str | None = None) 
     ``sweep`` may be omitted when the store holds one sweep only.  Raises FileNotFoundError for a
     missing store and ValueError naming the stored sweeps for an unknown or ambiguous name.
     """
-    path = Path(store)
-    if not path.is_file():
-        raise FileNotFoundError(2, "no results store (run a sweep first)", str(path))
-    with Store(path) as db:
+    import sqlite3
+
+    from tcplab._args import check_optional, check_store, scenario_error
+
+    path = Path(check_store(store))
+    check_optional(sweep, "sweep", str, "a sweep name")
+    try:
+        db = Store(path, readonly=True)
         names = db.sweeps()
+    except sqlite3.Error as exc:  # not a database, or not one of tcplab's
+        raise scenario_error("store", f"{path} is not a tcplab results store ({exc})") from None
+    with db:
         if sweep is None:
             if len(names) != 1:
-                raise ValueError(f"sweep: the store holds {len(names)} sweeps, name one of {names}")
+                raise scenario_error("sweep", f"the store holds {len(names)} sweeps, name one of {names}")
             sweep = names[0]
         elif sweep not in names:
-            raise ValueError(f"sweep: no sweep named {sweep!r} in {path}; stored sweeps: {names}")
+            raise scenario_error("sweep", f"no sweep named {sweep!r} in {path}; stored sweeps: {names}")
         runs = db.flows(sweep, status=None)
         parameters = tuple(db.parameters(sweep))
     return SweepResult(sweep, path, runs, parameters)

@@ -10,7 +10,8 @@
 //!
 //! Each node becomes a [`Track`] with ns-2's `setdest` semantics ([`Track::from_legs`]). Anything
 //! else is an error with its line number, so a truncated or hand-edited file is never half
-//! read.
+//! read. Errors describe what is wrong with a line but never quote it: the file may be anything
+//! the user named (`/etc/passwd`), and its content must not end up on a terminal or in a log.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -81,20 +82,25 @@ pub fn parse_setdest(text: &str) -> Result<Setdest, SetdestError> {
         }
         let e = |msg: String| SetdestError { line, msg };
         if l.matches('"').count() % 2 != 0 {
-            return Err(e(format!("unbalanced quote in '{l}'")));
+            return Err(e("unbalanced quote (\")".to_string()));
         }
         let unquoted = l.replace('"', " ");
         let tok: Vec<&str> = unquoted.split_whitespace().collect();
         match tok.as_slice() {
             [node, "set", coord, v] => {
                 let n = node_index(node).map_err(e)?;
-                let v = number(v, coord).map_err(e)?;
+                let axis = match *coord {
+                    "X_" => "X_",
+                    "Y_" => "Y_",
+                    "Z_" => "Z_",
+                    _ => return Err(e("unknown coordinate; allowed: X_, Y_, Z_".to_string())),
+                };
+                let v = number(v, axis).map_err(e)?;
                 let m = motion(&mut out, n, line);
-                match *coord {
+                match axis {
                     "X_" => m.x = Some(v),
                     "Y_" => m.y = Some(v),
-                    "Z_" => {}
-                    c => return Err(e(format!("unknown coordinate '{c}'; allowed: X_, Y_, Z_"))),
+                    _ => {}
                 }
             }
             ["$ns_", "at", t, node, "setdest", x, y, speed] => {
@@ -114,7 +120,7 @@ pub fn parse_setdest(text: &str) -> Result<Setdest, SetdestError> {
                     speed,
                 });
             }
-            _ => return Err(e(format!("cannot read '{l}': {EXPECTED}"))),
+            _ => return Err(e(format!("not a movement-file line: {EXPECTED}"))),
         }
     }
     Ok(out)
@@ -132,15 +138,15 @@ fn node_index(tok: &str) -> Result<usize, String> {
     let inner = tok
         .strip_prefix("$node_(")
         .and_then(|r| r.strip_suffix(')'))
-        .ok_or_else(|| format!("'{tok}' is not a node; expected $node_(<index>)"))?;
+        .ok_or_else(|| "expected a node, written $node_(<index>)".to_string())?;
     match inner.parse::<usize>() {
         Ok(n) if n <= MAX_NODE => Ok(n),
         Ok(_) => Err(format!(
             "node index {inner} is too large (at most {MAX_NODE})"
         )),
-        Err(_) => Err(format!(
-            "'{tok}': the node index must be a non-negative integer"
-        )),
+        Err(_) => {
+            Err("the node index in $node_(<index>) must be a non-negative integer".to_string())
+        }
     }
 }
 
@@ -148,7 +154,7 @@ fn node_index(tok: &str) -> Result<usize, String> {
 fn number(tok: &str, what: &str) -> Result<f64, String> {
     match tok.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
-        _ => Err(format!("{what} '{tok}' is not a finite number")),
+        _ => Err(format!("{what} is not a finite number")),
     }
 }
 
@@ -201,22 +207,34 @@ $ns_ at 3.5 "$node_(1) setdest 400.0 0.0 2.0"
                 "allowed: X_, Y_, Z_",
             ),
             ("\n\n$node_(a) set X_ 1", 3, "non-negative integer"),
-            ("$node_(0) set X_ abc", 1, "X_ 'abc' is not a finite number"),
+            ("$node_(0) set X_ abc", 1, "X_ is not a finite number"),
             ("$ns_ at -1 \"$node_(0) setdest 1 2 3\"", 1, "negative"),
             (
                 "$ns_ at 1 \"$node_(0) setdest 1 2 -3\"",
                 1,
                 "speed -3 is negative",
             ),
-            ("$ns_ at 1 \"$node_(0) setdest 1 2\"", 1, "cannot read"),
+            (
+                "$ns_ at 1 \"$node_(0) setdest 1 2\"",
+                1,
+                "not a movement-file line",
+            ),
             ("$ns_ at 1 \"$node_(0) setdest 1 2 3", 1, "unbalanced quote"),
-            ("$ns_ at 1 \"$node_(0) setdest 1 2 inf\"", 1, "speed 'inf'"),
+            (
+                "$ns_ at 1 \"$node_(0) setdest 1 2 inf\"",
+                1,
+                "speed is not a finite number",
+            ),
             ("$node_(99999999) set X_ 1", 1, "too large"),
-            ("set val(nn) 50", 1, "cannot read"),
+            ("set val(nn) 50", 1, "not a movement-file line"),
         ] {
             let e = parse_setdest(text).unwrap_err();
             assert_eq!(e.line, line, "{text}: {e}");
             assert!(e.msg.contains(needle), "{text}: {e}");
+            // The message describes the line, it never quotes what the file holds.
+            for word in ["abc", "val(nn)", "W_", "$node_(a)"] {
+                assert!(!e.msg.contains(word), "{text}: {e}");
+            }
         }
     }
 }

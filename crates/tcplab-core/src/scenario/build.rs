@@ -329,6 +329,8 @@ pub fn link_direction(l: &LinkSpec, k: u8) -> (QueueConfig, LossModel, Outage) {
 /// Builds the world of a validated scenario. `pcap_dir` enables the captures the scenario's
 /// `trace.pcap` names.
 pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, Vec<FieldError>> {
+    // Before any allocation that grows with the scenario: a run that cannot fit is refused.
+    super::memory::check(s).map_err(|e| vec![e])?;
     let stop = s.duration.map_or(DEFAULT_DURATION, |d| d.0);
     let mut w = World::new(
         s.name.clone(),
@@ -344,6 +346,10 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         ids.insert(n.name.as_str(), w.add_node(&n.name));
     }
     let snaplen = s.trace.pcap_snaplen.unwrap_or(65_535);
+    if pcap_dir.is_some() {
+        // Every capture's file name is checked before the first file is created.
+        super::pcap_names::capture_files(s).map_err(|e| vec![e])?;
+    }
     let mut errs = Vec::new();
     for (li, l) in s.links.iter().enumerate() {
         let name = link_name(l);
@@ -352,7 +358,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         for (k, node) in [(0u8, &l.a), (1u8, &l.b)] {
             let (qcfg, loss, outage) = link_direction(l, k);
             let pcap = capture
-                .then(|| open_pcap(pcap_dir, &format!("{name}-{node}"), snaplen, &mut errs))
+                .then(|| open_pcap(pcap_dir, &name, node, snaplen, &mut errs))
                 .flatten();
             dirs.push(LinkDir {
                 rate_bps: l.rate.0,
@@ -399,14 +405,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 _ => LossModel::None,
             };
             let pcap = capture
-                .then(|| {
-                    open_pcap(
-                        pcap_dir,
-                        &format!("{}-{}", ws.name, st.node),
-                        snaplen,
-                        &mut errs,
-                    )
-                })
+                .then(|| open_pcap(pcap_dir, &ws.name, &st.node, snaplen, &mut errs))
                 .flatten();
             let sta = w.add_station(
                 wl,
@@ -596,17 +595,18 @@ fn install_routing(w: &mut World, s: &Scenario, seed: u64, wlan_stas: &[Vec<u32>
     w.start_routing();
 }
 
-/// Opens `<dir>/<stem>.pcap` for an interface the trace asks to capture; a file that cannot be
-/// created is an error of `trace.pcap`.
+/// Opens `<dir>/<iface>-<node>.pcap` (names made safe by [`capture_file`]) for an interface the
+/// trace asks to capture; a file that cannot be created is an error of `trace.pcap`.
 fn open_pcap(
     dir: Option<&Path>,
-    stem: &str,
+    iface: &str,
+    node: &str,
     snaplen: u32,
     errs: &mut Vec<FieldError>,
 ) -> Option<PcapWriter> {
     let path = dir
         .expect("capture implies a directory")
-        .join(format!("{stem}.pcap"));
+        .join(super::pcap_names::capture_file(iface, node));
     match PcapWriter::create(&path, snaplen) {
         Ok(p) => Some(p),
         Err(e) => {

@@ -201,8 +201,7 @@ pub fn build_mobility(
 /// Reads and parses WLAN `w`'s movement file; every node it names must be one of the stations.
 fn read_setdest(w: &WlanSpec, path: &str, base_dir: &Path) -> Result<Setdest, String> {
     let full = base_dir.join(path);
-    let text = std::fs::read_to_string(&full)
-        .map_err(|e| format!("cannot read the movement file '{}': {e}", full.display()))?;
+    let text = super::input_file::read_input_file(&full, "movement file")?;
     let f = parse_setdest(&text).map_err(|e| format!("'{path}' {e}"))?;
     if let Some((&n, m)) = f.nodes.range(w.stations.len()..).next() {
         return Err(format!(

@@ -6,8 +6,11 @@
 //! whole is checked.
 
 mod build;
+pub mod input_file;
+pub mod memory;
 pub mod mobility;
 mod parse;
+pub mod pcap_names;
 pub mod routing;
 pub mod schema;
 mod tcp;

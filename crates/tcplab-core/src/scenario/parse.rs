@@ -29,23 +29,74 @@ const TOP_FIELDS: &[&str] = &[
 /// Parses text into a JSON tree (the common form for TOML and JSON input).
 pub fn parse_tree(text: &str, format: Format) -> Result<Value, Vec<FieldError>> {
     match format {
-        Format::Toml => toml::from_str::<Value>(text)
-            .map_err(|e| vec![err("", format!("malformed TOML: {}", e.to_string().trim()))]),
+        Format::Toml => {
+            let t = toml::from_str::<toml::Value>(text)
+                .map_err(|e| vec![err("", format!("malformed TOML: {}", e.to_string().trim()))])?;
+            let mut errs = Vec::new();
+            non_finite(&t, "", &mut errs);
+            if !errs.is_empty() {
+                return Err(errs);
+            }
+            json_of(t)
+        }
         Format::Json => serde_json::from_str::<Value>(text)
             .map_err(|e| vec![err("", format!("malformed JSON: {e}"))]),
     }
 }
 
+/// A TOML tree as JSON; the tree holds no non-finite float (checked first), so nothing is lost.
+fn json_of(t: toml::Value) -> Result<Value, Vec<FieldError>> {
+    serde_json::to_value(t).map_err(|e| vec![err("", format!("malformed TOML: {e}"))])
+}
+
+const NON_FINITE: &str = "not a finite number: nan and inf are not allowed";
+
+/// TOML has `nan` and `inf` floats, JSON has not: converted, they would become null and an
+/// optional field would silently take its default. Each one is an error at its path instead.
+fn non_finite(t: &toml::Value, loc: &str, errs: &mut Vec<FieldError>) {
+    match t {
+        toml::Value::Float(f) if !f.is_finite() => errs.push(err(loc, NON_FINITE)),
+        toml::Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                non_finite(v, &format!("{loc}[{i}]"), errs);
+            }
+        }
+        toml::Value::Table(m) => {
+            for (k, v) in m {
+                let here = if loc.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{loc}.{k}")
+                };
+                non_finite(v, &here, errs);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Applies one `path=value` override. Arrays of tables are addressed by index or by `name`.
 pub fn apply_override(tree: &mut Value, path: &str, raw: &str) -> Result<(), FieldError> {
-    let parts: Vec<&str> = path.split('.').collect();
-    if parts.iter().any(|p| p.is_empty()) {
-        return Err(err(
+    let parts = path_parts(path).ok_or_else(|| {
+        err(
             path,
-            "override path has an empty segment; write e.g. links.bottleneck.rate=5Mbps",
-        ));
-    }
-    let value = parse_override_value(raw);
+            "override path has an empty segment or a bad [index]; write e.g. \
+             links.bottleneck.rate=5Mbps or links[1].rate=5Mbps",
+        )
+    })?;
+    let value = parse_override_value(raw).map_err(|at| {
+        let loc = match at.chars().next() {
+            None => path.to_string(),
+            Some('[') => format!("{path}{at}"),
+            Some(_) => format!("{path}.{at}"),
+        };
+        let hint = if at.is_empty() {
+            format!(" (for the text, quote it: {path}='\"{raw}\"')")
+        } else {
+            String::new()
+        };
+        err(loc, format!("{NON_FINITE}{hint}"))
+    })?;
     let mut cur = tree;
     for (i, part) in parts.iter().enumerate() {
         let last = i + 1 == parts.len();
@@ -108,13 +159,51 @@ pub fn apply_override(tree: &mut Value, path: &str, raw: &str) -> Result<(), Fie
     Ok(())
 }
 
+/// The segments of an override path: `links.bottleneck.rate` and, in the form error messages
+/// use, `links[1].rate` (= `links.1.rate`). `None` for an empty segment or a malformed index.
+fn path_parts(path: &str) -> Option<Vec<&str>> {
+    let mut out = Vec::new();
+    for seg in path.split('.') {
+        let (head, mut rest) = match seg.find('[') {
+            Some(i) => (&seg[..i], &seg[i..]),
+            None => (seg, ""),
+        };
+        if head.is_empty() {
+            return None;
+        }
+        out.push(head);
+        while !rest.is_empty() {
+            let close = rest.find(']')?;
+            let idx = rest.get(1..close)?;
+            if !rest.starts_with('[') || idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit())
+            {
+                return None;
+            }
+            out.push(idx);
+            rest = &rest[close + 1..];
+        }
+    }
+    Some(out)
+}
+
 /// An override value is read as a TOML value when it parses as one ("5", "true", "[1, 2]",
-/// "\"x\""), otherwise as a string ("5Mbps").
-fn parse_override_value(raw: &str) -> Value {
+/// "\"x\""), otherwise as a string ("5Mbps"). A non-finite float in it is an error: the
+/// `Err` holds where in the value it is ("" for the value itself, "[1]" in an array).
+fn parse_override_value(raw: &str) -> Result<Value, String> {
     let doc = format!("v = {raw}");
-    match toml::from_str::<BTreeMap<String, Value>>(&doc) {
-        Ok(mut m) => m.remove("v").unwrap_or(Value::String(raw.to_string())),
-        Err(_) => Value::String(raw.to_string()),
+    match toml::from_str::<BTreeMap<String, toml::Value>>(&doc) {
+        Ok(mut m) => match m.remove("v") {
+            Some(v) => {
+                let mut errs = Vec::new();
+                non_finite(&v, "", &mut errs);
+                if let Some(e) = errs.first() {
+                    return Err(e.loc.clone());
+                }
+                Ok(json_of(v).unwrap_or(Value::String(raw.to_string())))
+            }
+            None => Ok(Value::String(raw.to_string())),
+        },
+        Err(_) => Ok(Value::String(raw.to_string())),
     }
 }
 
@@ -222,5 +311,41 @@ fn check_array<T: DeserializeOwned>(v: Option<&Value>, key: &str, errs: &mut Vec
             }
         }
         Some(_) => errs.push(err(key, format!("must be an array of tables ([[{key}]])"))),
+    }
+}
+
+#[cfg(test)]
+mod path_tests {
+    use super::*;
+
+    #[test]
+    fn index_syntax_of_the_messages_is_accepted() {
+        assert_eq!(
+            path_parts("links[1].rate"),
+            Some(vec!["links", "1", "rate"])
+        );
+        assert_eq!(path_parts("links.1.rate"), Some(vec!["links", "1", "rate"]));
+        assert_eq!(path_parts("a[0][2]"), Some(vec!["a", "0", "2"]));
+        for bad in [
+            "links[].rate",
+            "links[x].rate",
+            "[1].rate",
+            "links..rate",
+            "links[1",
+            "a[1]b",
+        ] {
+            assert_eq!(path_parts(bad), None, "{bad}");
+        }
+        let mut tree: Value =
+            serde_json::json!({"links": [{"name": "a", "rate": 1}, {"name": "b"}]});
+        apply_override(&mut tree, "links[1].rate", "5").unwrap();
+        assert_eq!(tree["links"][1]["rate"], 5);
+        let e = apply_override(&mut tree, "links[9].rate", "5").unwrap_err();
+        assert!(
+            e.msg
+                .contains("index 9 is out of range: 'links' has 2 entries"),
+            "{}",
+            e.msg
+        );
     }
 }
