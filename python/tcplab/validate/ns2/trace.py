@@ -106,8 +106,13 @@ def parse_lines(lines: Iterable[str], flows: list[FlowMap], wireless: bool) -> P
     next_expected: dict[str, int] = {f.name: 0 for f in flows}
     queues: dict[tuple[int, int], list[int]] = {}  # wired: uids waiting in each link direction's queue
     for line in lines:
-        if wireless and line[:1] != "D" and " MAC " in line[:40]:
+        c = line[:1]
+        if c in "rsf" and " MAC " in line[:40]:
             continue  # MAC transmissions and receptions: only MAC drops are counted
+        if c == "r" and " RTR " in line[:40]:
+            continue  # the router's receptions: agents' and drops' lines tell the story
+        if c == "f" and (" tcp " in line[:70] or " ack " in line[:70]):
+            continue  # TCP forwarded by relays
         tok = line.split()
         if len(tok) < 6:
             continue
