@@ -199,6 +199,8 @@ s 0.600000000 _0_ AGT  --- 8 tcp 1040 [0 0 0 0] ------- [0:0 2:0 32 0] [2 0] 0 0
 r 0.700000000 _2_ AGT  --- 8 tcp 1060 [13a 2 1 800] ------- [0:0 2:0 31 2] [2 0] 2 0
 s 0.710000000 _2_ AGT  --- 9 ack 40 [0 0 0 0] ------- [2:0 0:0 32 0] [2 0] 0 0
 D 0.720000000 _1_ IFQ  --- 9 ack 60 [0 0 0 0] ------- [2:0 0:0 31 0] [2 0] 1 0
+D 0.730000000 _1_ IFQ  ARP 11 tcp 1060 [0 0 0 0] ------- [0:0 2:0 31 2] [4 0] 1 0
+D 0.740000000 _2_ RTR  TTL 12 AODV 48 [0 ffffffff 1 800] ------- [1:255 -1:255 0 0] [0x2 3 5 [2 0] [0 4]] (REQUEST)
 s 0.800000000 _0_ AGT  --- 10 tcp 1040 [0 0 0 0] ------- [0:0 2:0 32 0] [3 0] 0 0
 0.90000  0  0  2  0  nrexmit_ 1
 """
@@ -220,10 +222,11 @@ def test_the_trace_reader_counts_a_hand_counted_trace() -> None:
     assert dict(c.acks_lost) == {"NRTE": 1, "IFQ": 1}
     net = p.net
     assert net.mac_retry_drops == 1  # the RTS's RET is not a packet drop
-    assert net.ifq_drops == 1
+    assert net.ifq_drops == 1  # the ARP drop at the IFQ is not a full queue
     assert net.routing_sent == {"AODV RREQ": 2, "AODV RREP": 2, "AODV RERR": 1}
     assert net.rreq_originated == 1  # n0's own request; n1's rebroadcast is not
     assert net.drops["NRTE"] == 1 and net.drops["CBK"] == 1 and net.drops["RET"] == 1
+    assert net.drops["ARP"] == 1 and net.drops["TTL"] == 0  # an expired RREQ is not a lost packet
 
 
 WIRED_TRACE = """\

@@ -65,8 +65,8 @@ class FlowCounters:
 @dataclass
 class NetCounters:
     mac_retry_drops: int = 0  # D MAC RET of data frames (not RTS)
-    ifq_drops: int = 0
-    drops: Counter[str] = field(default_factory=Counter)  # every packet drop by reason (MAC COL excluded)
+    ifq_drops: int = 0  # full interface queues, any packet
+    drops: Counter[str] = field(default_factory=Counter)  # TCP and UDP packets' drops by reason (MAC COL excluded)
     routing_sent: Counter[str] = field(default_factory=Counter)  # by type, originated + forwarded
     rreq_originated: int = 0
 
@@ -106,8 +106,13 @@ def parse_lines(lines: Iterable[str], flows: list[FlowMap], wireless: bool) -> P
     next_expected: dict[str, int] = {f.name: 0 for f in flows}
     queues: dict[tuple[int, int], list[int]] = {}  # wired: uids waiting in each link direction's queue
     for line in lines:
-        if wireless and line[:1] != "D" and " MAC " in line[:40]:
+        c = line[:1]
+        if c in "rsf" and " MAC " in line[:40]:
             continue  # MAC transmissions and receptions: only MAC drops are counted
+        if c == "r" and " RTR " in line[:40]:
+            continue  # the router's receptions: agents' and drops' lines tell the story
+        if c == "f" and (" tcp " in line[:70] or " ack " in line[:70]):
+            continue  # TCP forwarded by relays
         tok = line.split()
         if len(tok) < 6:
             continue
@@ -148,9 +153,11 @@ def _wireless_event(tok, by_ends, pkts, out, net, seqs_sent, seqs_rcvd, next_exp
         else:
             if layer == "MAC" and reason == "RET" and ptype not in ("RTS", "CTS", "ACK"):
                 net.mac_retry_drops += 1
-            if layer == "IFQ":
-                net.ifq_drops += 1
-            if ptype not in ("RTS", "CTS", "ACK"):
+            if layer == "IFQ" and reason in ("---", "IFQ"):
+                net.ifq_drops += 1  # a full interface queue (ARP's drops are traced at the IFQ too)
+            if ptype in ("tcp", "ack", "cbr"):
+                # Drops of the traffic's packets; routing packets' drops (an AODV RREQ at the end of
+                # its ring's TTL) are part of route discovery, not losses.
                 net.drops[reason if layer != "IFQ" or reason != "---" else "IFQ"] += 1
     if ptype in ("AODV", "DSR", "message") and layer == "RTR" and ev in ("s", "f"):
         kind = _routing_kind(tok, ptype)
