@@ -38,16 +38,10 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
-# The experiments' builders, as modules (experiments/<paper>_scenario.py) or as packages
-# (experiments/<paper>/scenario.py), whichever this tree has.
-try:
-    from tcplab.experiments.ack_holding import experiment as ack_holding  # noqa: E402
-    from tcplab.experiments.adaptive_tcp import scenario as atcp  # noqa: E402
-    from tcplab.experiments.tcp_pgy import scenario as pgy  # noqa: E402
-except ImportError:
-    from tcplab.experiments import ack_holding  # type: ignore[no-redef]  # noqa: E402
-    from tcplab.experiments import adaptive_tcp_scenario as atcp  # type: ignore[no-redef]  # noqa: E402
-    from tcplab.experiments import tcp_pgy_scenario as pgy  # type: ignore[no-redef]  # noqa: E402
+# The experiments' builders (experiments/<paper>/scenario.py).
+from tcplab.experiments.ack_holding import experiment as ack_holding  # noqa: E402
+from tcplab.experiments.adaptive_tcp import scenario as atcp  # noqa: E402
+from tcplab.experiments.tcp_pgy import scenario as pgy  # noqa: E402
 
 OUT = ROOT / "results" / "validate-ns2"
 MOVES = Path(__file__).resolve().parent / "moves"
