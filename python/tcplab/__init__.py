@@ -54,24 +54,24 @@ def run(
     seed: int | None = None,
     overrides: Overrides = None,
     pcap_dir: str | os.PathLike | None = None,
+    pcap_80211: bool = False,
 ) -> Result:
     """Run one simulation and return its :class:`Result`.
 
     ``scenario_or_path`` is a path to a ``.toml``/``.json`` file, TOML text, or a dict.  ``overrides``
     maps dotted paths (``"links.bottleneck.rate"``, ``"flows.download.size"``) to values, exactly
-    like the CLI's ``--set``.  ``pcap_dir``, if given, receives a pcap per traced interface.
+    like the CLI's ``--set``.  ``pcap_dir``, if given, receives a pcap per interface, as the CLI's
+    ``--pcap`` writes them (the interfaces in ``trace.pcap``, or all of them); the folder is created
+    if it does not exist yet.  ``pcap_80211=True`` adds the 802.11 captures (``--pcap-80211``).
     Raises :class:`ScenarioError` for invalid input and :class:`SimulationError` if the run fails.
     """
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
         raise ValueError(f"seed: {seed!r} is not allowed; use an integer from 0 to 2^64 - 1")
     src = load(scenario_or_path)
-    raw = _core.run(
-        src.text,
-        src.format,
-        seed,
-        override_pairs(overrides),
-        os.fspath(pcap_dir) if pcap_dir is not None else None,
-    )
+    from tcplab._capture import capture_request
+
+    pairs, folder = capture_request(src.text, src.format, override_pairs(overrides), pcap_dir, pcap_80211)
+    raw = _core.run(src.text, src.format, seed, pairs, folder)
     return Result.from_raw(raw)
 
 

@@ -38,6 +38,33 @@ FLOW_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "acks_learned": pl.Int64,
     "reason": pl.String,
 }
+# Flow statistics (docs/trace.md): the data direction of a TCP flow, or a CBR flow, at the IP layer;
+# the delays and ratios are null when nothing was received or sent.
+FLOW_STATS_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
+    "packets_sent": pl.Int64,
+    "packets_received": pl.Int64,
+    "packets_lost": pl.Int64,
+    "packets_in_flight": pl.Int64,
+    "ip_bytes_sent": pl.Int64,
+    "ip_bytes_received": pl.Int64,
+    "ip_bytes_lost": pl.Int64,
+    "delivery_ratio": pl.Float64,
+    "delay_mean_s": pl.Float64,
+    "delay_median_s": pl.Float64,
+    "delay_p95_s": pl.Float64,
+    "delay_max_s": pl.Float64,
+    "jitter_s": pl.Float64,
+    "ip_throughput_bps": pl.Float64,
+}
+FLOW_SCHEMA |= FLOW_STATS_SCHEMA | {
+    "reverse_packets_sent": pl.Int64,
+    "reverse_packets_received": pl.Int64,
+    "reverse_packets_lost": pl.Int64,
+    "rtt_samples": pl.Int64,
+    "rtt_mean_s": pl.Float64,
+    "rtt_min_s": pl.Float64,
+    "rtt_max_s": pl.Float64,
+}
 LINK_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "name": pl.String,
     "direction": pl.String,
@@ -58,7 +85,7 @@ CBR_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "bytes_received": pl.Int64,
     "loss_pct": pl.Float64,
     "throughput_bps": pl.Float64,
-}
+} | FLOW_STATS_SCHEMA
 SERIES_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "flow": pl.String,
     "series": pl.String,
@@ -115,6 +142,11 @@ class Result:
     ``cbr`` (UDP/CBR flows), ``wifi`` (per-station 802.11 counters), ``link_signals`` (the cross-layer link events),
     ``nodes`` (network-layer drops per cause, ICMP, routing-protocol counters) and ``agents`` (in-network agents'
     counters) are views of the optional parts, empty when absent.
+
+    ``flows`` and ``cbr`` carry each flow's statistics (packets sent/received/lost, delivery ratio,
+    one-way delay mean/median/95th/max, RFC 3550 jitter, throughput; RTT samples for TCP; see
+    docs/trace.md).  The frames are polars DataFrames; ``.to_pandas()`` needs pandas and pyarrow
+    (``pip install 'tcplab[pandas]'``).
     """
 
     summary: dict[str, Any]

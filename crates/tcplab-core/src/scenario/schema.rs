@@ -253,7 +253,10 @@ pub struct FlowSpec {
 #[serde(deny_unknown_fields)]
 pub struct TraceSpec {
     /// Time series per TCP flow: cwnd, ssthresh, srtt, rto, rwnd, snd_una, snd_nxt, rcv_nxt, or
-    /// "all".
+    /// "all" (these eight); and of the network, sampled every `interval` (default 100 ms):
+    /// queue_len, queue_drops (per wired interface and station), sta_throughput, sta_retries,
+    /// sta_mac_drops (per station), routing_control, route_discoveries, link_breaks (per node
+    /// with a routing agent beyond static routes).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<String>,
     /// Minimum spacing between two samples of a series (decimation; default 0 = every change).
@@ -263,6 +266,11 @@ pub struct TraceSpec {
     /// directory ("*" for all).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pcap: Vec<String>,
+    /// WLANs whose stations' 802.11 frames are captured (radiotap + 802.11: RTS, CTS, DATA
+    /// with its Retry bit and sequence number, ACK) beside the IP-level captures, to
+    /// `<wlan>-<node>-80211.pcap`, when the run is given an output directory ("*" for all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pcap_80211: Vec<String>,
     /// Record every 802.11 frame: each transmission and each reception outcome at its addressee
     /// (returned as the run's `frames` table).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -16,6 +16,8 @@ pub struct RttEstimator {
     g: SimTime,
     /// Linux's rule: rto_min bounds the variance term, not the sum.
     linux: bool,
+    /// Every valid sample taken, summarised (the flow statistics' RTT columns).
+    samples: crate::trace::flowstats::RttSummary,
 }
 
 impl RttEstimator {
@@ -30,6 +32,7 @@ impl RttEstimator {
             max,
             g,
             linux: false,
+            samples: Default::default(),
         }
     }
 
@@ -50,8 +53,14 @@ impl RttEstimator {
         self.backoff
     }
 
+    /// The valid samples taken so far.
+    pub fn samples(&self) -> &crate::trace::flowstats::RttSummary {
+        &self.samples
+    }
+
     /// Takes a valid RTT measurement.
     pub fn on_sample(&mut self, r: SimTime) {
+        self.samples.add(r);
         let r = r.0 as f64;
         match self.srtt {
             // RFC 6298 (2.2): first measurement.

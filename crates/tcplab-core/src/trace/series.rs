@@ -103,3 +103,56 @@ impl SeriesSet {
         }
     }
 }
+
+/// Series of the network rather than of a TCP flow, sampled every `trace.interval` (default
+/// 100 ms): per interface (wired and 802.11), per station, per routing agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum NetSeriesKind {
+    /// Packets in the interface queue.
+    QueueLen,
+    /// Packets the interface queue dropped (cumulative; RED's included).
+    QueueDrops,
+    /// Data bits the station put on the air per second over the last interval (retries
+    /// included).
+    StaThroughput,
+    /// DATA and RTS retransmissions (cumulative).
+    StaRetries,
+    /// Packets the MAC gave up on at the retry limit, in or out of an outage (cumulative).
+    StaDrops,
+    /// Routing control packets the node sent (cumulative).
+    RoutingControl,
+    /// Route discoveries the node started (cumulative).
+    RouteDiscoveries,
+    /// Link breaks the node's routing agent detected (cumulative).
+    LinkBreaks,
+}
+
+impl NetSeriesKind {
+    pub const ALL: [NetSeriesKind; 8] = [
+        NetSeriesKind::QueueLen,
+        NetSeriesKind::QueueDrops,
+        NetSeriesKind::StaThroughput,
+        NetSeriesKind::StaRetries,
+        NetSeriesKind::StaDrops,
+        NetSeriesKind::RoutingControl,
+        NetSeriesKind::RouteDiscoveries,
+        NetSeriesKind::LinkBreaks,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NetSeriesKind::QueueLen => "queue_len",
+            NetSeriesKind::QueueDrops => "queue_drops",
+            NetSeriesKind::StaThroughput => "sta_throughput",
+            NetSeriesKind::StaRetries => "sta_retries",
+            NetSeriesKind::StaDrops => "sta_mac_drops",
+            NetSeriesKind::RoutingControl => "routing_control",
+            NetSeriesKind::RouteDiscoveries => "route_discoveries",
+            NetSeriesKind::LinkBreaks => "link_breaks",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<NetSeriesKind> {
+        NetSeriesKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
