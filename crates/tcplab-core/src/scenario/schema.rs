@@ -253,10 +253,7 @@ pub struct FlowSpec {
 #[serde(deny_unknown_fields)]
 pub struct TraceSpec {
     /// Time series per TCP flow: cwnd, ssthresh, srtt, rto, rwnd, snd_una, snd_nxt, rcv_nxt, or
-    /// "all" (these eight); and of the network, sampled every `interval` (default 100 ms):
-    /// queue_len, queue_drops (per wired interface and station), sta_throughput, sta_retries,
-    /// sta_mac_drops (per station), routing_control, route_discoveries, link_breaks (per node
-    /// with a routing agent beyond static routes).
+    /// "all".
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<String>,
     /// Minimum spacing between two samples of a series (decimation; default 0 = every change).
