@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 from conftest import ROOT, run_cli
 
-JSON_KEYS = {"scenario", "seed", "sim_time_s", "wall_time_s", "events", "flows", "links", "cbr"}
+JSON_KEYS = {"scenario", "seed", "sim_time_s", "wall_time_s", "events", "flows", "links", "cbr", "byte_conservation_checked"}
 FLOW_KEYS = {
     "name",
     "variant",

@@ -171,5 +171,13 @@ def test_the_single_flow_logs_its_path_over_its_whole_life() -> None:
 
 def test_a_run_without_discoveries_has_no_latency() -> None:
     summary = {"flows": [], "nodes": [{"control_packets": 3, "control_bytes": 90, "discoveries_completed": 0,
-                                      "discovery_latency_ns": 0}]}
+                                      "discovery_latency_s": 0.0}]}
     assert math.isnan(exp.run_metrics(summary)["discovery_ms"])
+
+
+def test_the_discovery_latency_is_read_in_seconds_and_from_older_stored_summaries() -> None:
+    node = {"control_packets": 3, "control_bytes": 90, "discoveries_completed": 2}
+    new = {"flows": [], "nodes": [node | {"discovery_latency_s": 0.05}]}
+    old = {"flows": [], "nodes": [node | {"discovery_latency_ns": 50_000_000}]}
+    assert exp.run_metrics(new)["discovery_ms"] == pytest.approx(25.0)
+    assert exp.run_metrics(old)["discovery_ms"] == pytest.approx(25.0)

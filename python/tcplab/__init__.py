@@ -82,22 +82,27 @@ def run(
     seed: int | None = None,
     overrides: Overrides = None,
     pcap_dir: str | os.PathLike | None = None,
+    pcap_80211: bool = False,
 ) -> Result:
     """Run one simulation and return its :class:`Result`.
 
     ``scenario_or_path`` is a path to a ``.toml``/``.json`` file, TOML text, or a dict.  ``overrides``
     maps dotted paths (``"links.bottleneck.rate"``, ``"flows.download.size"``) to values, exactly
-    like the CLI's ``--set``.  ``pcap_dir``, if given, receives a pcap per traced interface.
+    like the CLI's ``--set``.  ``pcap_dir``, if given, receives a pcap per interface, as the CLI's
+    ``--pcap`` writes them (the interfaces in ``trace.pcap``, or all of them); the folder is created
+    if it does not exist yet.  ``pcap_80211=True`` adds the 802.11 captures (``--pcap-80211``).
     Raises :class:`ScenarioError` for invalid input and :class:`SimulationError` if the run fails.
     """
-    from tcplab._args import check_folder, check_scenario, check_seed, override_items
+    from tcplab._args import check_path, check_scenario, check_seed, override_items
+    from tcplab._capture import capture_request
 
     check_scenario(scenario_or_path)
     check_seed(seed)
     pairs = override_pairs(override_items(overrides))
-    pcap = check_folder(pcap_dir, "pcap_dir")
+    pcap = check_path(pcap_dir, "pcap_dir", optional=True)
     src = load(scenario_or_path)
-    raw = _core.run(src.text, src.format, seed, pairs, pcap)
+    pairs, folder = capture_request(src.text, src.format, pairs, pcap, pcap_80211)
+    raw = _core.run(src.text, src.format, seed, pairs, folder)
     return Result.from_raw(raw)
 
 

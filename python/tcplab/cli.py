@@ -122,13 +122,20 @@ RUN_MARKER = "summary.json"
 def cmd_run(args: argparse.Namespace) -> int:
     if args.pcap and not args.out:
         raise UsageError("--pcap needs --out DIR (the pcaps are written there)")
+    if args.pcap_80211 and not args.out:
+        raise UsageError("--pcap-80211 needs --out DIR (the pcaps are written there)")
     overrides = [parse_set(s) for s in args.set]
     src = _scenario_file(args.file)
     for w in _core.warnings(src.text, src.format, overrides):  # valid, but likely not what was meant
         _err(f"warning: {w['loc']}: {w['msg']}")
-    if args.pcap and not _core.resolve(src.text, src.format, overrides)["trace"].get("pcap"):
+    trace = _core.resolve(src.text, src.format, overrides)["trace"] if args.pcap or args.pcap_80211 else {}
+    if args.pcap and not trace.get("pcap"):
         # --pcap with no trace.pcap list in the scenario: capture every link and WLAN interface.
         overrides.append(("trace.pcap", '["*"]'))
+    if args.pcap_80211 and not trace.get("pcap_80211"):
+        # --pcap-80211 with no trace.pcap_80211 list: capture every station's 802.11 frames.
+        overrides.append(("trace.pcap_80211", '["*"]'))
+    captures = args.pcap or args.pcap_80211
     out = Path(args.out) if args.out else None
     if out is not None:
         check_out(out, RUN_MARKER, "run output")
@@ -136,7 +143,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     written: list[str] = []
     try:
         raw = _core.run(
-            src.text, src.format, args.seed, overrides, os.fspath(staging) if args.pcap and staging else None
+            src.text, src.format, args.seed, overrides, os.fspath(staging) if captures and staging else None
         )
         result = Result.from_raw(raw)
         if out is not None and staging is not None:
@@ -154,7 +161,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(result.to_json())  # the same summary as summary.json
     else:
         _print_result(result, out)
-    if args.pcap and out is not None:
+    if captures and out is not None:
         pcaps = [f for f in written if f.endswith(".pcap")]  # what this run wrote, not what was there
         _err(f"{len(pcaps)} pcap file{'s' if len(pcaps) != 1 else ''} in {out}: {', '.join(pcaps) or 'none'}")
     return EXIT_OK
@@ -261,8 +268,10 @@ def _print_result(result: Result, out: Path | None) -> None:
         print_table(con, links)
     if s.get("wifi"):
         wifi = Table(title="802.11 stations", box=box.SIMPLE_HEAD)
-        cols = ("wlan", "node", "frames", "retries", "collisions", "errors", "pkt errors", "retry drops", "queue drops",
-                "outage drops")
+        # tx collisions: this station's exchanges lost to an overlapping frame (beside its retries);
+        # rx collisions: receptions here destroyed by one (the JSON's `collisions`).
+        cols = ("wlan", "node", "frames", "retries", "tx collisions", "rx collisions", "errors", "pkt errors",
+                "retry drops", "queue drops", "outage drops")
         for col in cols:
             wifi.add_column(col, justify="left" if col in ("wlan", "node") else "right", min_width=len(col), no_wrap=True)
         for w in s["wifi"]:
@@ -271,6 +280,7 @@ def _print_result(result: Result, out: Path | None) -> None:
                 w["node"],
                 f"{w['frames_sent']:,}",
                 str(w["retries"]),
+                str(w["tx_collisions"]),
                 str(w["collisions"]),
                 str(w["frame_errors"]),
                 str(w["packet_errors"]),
@@ -306,6 +316,10 @@ def _print_result(result: Result, out: Path | None) -> None:
     for a in s.get("agents") or []:
         stats = ", ".join(f"{k} {v}" for k, v in a["stats"].items() if v)
         con.print(f"agent {a['kind']} at {a['node']} for {a['mobile']}: {stats or 'idle'}")
+    if s.get("byte_conservation_checked"):
+        con.print("byte conservation: checked (every TCP stream and UDP flow delivered only what was sent, in order)")
+    else:
+        con.print("byte conservation: not checked")
     if out is not None:
         con.print(f"results written to {out}")
 
@@ -522,6 +536,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--pcap",
         action="store_true",
         help="also write pcap traces into --out: the links and WLANs in trace.pcap, or all of them",
+    )
+    p.add_argument(
+        "--pcap-80211",
+        action="store_true",
+        help="also write 802.11 captures (radiotap: RTS, CTS, DATA, ACK) into --out, one per station "
+        "(<wlan>-<node>-80211.pcap): the WLANs in trace.pcap_80211, or all of them",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.set_defaults(func=cmd_run)

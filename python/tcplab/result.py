@@ -44,6 +44,33 @@ _FLOW_DTYPES = {
     "acks_learned": "Int64",
     "reason": "String",
 }
+# Flow statistics (docs/trace.md): the data direction of a TCP flow, or a CBR flow, at the IP layer;
+# the delays and ratios are null when nothing was received or sent.
+_FLOW_STATS_DTYPES = {
+    "packets_sent": "Int64",
+    "packets_received": "Int64",
+    "packets_lost": "Int64",
+    "packets_in_flight": "Int64",
+    "ip_bytes_sent": "Int64",
+    "ip_bytes_received": "Int64",
+    "ip_bytes_lost": "Int64",
+    "delivery_ratio": "Float64",
+    "delay_mean_s": "Float64",
+    "delay_median_s": "Float64",
+    "delay_p95_s": "Float64",
+    "delay_max_s": "Float64",
+    "jitter_s": "Float64",
+    "ip_throughput_bps": "Float64",
+}
+_FLOW_DTYPES |= _FLOW_STATS_DTYPES | {
+    "reverse_packets_sent": "Int64",
+    "reverse_packets_received": "Int64",
+    "reverse_packets_lost": "Int64",
+    "rtt_samples": "Int64",
+    "rtt_mean_s": "Float64",
+    "rtt_min_s": "Float64",
+    "rtt_max_s": "Float64",
+}
 _LINK_DTYPES = {
     "name": "String",
     "direction": "String",
@@ -64,10 +91,11 @@ _CBR_DTYPES = {
     "bytes_received": "Int64",
     "loss_pct": "Float64",
     "throughput_bps": "Float64",
-}
+} | _FLOW_STATS_DTYPES
 _SERIES_DTYPES = {"flow": "String", "series": "String", "t_s": "Float64", "value": "Float64"}
 _SCHEMAS = {
     "FLOW_SCHEMA": _FLOW_DTYPES,
+    "FLOW_STATS_SCHEMA": _FLOW_STATS_DTYPES,
     "LINK_SCHEMA": _LINK_DTYPES,
     "CBR_SCHEMA": _CBR_DTYPES,
     "SERIES_SCHEMA": _SERIES_DTYPES,
@@ -148,6 +176,11 @@ class Result:
     ``nodes`` (network-layer drops per cause, ICMP, routing-protocol counters) and ``agents`` (in-network agents'
     counters) are views of the optional parts, empty when absent.  Each DataFrame is built (and
     polars imported) the first time it is read, then kept.
+
+    ``flows`` and ``cbr`` carry each flow's statistics (packets sent/received/lost, delivery ratio,
+    one-way delay mean/median/95th/max, RFC 3550 jitter, throughput; RTT samples for TCP; see
+    docs/trace.md).  The frames are polars DataFrames; ``.to_pandas()`` needs pandas and pyarrow
+    (``pip install 'tcplab[pandas]'``).
     """
 
     # A plain class rather than a dataclass: ``dataclasses`` imports ``inspect``, a noticeable part

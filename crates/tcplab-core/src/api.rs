@@ -102,6 +102,67 @@ pub struct FlowSummary {
     /// Adaptive TCP's loss events (seed 004, Figs 4–7): α, W_LA, K and ssthresh at each loss.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub adaptive_losses: Vec<AdaptiveLoss>,
+    /// Flow statistics of the data direction (server to client), at the IP layer.
+    #[serde(flatten)]
+    pub stats: FlowStats,
+    /// The ACK direction (client to server): packets sent, received, lost.
+    pub reverse_packets_sent: u64,
+    pub reverse_packets_received: u64,
+    pub reverse_packets_lost: u64,
+    /// The sender's RTT samples (RFC 6298 measurements): how many, mean, min, max (s).
+    pub rtt_samples: u64,
+    pub rtt_mean_s: Option<f64>,
+    pub rtt_min_s: Option<f64>,
+    pub rtt_max_s: Option<f64>,
+}
+
+/// Flow statistics of one direction of a flow (ns-3 FlowMonitor's), measured at the IP layer of
+/// its ends: packets and IP bytes the source sent, the destination's transport received and the
+/// network discarded; the one-way delays of the received packets; RFC 3550 jitter.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FlowStats {
+    pub packets_sent: u64,
+    pub packets_received: u64,
+    pub packets_lost: u64,
+    /// Sent, neither received nor lost when the run ended.
+    pub packets_in_flight: u64,
+    pub ip_bytes_sent: u64,
+    pub ip_bytes_received: u64,
+    pub ip_bytes_lost: u64,
+    /// packets_received / packets_sent (None when nothing was sent).
+    pub delivery_ratio: Option<f64>,
+    /// One-way delay from the source's IP to the destination's transport (s): mean, median and
+    /// 95th percentile (histogram with 1/32-octave buckets, within 1.6 %), maximum.
+    pub delay_mean_s: Option<f64>,
+    pub delay_median_s: Option<f64>,
+    pub delay_p95_s: Option<f64>,
+    pub delay_max_s: Option<f64>,
+    /// RFC 3550 §6.4.1 interarrival jitter at the last arrival (s).
+    pub jitter_s: Option<f64>,
+    /// IP bits received per second from the first packet sent to the last received.
+    pub ip_throughput_bps: f64,
+}
+
+impl FlowStats {
+    fn of(d: &crate::trace::flowstats::DirStats) -> FlowStats {
+        let got = d.delay.n > 0;
+        FlowStats {
+            packets_sent: d.sent,
+            packets_received: d.received,
+            packets_lost: d.lost,
+            packets_in_flight: d.sent.saturating_sub(d.received + d.lost),
+            ip_bytes_sent: d.sent_bytes,
+            ip_bytes_received: d.received_bytes,
+            ip_bytes_lost: d.lost_bytes,
+            delivery_ratio: (d.sent > 0).then(|| d.received as f64 / d.sent as f64),
+            delay_mean_s: d.delay.mean_s(),
+            delay_median_s: d.delay.quantile_s(0.5),
+            delay_p95_s: d.delay.quantile_s(0.95),
+            delay_max_s: got.then(|| d.delay.max_ns as f64 / 1e9),
+            jitter_s: got.then(|| d.delay.jitter_ns / 1e9),
+            ip_throughput_bps: d.throughput_bps(),
+        }
+    }
 }
 
 /// The time a flow's shortest path had one length.
@@ -159,6 +220,9 @@ pub struct WifiSummary {
     pub control_frames_sent: u64,
     /// Data/RTS retransmissions.
     pub retries: u64,
+    /// Of those, data frames sent again: the frames with the Retry bit (RTS frames sent again
+    /// carry none, being control frames).
+    pub data_retries: u64,
     /// MSDUs acknowledged after at least one retransmission (dot11RetryCount).
     pub retried_msdus: u64,
     /// Exchanges that got no ACK or CTS.
@@ -213,6 +277,9 @@ pub struct CbrSummary {
     pub loss_pct: f64,
     /// Payload bits delivered per second of the flow's active span (start to min(stop, end)).
     pub throughput_bps: f64,
+    /// Flow statistics at the IP layer (delays, jitter, delivery ratio).
+    #[serde(flatten)]
+    pub stats: FlowStats,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -237,6 +304,9 @@ pub struct Summary {
     /// Warnings of the scenario ("loc: msg"), e.g. a station beyond its AP's reception range.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The byte-conservation check (app/conservation.rs) ran over every TCP stream and UDP
+    /// flow and found nothing (a violation fails the run instead).
+    pub byte_conservation_checked: bool,
 }
 
 /// A node's network layer: packets dropped per cause, ICMP, and its routing agent's counters.
@@ -374,6 +444,7 @@ impl Prepared {
         });
         let mut out = summarize(&self.world);
         out.view = view;
+        out.summary.byte_conservation_checked = true;
         out.summary.warnings = self.warnings.iter().map(|w| w.to_string()).collect();
         Ok(out)
     }
@@ -512,6 +583,15 @@ pub fn summarize(w: &World) -> RunOutput {
                 })
                 .collect(),
             reason: unfinished_reason(f, snd, rcv, end),
+            stats: FlowStats::of(&w.tcp_flow_stats(fi)[0]),
+            reverse_packets_sent: w.tcp_flow_stats(fi)[1].sent,
+            reverse_packets_received: w.tcp_flow_stats(fi)[1].received,
+            reverse_packets_lost: w.tcp_flow_stats(fi)[1].lost,
+            rtt_samples: snd.rtt_samples().n,
+            rtt_mean_s: (snd.rtt_samples().n > 0)
+                .then(|| snd.rtt_samples().sum_ns as f64 / snd.rtt_samples().n as f64 / 1e9),
+            rtt_min_s: (snd.rtt_samples().n > 0).then(|| snd.rtt_samples().min_ns as f64 / 1e9),
+            rtt_max_s: (snd.rtt_samples().n > 0).then(|| snd.rtt_samples().max_ns as f64 / 1e9),
             adaptive_losses: snd
                 .adaptive_history()
                 .iter()
@@ -559,7 +639,8 @@ pub fn summarize(w: &World) -> RunOutput {
     let cbr = w
         .cbr()
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(k, c)| {
             let span = c.stop.min(end).saturating_sub(c.start).as_secs_f64();
             CbrSummary {
                 name: c.name.clone(),
@@ -579,6 +660,7 @@ pub fn summarize(w: &World) -> RunOutput {
                 } else {
                     0.0
                 },
+                stats: FlowStats::of(w.cbr_flow_stats(k)),
             }
         })
         .collect();
@@ -597,6 +679,7 @@ pub fn summarize(w: &World) -> RunOutput {
                 bytes_sent: m.data_bytes_sent,
                 control_frames_sent: m.control_frames_sent,
                 retries: m.retries,
+                data_retries: m.data_retries,
                 retried_msdus: m.retried_msdus,
                 tx_failures: m.tx_failures,
                 tx_collisions: m.tx_collisions,
@@ -735,6 +818,7 @@ pub fn summarize(w: &World) -> RunOutput {
             cbr,
             nodes,
             warnings: Vec::new(),
+            byte_conservation_checked: false,
         },
         series,
     }

@@ -154,7 +154,13 @@ pub struct RoutingStats {
     /// first route request for the destination to the route's installation (DSDV has no
     /// requests: from the first packet queued for a broken route to a new route).
     pub discoveries_completed: u64,
+    /// Kept in ns; reported in seconds like every other duration of the summary.
+    #[serde(rename = "discovery_latency_s", serialize_with = "ns_as_seconds")]
     pub discovery_latency_ns: u64,
+}
+
+fn ns_as_seconds<S: serde::Serializer>(ns: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(*ns as f64 / 1e9)
 }
 
 impl RoutingStats {

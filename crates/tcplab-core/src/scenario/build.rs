@@ -386,6 +386,8 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     for (wi, ws) in s.wlans.iter().enumerate() {
         wlan_stas.push(Vec::with_capacity(ws.stations.len()));
         let capture = pcap_dir.is_some() && s.trace.pcap.iter().any(|p| p == "*" || *p == ws.name);
+        let capture_80211 =
+            pcap_dir.is_some() && s.trace.pcap_80211.iter().any(|p| p == "*" || *p == ws.name);
         w.wifi_mut().seed = seed;
         let wl = w.wifi_mut().add_wlan(wlan_config(ws));
         for (k, st) in ws.stations.iter().enumerate() {
@@ -417,6 +419,17 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 pcap,
             );
             wlan_stas[wi].push(sta);
+            if capture_80211 {
+                // Names made safe like the IP captures' (scenario::pcap_names).
+                let file = format!(
+                    "{}-{}-80211.pcap",
+                    super::pcap_names::file_stem(&ws.name),
+                    super::pcap_names::file_stem(&st.node)
+                );
+                if let Some(pw) = open_capture(pcap_dir, &file, snaplen, 127, &mut errs) {
+                    w.set_station_capture_80211(sta, pw);
+                }
+            }
             let s_ = &mut w.wifi_mut().stations[sta as usize];
             // a_to_b: frames the station sends; b_to_a: frames it receives.
             s_.loss_tx = loss_of(Direction::AToB);
@@ -604,16 +617,31 @@ fn open_pcap(
     snaplen: u32,
     errs: &mut Vec<FieldError>,
 ) -> Option<PcapWriter> {
+    let file = super::pcap_names::capture_file(iface, node);
+    open_capture(dir, &file, snaplen, crate::trace::pcap::LINKTYPE_RAW, errs)
+}
+
+/// Opens `<dir>/<file>` with link type `linktype` (101 IP, 127 radiotap + 802.11); `file` is
+/// already a safe name (scenario::pcap_names).
+fn open_capture(
+    dir: Option<&Path>,
+    file: &str,
+    snaplen: u32,
+    linktype: u32,
+    errs: &mut Vec<FieldError>,
+) -> Option<PcapWriter> {
     let path = dir
         .expect("capture implies a directory")
-        .join(super::pcap_names::capture_file(iface, node));
-    match PcapWriter::create(&path, snaplen) {
+        .join(file);
+    match PcapWriter::create_linktype(&path, snaplen, linktype) {
         Ok(p) => Some(p),
         Err(e) => {
-            errs.push(err(
-                "trace.pcap",
-                format!("cannot create {}: {e}", path.display()),
-            ));
+            let field = if linktype == crate::trace::pcap::LINKTYPE_RAW {
+                "trace.pcap"
+            } else {
+                "trace.pcap_80211"
+            };
+            errs.push(err(field, format!("cannot create {}: {e}", path.display())));
             None
         }
     }

@@ -263,6 +263,11 @@ pub struct TraceSpec {
     /// directory ("*" for all).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pcap: Vec<String>,
+    /// WLANs whose stations' 802.11 frames are captured (radiotap + 802.11: RTS, CTS, DATA
+    /// with its Retry bit and sequence number, ACK) beside the IP-level captures, to
+    /// `<wlan>-<node>-80211.pcap`, when the run is given an output directory ("*" for all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pcap_80211: Vec<String>,
     /// Record every 802.11 frame: each transmission and each reception outcome at its addressee
     /// (returned as the run's `frames` table).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -254,6 +254,22 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
             ));
         }
     }
+    for (i, name) in s.trace.pcap_80211.iter().enumerate() {
+        if name != "*" && !wlan_names.contains(name) {
+            let names: Vec<&str> = wlan_names.iter().map(|s| s.as_str()).collect();
+            errs.push(err(
+                format!("trace.pcap_80211[{i}]"),
+                format!(
+                    "unknown WLAN '{name}'; WLANs: {} (or \"*\")",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            ));
+        }
+    }
     if s.duration.is_some_and(|d| d.0 .0 == 0) {
         errs.push(err("duration", "must be positive"));
     }

@@ -20,6 +20,8 @@ pub struct RttEstimator {
     linux: bool,
     /// ns-2.35's estimator (`rto_rule = "ns2"`), which then answers every query.
     ns2: Option<Ns2Rtt>,
+    /// Every valid sample taken, summarised (the flow statistics' RTT columns).
+    samples: crate::trace::flowstats::RttSummary,
 }
 
 impl RttEstimator {
@@ -35,6 +37,7 @@ impl RttEstimator {
             g,
             linux: false,
             ns2: None,
+            samples: Default::default(),
         }
     }
 
@@ -74,13 +77,22 @@ impl RttEstimator {
     /// `timestamps` says it came from a timestamp echo (ns-2 rounds those, counts ticks otherwise).
     pub fn on_sample_at(&mut self, sent: SimTime, now: SimTime, timestamps: bool) {
         match self.ns2.as_mut() {
-            Some(e) => e.on_sample(sent, now, timestamps),
+            Some(e) => {
+                self.samples.add(now.saturating_sub(sent));
+                e.on_sample(sent, now, timestamps)
+            }
             None => self.on_sample(now.saturating_sub(sent)),
         }
     }
 
+    /// The valid samples taken so far.
+    pub fn samples(&self) -> &crate::trace::flowstats::RttSummary {
+        &self.samples
+    }
+
     /// Takes a valid RTT measurement.
     pub fn on_sample(&mut self, r: SimTime) {
+        self.samples.add(r);
         let r = r.0 as f64;
         match self.srtt {
             // RFC 6298 (2.2): first measurement.

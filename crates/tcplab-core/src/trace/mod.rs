@@ -1,6 +1,8 @@
 //! Observability: per-flow summaries, time series and pcap capture.
 
+pub mod flowstats;
 pub mod pcap;
+pub mod radiotap;
 pub mod series;
 pub mod view;
 

@@ -1,5 +1,6 @@
-//! pcap capture per interface, LINKTYPE_RAW (IPv4 without a link header), nanosecond
-//! timestamps. Packets are serialised with real headers and checksums (see `packet::emit`).
+//! pcap capture per interface, nanosecond timestamps: LINKTYPE_RAW (IPv4 without a link header)
+//! for the IP-level captures, LINKTYPE_IEEE802_11_RADIOTAP for the 802.11 ones (`radiotap`).
+//! Packets are serialised with real headers and checksums (see `packet::emit`).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -9,7 +10,9 @@ use crate::packet::{emit, Packet};
 use crate::time::SimTime;
 
 /// LINKTYPE_RAW: the packet begins with an IPv4 or IPv6 header.
-const LINKTYPE_RAW: u32 = 101;
+pub const LINKTYPE_RAW: u32 = 101;
+/// LINKTYPE_IEEE802_11_RADIOTAP: a radiotap header, then the 802.11 frame.
+pub const LINKTYPE_IEEE802_11_RADIOTAP: u32 = 127;
 /// Magic number of the nanosecond-resolution pcap format.
 const MAGIC_NANOS: u32 = 0xa1b2_3c4d;
 
@@ -22,6 +25,11 @@ pub struct PcapWriter {
 
 impl PcapWriter {
     pub fn create(path: &Path, snaplen: u32) -> io::Result<PcapWriter> {
+        PcapWriter::create_linktype(path, snaplen, LINKTYPE_RAW)
+    }
+
+    /// A capture of another link type (the records are written with `record_bytes`).
+    pub fn create_linktype(path: &Path, snaplen: u32, linktype: u32) -> io::Result<PcapWriter> {
         let mut out = BufWriter::with_capacity(1 << 16, File::create(path)?);
         out.write_all(&MAGIC_NANOS.to_le_bytes())?;
         out.write_all(&2u16.to_le_bytes())?; // version 2.4
@@ -29,7 +37,7 @@ impl PcapWriter {
         out.write_all(&0i32.to_le_bytes())?; // thiszone
         out.write_all(&0u32.to_le_bytes())?; // sigfigs
         out.write_all(&snaplen.to_le_bytes())?;
-        out.write_all(&LINKTYPE_RAW.to_le_bytes())?;
+        out.write_all(&linktype.to_le_bytes())?;
         Ok(PcapWriter {
             out,
             snaplen,

@@ -159,6 +159,9 @@ pub struct MacStats {
     pub control_frames_sent: u64,
     /// Data and RTS retransmissions.
     pub retries: u64,
+    /// Of those, the data frames sent again (the frames with the Retry bit, 9.2.4.1.4); the
+    /// rest are RTS frames sent again, which as control frames carry no Retry bit.
+    pub data_retries: u64,
     /// Exchanges that got no ACK/CTS (collision, error or outage at the far end).
     pub tx_failures: u64,
     /// Of those, the exchanges whose frame or response was lost to an overlapping frame at its
@@ -200,6 +203,8 @@ struct Hol {
     src: u32,
     lrc: u32,
     attempts: u32,
+    /// DATA frames of this MSDU put on the air so far (an RTS is not one).
+    data_tx: u32,
     rate: u64,
 }
 
@@ -431,6 +436,7 @@ impl Dcf {
                 src: 0,
                 lrc: 0,
                 attempts: 0,
+                data_tx: 0,
                 rate: q.rate,
             });
         }
@@ -801,6 +807,12 @@ impl Dcf {
             FrameKind::Data => {
                 self.stats.data_frames_sent += 1;
                 self.stats.data_bytes_sent += f.bytes as u64;
+                if f.retry {
+                    self.stats.data_retries += 1;
+                }
+                if let Some(h) = self.hol.as_mut() {
+                    h.data_tx += 1;
+                }
             }
             _ => self.stats.control_frames_sent += 1,
         }
@@ -828,7 +840,10 @@ fn data_frame(me: u32, h: &Hol, phy: &PhyParams) -> Frame {
         rate: h.rate,
         pkt: Some(h.q.pkt),
         seq: h.seq,
-        retry: h.attempts > 1 || h.lrc > 0,
+        // 9.2.4.1.4: the Retry bit marks a retransmission of this DATA frame; failed RTS
+        // attempts before its first transmission do not make it one (ns-2.35 mac-802_11.cc
+        // sets fc_retry only in RetransmitDATA).
+        retry: h.data_tx > 0,
     }
 }
 

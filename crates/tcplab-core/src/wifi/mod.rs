@@ -159,6 +159,8 @@ pub struct Station {
     gen: u32,
     /// Whether this interface is captured to pcap (the world holds the writer).
     pub pcap: bool,
+    /// Whether its 802.11 frames are captured (`trace.pcap_80211`; the world holds the writer).
+    pub pcap_80211: bool,
 }
 
 /// What the channel knows of one station's PHY.
@@ -220,8 +222,14 @@ pub struct WifiIo {
     pub up: Vec<(u32, PktId, u32)>,
     /// Sender copies no longer needed (acknowledged or dropped).
     pub freed: Vec<PktId>,
+    /// Queued packets the MAC discarded (pushed out by a routing packet): the world counts them
+    /// lost.
+    pub lost: Vec<PktId>,
     /// Data packets whose first transmission started (for pcap).
     pub pcap_tx: Vec<(u32, PktId)>,
+    /// Frames for the 802.11 captures: each frame a captured station sends (at its start) and
+    /// each it decodes (at its end there).
+    pub air: Vec<AirFrame>,
     /// Unicast packets the MAC gave up on after its retries: (sending station, packet, station
     /// it was for). The network layer owns them again (its link-failure callback).
     pub failed: Vec<(u32, PktId, u32)>,
@@ -229,6 +237,17 @@ pub struct WifiIo {
     /// the sender's packet, sending station, addressed station). The packet stays the
     /// sender's; the world only shows it to the overhearer's routing agent.
     pub overheard: Vec<(u32, PktId, u32, u32)>,
+}
+
+/// A frame as one station's 802.11 capture records it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AirFrame {
+    pub t: SimTime,
+    /// The capturing station.
+    pub sta: u32,
+    pub frame: Frame,
+    /// Received power (W) for a frame the station decoded; None for one it sent.
+    pub power_w: Option<f64>,
 }
 
 /// Signal kinds carried by `Event::WifiLink`.
@@ -314,6 +333,7 @@ impl Wifi {
             timer: None,
             gen: 0,
             pcap: false,
+            pcap_80211: false,
         });
         self.update_neighbours(wlan);
         id
@@ -629,9 +649,9 @@ impl Wifi {
                 MacAction::Overheard { pkt, src, dst } => {
                     self.io.overheard.push((s, pkt, src, dst))
                 }
-                MacAction::Sent(p) | MacAction::Drop(p, DropCause::QueueOverflow) => {
-                    self.io.freed.push(p)
-                }
+                MacAction::Sent(p) => self.io.freed.push(p),
+                // Pushed out of the queue (never on the air): lost in the network.
+                MacAction::Drop(p, DropCause::QueueOverflow) => self.io.lost.push(p),
                 // The LinkFailure that follows hands the packet to the network layer.
                 MacAction::Drop(..) => {}
                 MacAction::LinkFailure { dst, pkt } => {
@@ -702,10 +722,20 @@ impl Wifi {
             self.radios[s as usize].rx = None;
             let st = &self.stations[s as usize];
             // Sending ends any reception in progress (half duplex; the MAC knows it sends).
+            // The IP-level capture shows each packet once, at its first DATA frame (the
+            // Retry bit is clear on it, whatever RTS attempts preceded it).
             if st.pcap && f.kind == FrameKind::Data && !f.retry {
                 if let Some(p) = f.pkt {
                     self.io.pcap_tx.push((s, p));
                 }
+            }
+            if st.pcap_80211 {
+                self.io.air.push(AirFrame {
+                    t: now,
+                    sta: s,
+                    frame: f,
+                    power_w: None,
+                });
             }
         }
         let w = self.stations[s as usize].wlan as usize;
@@ -899,6 +929,14 @@ impl Wifi {
                     };
                     tr.push(frame_record(at, r, ev, &f));
                 }
+            }
+            if outcome == Outcome::Ok && self.stations[r as usize].pcap_80211 {
+                self.io.air.push(AirFrame {
+                    t: at,
+                    sta: r,
+                    frame: f,
+                    power_w: Some(reach.power),
+                });
             }
             match outcome {
                 Outcome::Ok => self.mac_input_at(now, at, r, Input::Frame(&f)),

@@ -33,6 +33,7 @@ impl World {
         }
         self.queue.schedule(flow.start, Event::App(id.0));
         self.flows.push(flow);
+        self.tcp_stats.push(Default::default());
         self.series.push(series);
         self.active_flows += 1;
         self.track_path(id);
@@ -44,6 +45,7 @@ impl World {
         let idx = (1u32 << 31) | self.cbr.len() as u32;
         self.queue.schedule(c.start, Event::App(idx));
         self.cbr.push(c);
+        self.cbr_stats.push(Default::default());
     }
 
     pub fn next_flow_id(&self) -> FlowId {
@@ -242,7 +244,7 @@ impl World {
                 dport: port,
             }),
             payload: size,
-            flow: u32::MAX,
+            flow: super::flowstats::CBR_FLOW | k as u32,
         };
         self.originate(src, pkt);
         if next < self.cbr[k].stop {

@@ -86,6 +86,7 @@ impl World {
     pub(super) fn originate(&mut self, node: NodeId, mut pkt: Packet) {
         pkt.ip.ident = self.nodes[node.idx()].next_ident();
         let id = self.alloc(pkt);
+        self.flow_sent(id);
         self.forward(node, id, None);
     }
 
@@ -379,6 +380,7 @@ impl World {
                         // Recorded now: a later arrival would hide the moment it went wrong.
                         self.conservation_first.get_or_insert((now, s));
                     }
+                    self.flow_received(id);
                     self.free(id);
                     self.after_socket(s);
                     return;
@@ -415,6 +417,7 @@ impl World {
                 {
                     c.received += 1;
                     c.bytes_received += p.payload as u64;
+                    self.flow_received(id);
                 }
             }
         }

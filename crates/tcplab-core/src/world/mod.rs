@@ -12,7 +12,9 @@
 
 mod agents;
 mod apps;
+mod capture;
 mod error;
+mod flowstats;
 mod hash;
 mod ip;
 mod links;
@@ -62,6 +64,11 @@ pub struct World {
     links: Vec<Link>,
     packets: Vec<Packet>,
     free_packets: Vec<PktId>,
+    /// When each packet in the arena was sent by its source (the flow statistics' delays).
+    born: Vec<SimTime>,
+    /// Flow statistics: each TCP flow's [data, reverse] direction, each CBR flow's.
+    tcp_stats: Vec<[crate::trace::flowstats::DirStats; 2]>,
+    cbr_stats: Vec<crate::trace::flowstats::DirStats>,
 
     sockets: Vec<Socket>,
     sock_node: Vec<NodeId>,
@@ -104,6 +111,9 @@ pub struct World {
     wlan_sta: Vec<Vec<Option<u32>>>,
     /// pcap writers of wireless interfaces, by station.
     wifi_pcap: Vec<Option<PcapWriter>>,
+    /// 802.11 (radiotap) capture writers, by station (`trace.pcap_80211`), and their scratch.
+    wifi_pcap_80211: Vec<Option<PcapWriter>>,
+    air_buf: Vec<u8>,
     /// RED with its random stream and ECN marks on a station's interface queue, by station.
     wifi_red: Vec<Option<WifiRed>>,
     /// What `tcplab view` draws (`trace.view`); None when not asked for.
@@ -132,6 +142,9 @@ impl World {
             links: Vec::new(),
             packets: Vec::new(),
             free_packets: Vec::new(),
+            born: Vec::new(),
+            tcp_stats: Vec::new(),
+            cbr_stats: Vec::new(),
             sockets: Vec::new(),
             sock_node: Vec::new(),
             sock_remote: Vec::new(),
@@ -159,6 +172,8 @@ impl World {
             sta_port: Vec::new(),
             wlan_sta: Vec::new(),
             wifi_pcap: Vec::new(),
+            wifi_pcap_80211: Vec::new(),
+            air_buf: Vec::new(),
             wifi_red: Vec::new(),
             view: None,
             started: None,
@@ -364,7 +379,8 @@ impl World {
                 w.finish().map_err(|e| SimError::Io(e.to_string()))?;
             }
         }
-        for w in self.wifi_pcap.iter_mut().filter_map(Option::take) {
+        let wifi = self.wifi_pcap.iter_mut().chain(&mut self.wifi_pcap_80211);
+        for w in wifi.filter_map(Option::take) {
             w.finish().map_err(|e| SimError::Io(e.to_string()))?;
         }
         Ok(())
@@ -402,15 +418,18 @@ impl World {
     fn alloc(&mut self, p: Packet) -> PktId {
         if let Some(id) = self.free_packets.pop() {
             self.packets[id.idx()] = p;
+            self.born[id.idx()] = self.now;
             id
         } else {
             self.packets.push(p);
+            self.born.push(self.now);
             PktId(self.packets.len() as u32 - 1)
         }
     }
 
     /// Discards packet `id` lost in the network, counting a TCP segment against its flow.
     fn lose(&mut self, id: PktId) {
+        self.flow_lost(id);
         let p = &self.packets[id.idx()];
         if let (Some(h), Some(f)) = (p.tcp(), self.flows.get_mut(p.flow as usize)) {
             if p.payload > 0 {

@@ -133,6 +133,13 @@ impl World {
                     }
                 }
             }
+            if !self.wifi.io.air.is_empty() {
+                self.capture_air();
+            }
+            // Packets a routing packet pushed out of a full interface queue.
+            for p in std::mem::take(&mut self.wifi.io.lost) {
+                self.lose(p);
+            }
             if !self.wifi.io.failed.is_empty() {
                 for (s, p, dst) in std::mem::take(&mut self.wifi.io.failed) {
                     self.link_failed(s, p, dst);
@@ -160,6 +167,7 @@ impl World {
                 // its own.
                 let copy = self.packets[p.idx()].clone();
                 let id = self.alloc(copy);
+                self.born[id.idx()] = self.born[p.idx()];
                 let node = self.wifi.stations[s as usize].node;
                 if let Some(w) = self.wifi_pcap.get_mut(s as usize).and_then(Option::as_mut) {
                     w.record(self.now, &self.packets[id.idx()]);
@@ -237,6 +245,7 @@ impl World {
             || !self.wifi.io.overheard.is_empty()
             || !self.wifi.io.sched.is_empty()
             || !self.wifi.io.freed.is_empty()
+            || !self.wifi.io.lost.is_empty()
             || !self.wifi.io.failed.is_empty()
         {
             self.wifi_io();

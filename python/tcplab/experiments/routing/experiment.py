@@ -123,13 +123,21 @@ def run_metrics(summary: dict[str, Any]) -> dict[str, float]:
         "ctrl_packets": float(sum(n["control_packets"] for n in nodes)),
         "ctrl_kbytes": sum(n["control_bytes"] for n in nodes) / 1e3,
         "discoveries": float(done),
-        "discovery_ms": sum(n["discovery_latency_ns"] for n in nodes) / done / 1e6 if done else math.nan,
+        "discovery_ms": sum(_discovery_latency_s(n) for n in nodes) / done * 1e3 if done else math.nan,
         "bytes": float(sum(f["bytes_delivered"] for f in flows)),
         "completed": float(all(f["completed"] for f in flows)),
         # The time the flows' shortest paths had each length (ad hoc flows), summed over flows.
         "path_s": _path_seconds(flows),
         "partitioned_s": sum(f.get("partitioned_s") or 0.0 for f in flows),
     }
+
+
+def _discovery_latency_s(node: dict[str, Any]) -> float:
+    """A node's summed route-discovery latency (s); summaries stored before it was reported in
+    seconds carry ``discovery_latency_ns``."""
+    if "discovery_latency_s" in node:
+        return float(node["discovery_latency_s"])
+    return node.get("discovery_latency_ns", 0) / 1e9
 
 
 def _path_seconds(flows: list[dict[str, Any]]) -> dict[int, float]:

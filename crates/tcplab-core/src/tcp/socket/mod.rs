@@ -444,6 +444,10 @@ impl Socket {
     pub fn srtt(&self) -> Option<SimTime> {
         self.rtt.srtt()
     }
+    /// The RTT samples this socket took (count, sum, min, max).
+    pub fn rtt_samples(&self) -> &crate::trace::flowstats::RttSummary {
+        self.rtt.samples()
+    }
     pub fn rto(&self) -> SimTime {
         self.rtt.rto()
     }

@@ -104,6 +104,8 @@ impl Air {
         let io = &mut self.wifi.io;
         self.out.up.append(&mut io.up);
         self.out.freed.append(&mut io.freed);
+        self.out.freed.append(&mut io.lost);
+        io.air.clear();
         self.out.failed.append(&mut io.failed);
         self.out.pcap_tx.append(&mut io.pcap_tx);
         io.overheard.clear();

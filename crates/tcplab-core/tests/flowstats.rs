@@ -1,0 +1,137 @@
+//! Flow statistics (docs/trace.md) against hand-computed cases.
+
+use tcplab_core::api::{self, RunOutput};
+use tcplab_core::scenario::Format;
+
+/// A CBR source a → b over one 10 Mb/s, 10 ms link that loses each packet a→b with p = 0.1:
+/// 1000-B datagrams (1028 B with their UDP and IP headers) at 100 kb/s, one every
+/// 1028 · 8 / 100 kb/s = 82.24 ms, so no packet ever waits in the queue.
+const LOSSY_CBR: &str = r#"
+    name = "lossy_cbr"
+    duration = "40s"
+    nodes = [{ name = "a" }, { name = "b" }]
+    [[links]]
+    name = "l"
+    a = "a"
+    b = "b"
+    rate = "10Mbps"
+    delay = "10ms"
+    loss = { model = "bernoulli", p = 0.1, direction = "a_to_b" }
+    [[flows]]
+    name = "u"
+    app = "cbr"
+    src = "a"
+    dst = "b"
+    rate = "100kbps"
+    packet_size = "1000B"
+"#;
+
+fn run(text: &str, seed: u64, overrides: &[(&str, &str)]) -> RunOutput {
+    let ov: Vec<(String, String)> = overrides
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    api::run(text, Format::Toml, Some(seed), &ov, None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_cbr_flow_over_a_lossy_link_has_the_hand_computed_delay_and_delivery() {
+    let out = run(LOSSY_CBR, 3, &[]);
+    let c = &out.summary.cbr[0];
+    let s = &c.stats;
+    let link = &out.summary.links[0];
+    assert_eq!(link.direction, "a->b");
+    // Sent at 0, 82.24 ms, … up to 486 · 82.24 ms = 39.97 s: 487 datagrams of 1028 B.
+    assert_eq!(s.packets_sent, c.sent);
+    assert_eq!(s.packets_sent, 487);
+    assert_eq!(s.ip_bytes_sent, 1028 * s.packets_sent);
+    // Every lost packet is one the link's loss model took; the rest arrived (none in flight:
+    // the last was sent more than 10.8 ms before the end).
+    assert_eq!(s.packets_lost, link.drops_loss);
+    assert_eq!(s.packets_received, c.received);
+    assert_eq!(s.packets_in_flight, 0);
+    assert_eq!(s.packets_received + s.packets_lost, s.packets_sent);
+    let ratio = s.delivery_ratio.unwrap();
+    assert_eq!(ratio, c.received as f64 / c.sent as f64);
+    // Binomial(487, 0.9): sd = sqrt(487 · 0.09) ≈ 6.6 packets; 4 sd.
+    assert!(
+        (ratio * s.packets_sent as f64 - 0.9 * s.packets_sent as f64).abs() < 4.0 * 6.62,
+        "delivery ratio {ratio}"
+    );
+    // Each one-way delay is 1028 · 8 / 10 Mb/s = 822.4 µs of serialisation + 10 ms of
+    // propagation = 10.8224 ms; so are the mean, median, 95th percentile and maximum, and the
+    // RFC 3550 jitter of equal transit times is 0.
+    let d = 0.010_822_4;
+    for (name, v) in [
+        ("mean", s.delay_mean_s),
+        ("median", s.delay_median_s),
+        ("p95", s.delay_p95_s),
+        ("max", s.delay_max_s),
+    ] {
+        let v = v.unwrap_or_else(|| panic!("{name}"));
+        assert!((v - d).abs() < 1e-12, "{name} delay {v} s, expected {d} s");
+    }
+    assert_eq!(s.jitter_s, Some(0.0));
+}
+
+#[test]
+fn queueing_spreads_the_delays_and_jitter_follows() {
+    // 2 Mb/s of payload into a 1 Mb/s link: the queue (DropTail, 20 packets) fills, every
+    // packet after the first waits, and the delays grow from 18.2 ms (8224 µs + 10 ms) to the
+    // full queue's 20 × 8224 µs more.
+    let out = run(
+        LOSSY_CBR,
+        3,
+        &[
+            ("links.l.rate", "1Mbps"),
+            ("links.l.queue", "{ kind = \"droptail\", packets = 20 }"),
+            ("links.l.loss.p", "0.0"),
+            ("flows.u.rate", "2Mbps"),
+            ("duration", "5s"),
+        ],
+    );
+    let s = &out.summary.cbr[0].stats;
+    let link = &out.summary.links[0];
+    assert!(link.drops_queue > 0);
+    assert_eq!(s.packets_lost, link.drops_queue);
+    let tx = 1028.0 * 8.0 / 1e6;
+    let min = 0.010 + tx;
+    let (mean, med, p95, max) = (
+        s.delay_mean_s.unwrap(),
+        s.delay_median_s.unwrap(),
+        s.delay_p95_s.unwrap(),
+        s.delay_max_s.unwrap(),
+    );
+    assert!(min <= mean && mean <= med * 1.05 && med <= p95 && p95 <= max);
+    // The longest wait: a full queue of 20 packets ahead, plus its own serialisation.
+    assert!(max <= 0.010 + 21.0 * tx + 1e-9, "max {max}");
+    assert!(max >= 0.010 + 19.0 * tx, "max {max}");
+    // Once the queue is full every other datagram is dropped: those accepted were sent 2 × 4.112
+    // ms apart and leave one serialisation (8.224 ms) apart, so their transit times are equal and
+    // the RFC 3550 estimate, which grew while the queue filled, has decayed (by 15/16 per
+    // arrival) to nothing.
+    let j = s.jitter_s.unwrap();
+    assert!(j < 1e-9, "steady-state jitter {j}");
+}
+
+#[test]
+fn a_tcp_flow_reports_its_data_direction_and_its_rtt_samples() {
+    let lossy = include_str!("../../../examples/wired_lossy.toml");
+    let out = run(lossy, 1, &[("duration", "20s")]);
+    let f = &out.summary.flows[0];
+    let s = &f.stats;
+    // Data segments lost in the network are packets of the data direction lost.
+    assert!(s.packets_lost >= f.data_lost && f.data_lost > 0);
+    let l = &out.summary.links;
+    assert_eq!(l[2].direction, "router->client");
+    assert_eq!(
+        s.packets_lost,
+        l[0].drops_queue + l[2].drops_loss + l[2].drops_queue
+    );
+    assert!(s.packets_sent >= f.segments_sent);
+    assert!(f.reverse_packets_sent > 0 && f.reverse_packets_lost == 0);
+    // Propagation alone is 1 + 20 ms each way.
+    assert!(s.delay_mean_s.unwrap() > 0.021 && s.delay_max_s.unwrap() >= s.delay_p95_s.unwrap());
+    assert!(f.rtt_samples > 100);
+    assert!(f.rtt_min_s.unwrap() > 0.042 && f.rtt_mean_s.unwrap() < f.rtt_max_s.unwrap());
+}
