@@ -630,9 +630,7 @@ fn open_capture(
     linktype: u32,
     errs: &mut Vec<FieldError>,
 ) -> Option<PcapWriter> {
-    let path = dir
-        .expect("capture implies a directory")
-        .join(file);
+    let path = dir.expect("capture implies a directory").join(file);
     match PcapWriter::create_linktype(&path, snaplen, linktype) {
         Ok(p) => Some(p),
         Err(e) => {
