@@ -26,6 +26,7 @@ GOLDEN = ROOT / "tests" / "golden" / "ns2"
 TRANSLATED = ["adhoc_break", "adhoc_string", "wired_bottleneck", "wired_lossy", "wired_outage"]
 REFUSED = {
     "ack_holding": "`agents = ack_holder`",
+    "snoop": "`agents = snoop`",
     "adaptive_tcp_4aps": "`wlans.wlan2",
     "adhoc_mobile": "`wlans.manet.stations.m00.mobility.model = random_waypoint`",
     "wlan_download": "`wlans.bss.phy = hr_dsss`",
