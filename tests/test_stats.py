@@ -14,12 +14,16 @@ from tcplab.stats import (
     NOT_SEPARATED,
     REPRODUCED,
     above,
+    all_or_none,
     at_least,
     betainc,
     combine,
     equivalent,
     exact,
     magnitude,
+    never,
+    paired_diff,
+    paired_gain_pct,
     summarise,
     t_cdf,
     t_ppf,
@@ -87,6 +91,21 @@ def test_above_decides_only_when_the_interval_excludes_the_threshold() -> None:
     assert above(summarise([-1.0, 1.2, 0.1])) == NOT_SEPARATED
     assert above(summarise([5.0])) == NOT_SEPARATED  # one replication has no interval
     assert above(summarise([])) == NOT_CHECKED
+
+
+def test_paired_comparisons_pair_by_seed() -> None:
+    # Seeds 1 and 3 are shared; seed 2 (only in a) and seed 4 (only in b) are left out, and the pairs
+    # follow the seed whatever the dicts' order.
+    a, b = {3: 13.0, 1: 11.0, 2: 99.0}, {1: 10.0, 4: 99.0, 3: 10.0}
+    assert paired_diff(a, b) == summarise([1.0, 3.0])
+    assert paired_gain_pct(a, b) == pytest.approx([10.0, 30.0])
+    assert paired_gain_pct({1: 5.0, 2: 6.0}, {1: 0.0, 2: 3.0}) == [100.0]  # no gain over 0
+
+
+def test_counted_rules() -> None:
+    assert never(0, 4) == HOLDS and never(1, 4) == FAILS and never(0, 0) == NOT_CHECKED
+    assert all_or_none(4, 4) == HOLDS and all_or_none(0, 4) == FAILS
+    assert all_or_none(2, 4) == NOT_SEPARATED and all_or_none(0, 0) == NOT_CHECKED
 
 
 def test_within_a_band() -> None:

@@ -10,7 +10,7 @@ robust for every degree of freedom and accurate to ~1e-12.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,9 +170,21 @@ def exact(value: float) -> Summary:
     return Summary(float(value), 0.0, 0.0, 1)
 
 
-def paired(a: dict[Any, float], b: dict[Any, float]) -> list[tuple[float, float]]:
+def paired(a: Mapping[Any, float], b: Mapping[Any, float]) -> list[tuple[float, float]]:
     """The (a, b) value pairs of the replications both have (keyed by seed), in seed order."""
     return [(a[k], b[k]) for k in sorted(set(a) & set(b))]
+
+
+def paired_diff(a: Mapping[Any, float], b: Mapping[Any, float]) -> Summary:
+    """Summary of the per-seed differences ``a − b`` over the seeds both have (the paired comparison
+    every "A beats B" rule is run on)."""
+    return summarise(x - y for x, y in paired(a, b))
+
+
+def paired_gain_pct(a: Mapping[Any, float], b: Mapping[Any, float]) -> list[float]:
+    """Per seed the gain of ``a`` over ``b`` in % of ``b``, ``100 · (a − b) / b`` (seeds where ``b`` is 0
+    have none), in seed order."""
+    return [100 * (x - y) / y for x, y in paired(a, b) if y]
 
 
 def interval(s: Summary, confidence: float = 0.95) -> tuple[float, float]:
@@ -286,6 +298,22 @@ def magnitude(s: Summary, published: float, rel_margin: float | None = None, res
     if (published > 0 and lo > 0) or (published < 0 and hi < 0):
         return DIRECTION_ONLY
     return NOT_REPRODUCED
+
+
+def never(bad: int, total: int) -> str:
+    """Rule "never" / "in every run" over counted cases: HOLDS when none of ``total`` is bad, FAILS when
+    one is, NOT_CHECKED when there is no case."""
+    if total == 0:
+        return NOT_CHECKED
+    return HOLDS if bad == 0 else FAILS
+
+
+def all_or_none(hits: int, total: int) -> str:
+    """Rule "every replication does it" against "none does": HOLDS when all ``total`` cases are hits,
+    FAILS when none is, NOT_SEPARATED when mixed, NOT_CHECKED when there is no case."""
+    if total == 0:
+        return NOT_CHECKED
+    return HOLDS if hits == total else FAILS if hits == 0 else NOT_SEPARATED
 
 
 def combine(verdicts: Iterable[str]) -> str:

@@ -7,12 +7,13 @@ seed by seed.  Input: run records as built by ``ack_holding._runs`` — dicts wi
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from typing import Any
 
 from tcplab.experiments.base import Finding
-from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, above, equivalent, exact, magnitude, paired, summarise
+from tcplab.stats import FAILS, HOLDS, above, equivalent, exact, magnitude, never, paired, summarise
 
 Run = dict[str, Any]
 
@@ -57,12 +58,12 @@ def findings(table: Sequence[Run], predictor: Sequence[Run], factors: Sequence[f
     hold, reno = _select(table, scheme="holding"), _select(table, scheme="reno")
     out: list[Finding] = []
 
-    exact = hold + [r for r in predictor if abs(r["factor"] - 1.0) < 1e-9]
-    n_to = sum(r["timeouts"] for r in exact)
-    verdict = NOT_CHECKED if not exact else HOLDS if n_to == 0 else FAILS
+    exact_runs = hold + [r for r in predictor if abs(r["factor"] - 1.0) < 1e-9]
+    n_to = sum(r["timeouts"] for r in exact_runs)
     out.append(Finding.decided(
-        "With an exact predictor the FH never times out under ACK holding (both fade cases)", verdict,
-        f"{n_to} timeouts in {len(exact)} runs; plain Reno: {sum(r['timeouts'] for r in reno)} in {len(reno)} runs",
+        "With an exact predictor the FH never times out under ACK holding (both fade cases)",
+        never(n_to, len(exact_runs)),
+        f"{n_to} timeouts in {len(exact_runs)} runs; plain Reno: {sum(r['timeouts'] for r in reno)} in {len(reno)} runs",
         RULE_COUNT))
 
     res = []
@@ -76,7 +77,7 @@ def findings(table: Sequence[Run], predictor: Sequence[Run], factors: Sequence[f
         s = summarise(ratios(_select(hold, fade=f), _select(reno, fade=f)))
         pub = PUBLISHED_RATIO[f]
         # The magnitude is the gain over 100 %: its sign is holding's advantage.
-        gain = type(s)(s.mean - 100.0, s.std, s.ci95, s.n)
+        gain = dataclasses.replace(s, mean=s.mean - 100.0)
         res.append((magnitude(gain, pub - 100.0, resolution=0.1), f"{FADE_TEXT[f]}: {s.mean:.1f} ± {s.ci95:.1f} % vs paper {pub} %"))
     out.append(Finding.over_cases("ACK holding's gain is the paper's: 120.9 % with one fade and 791.5 % with two (Table I)",
                         res, RULE_RATIO))

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from tcplab.experiments.adaptive_tcp.scenario import LABEL
 from tcplab.experiments.base import Finding
-from tcplab.stats import Summary, above, equivalent, magnitude, paired, summarise
+from tcplab.stats import Summary, above, equivalent, magnitude, paired, paired_diff, paired_gain_pct, summarise
 
 PerPoint = Mapping[str, Mapping[str, Mapping[int, float]]]
 
@@ -64,10 +64,6 @@ RULE_FAIR = (
 )
 
 
-def diff(a: Mapping[int, float], b: Mapping[int, float]) -> Summary:
-    return summarise(x - y for x, y in paired(dict(a), dict(b)))
-
-
 def residual_reduction(util: Mapping[str, Mapping[int, float]], ref: float) -> list[float]:
     """Per seed (R_NewReno − R_Adaptive) / R_NewReno, residual R = ref − utilisation."""
     return [((ref - n) - (ref - a)) / (ref - n) for a, n in paired(dict(util["adaptive"]), dict(util["newreno"]))
@@ -76,7 +72,7 @@ def residual_reduction(util: Mapping[str, Mapping[int, float]], ref: float) -> l
 
 def gain_pct(a: Mapping[int, float], b: Mapping[int, float]) -> Summary:
     """Per seed 100·(a − b)/b."""
-    return summarise(100 * (x - y) / y for x, y in paired(dict(a), dict(b)) if y)
+    return summarise(paired_gain_pct(a, b))
 
 
 def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: Sequence[str],
@@ -100,7 +96,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         u = util.get(fers[f], {})
         for a, b in (("adaptive", "westwood"), ("westwood", "newreno")):
             if a in u and b in u:
-                s = diff(u[a], u[b])
+                s = paired_diff(u[a], u[b])
                 res.append((above(s),
                             f"FER {100 * f:g} %: {LABEL[a]} − {LABEL[b]} = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
     out.append(Finding.over_cases("Adaptive TCP > Westwood+ > NewReno in bandwidth utilisation at every FER > 0 (Fig. 8)",
@@ -112,7 +108,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         tol = EQUAL_PCT / 100 * summarise(u0["newreno"].values()).mean
         for a in ("westwood", "adaptive"):
             if a in u0:
-                s = diff(u0[a], u0["newreno"])
+                s = paired_diff(u0[a], u0["newreno"])
                 res.append((equivalent(s, tol),
                             f"{LABEL[a]} − NewReno = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s (band ±{tol:.2f})"))
     out.append(Finding.over_cases("At 0 % FER the three senders use the same bandwidth (Fig. 8)", res, RULE_EQUAL))
@@ -132,7 +128,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     for label in multi:
         j = fair.get(label, {})
         if "adaptive" in j and "newreno" in j:
-            s = diff(j["adaptive"], j["newreno"])
+            s = paired_diff(j["adaptive"], j["newreno"])
             res.append((equivalent(s, JAIN_BAND), f"{label}: J(Adaptive) − J(NewReno) = {s.mean:+.3f} ± {s.ci95:.3f}"))
     out.append(Finding.over_cases("Adaptive TCP leaves Jain's fairness index unchanged against NewReno (Fig. 12)",
                         res, RULE_FAIR))
@@ -189,7 +185,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         u = util.get(delays[d], {})
         for b in ("westwood", "newreno"):
             if "adaptive" in u and b in u:
-                s = diff(u["adaptive"], u[b])
+                s = paired_diff(u["adaptive"], u[b])
                 res.append((above(s), f"D = {d:g} ms: Adaptive TCP − {LABEL[b]} = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
     out.append(Finding.over_cases("Adaptive TCP outperforms NewReno and Westwood+ at every wired delay (Fig. 9, FER 1 %)",
                                   res, RULE_OUTPERFORMS))
@@ -197,7 +193,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         lo, hi = util.get(delays[ds[0]], {}), util.get(delays[ds[-1]], {})
         for v in ("newreno", "westwood", "adaptive"):
             if v in lo and v in hi:
-                s = diff(lo[v], hi[v])
+                s = paired_diff(lo[v], hi[v])
                 falls.append((above(s), f"{LABEL[v]}: U(D = {ds[0]:g} ms) − U(D = {ds[-1]:g} ms) = {s.mean:+.2f} ± "
                                         f"{s.ci95:.2f} Mb/s"))
     out.append(Finding.over_cases("Every sender's utilisation falls as the wired delay grows (Fig. 9, FER 1 %)", falls,
@@ -208,7 +204,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     res = []
     u = util.get(slow.get(0.001, ""), {})
     if "westwood" in u and "newreno" in u:
-        s = diff(u["newreno"], u["westwood"])
+        s = paired_diff(u["newreno"], u["westwood"])
         res.append((above(s), f"NewReno − Westwood+ = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
     out.append(Finding.over_cases("On the 5 Mb/s backbone at FER 0.1 % Westwood+ uses less bandwidth than NewReno "
                                   "(§4.2.3, Fig. 10)", res, RULE_OUTPERFORMS))
@@ -217,7 +213,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         u = util.get(slow[f], {})
         for b in ("westwood", "newreno"):
             if "adaptive" in u and b in u:
-                s = diff(u["adaptive"], u[b])
+                s = paired_diff(u["adaptive"], u[b])
                 res.append((above(s), f"FER {100 * f:g} %: Adaptive TCP − {LABEL[b]} = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
     out.append(Finding.over_cases("On the 5 Mb/s backbone Adaptive TCP outperforms both at every FER > 0 (§4.2.3, Fig. 10)",
                                   res, RULE_OUTPERFORMS))
@@ -225,7 +221,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     u = util.get(slow.get(0.0, ""), {})
     if "adaptive" in u and "newreno" in u:
         tol = EQUAL_PCT / 100 * summarise(u["newreno"].values()).mean
-        s = diff(u["adaptive"], u["newreno"])
+        s = paired_diff(u["adaptive"], u["newreno"])
         res.append((equivalent(s, tol), f"Adaptive TCP − NewReno = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s (margin ±{tol:.2f})"))
     out.append(Finding.over_cases("On the 5 Mb/s backbone at 0 % FER Adaptive TCP matches NewReno (§4.2.3, Fig. 10)",
                                   res, RULE_EQUAL))
@@ -244,7 +240,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     for row, u in multi_util.items():
         for b in ("westwood", "newreno"):
             if "adaptive" in u and b in u:
-                s = diff(u["adaptive"], u[b])
+                s = paired_diff(u["adaptive"], u[b])
                 res.append((above(s), f"{row}: Adaptive TCP − {LABEL[b]} = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
     out.append(Finding.over_cases("With 4 APs and several flows Adaptive TCP outperforms NewReno and Westwood+ (Fig. 11)",
                                   res, RULE_OUTPERFORMS))
@@ -255,7 +251,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         hi_u = util.get(fers[pos[-1]], {})
         for v in ("newreno", "westwood", "adaptive"):
             if v in u0 and v in hi_u:
-                s = diff(u0[v], hi_u[v])
+                s = paired_diff(u0[v], hi_u[v])
                 res.append((above(s), f"{LABEL[v]}: U(0 %) − U({100 * pos[-1]:g} %) = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
     out.append(Finding.over_cases("Every sender's utilisation falls as FER rises (§4.2.1, Fig. 8)", res,
                                   RULE_OUTPERFORMS + " (runs at the two FERs paired by seed)"))
@@ -285,13 +281,13 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         if k == 1:
             for v in ("newreno", "westwood", "adaptive"):
                 if v in u4 and v in u1:
-                    s = diff(u4[v], u1[v])
+                    s = paired_diff(u4[v], u1[v])
                     res.append((above(s), f"FER {100 * f:g} %, {LABEL[v]}: 4 APs − 1 AP = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
         if f > 0:
             zero = next((r for r, (k2, f2) in multi_pts.items() if k2 == k and f2 == 0.0), None)
             for v in ("newreno", "westwood", "adaptive"):
                 if zero and v in multi_util.get(zero, {}) and v in u4:
-                    s = diff(multi_util[zero][v], u4[v])
+                    s = paired_diff(multi_util[zero][v], u4[v])
                     deg.append((above(s), f"{row}, {LABEL[v]}: U(FER 0) − U(FER {100 * f:g} %) = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
     out.append(Finding.over_cases("More APs use more of the backbone (§4.2.4: 4 APs vs 1 AP, one flow each)", res,
                                   RULE_OUTPERFORMS + " (runs of the two networks paired by seed)"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from tcplab.experiments.adaptive_tcp.points import PAPER3, Point, metric
 from tcplab.experiments.adaptive_tcp.scenario import LABEL
 from tcplab.experiments.base import TableCell
-from tcplab.stats import paired, summarise
+from tcplab.stats import paired_diff, summarise
 from tcplab.store import Store
 
 #: switch -> (alternative value, what it changes; default form first)
@@ -70,6 +70,6 @@ def cells(store: Store, prefix: str, quick: bool, duration: str) -> list[TableCe
             TableCell.of(table, row, "default form", summarise(default.values()), "Mb/s"),
             TableCell.of(table, row, f"{switch} = {alt}", summarise(other.values()), "Mb/s"),
             TableCell.of(table, row, "difference (paired)",
-                         summarise(b - a for a, b in paired(dict(default), dict(other))), "Mb/s"),
+                         paired_diff(other, default), "Mb/s"),
         ]
     return out

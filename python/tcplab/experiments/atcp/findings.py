@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from tcplab.experiments.atcp.scenario import LABEL
 from tcplab.experiments.base import Finding
-from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, above, combine, equivalent, magnitude, paired, summarise, within
+from tcplab.stats import above, combine, equivalent, magnitude, never, paired, paired_diff, summarise, within
 
 Times = Mapping[str, Mapping[str, Mapping[int, float]]]
 
@@ -89,7 +89,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
     # Every row of Table 2 has the modified sender faster.
     res = []
     for case, t in both.items():
-        s = summarise(b - m for m, b in paired(dict(t["atcp_mod"]), dict(t["base"])))
+        s = paired_diff(t["base"], t["atcp_mod"])
         res.append((above(s), f"{case}: base − modified = {s.mean:+.3f} ± {s.ci95:.3f} s"))
     out.append(Finding.over_cases("Modified ATCP is faster than base TCP in every trial (Table 2)", res, RULE_FASTER))
 
@@ -119,7 +119,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
         if motion[case] != "static":
             continue
         tol = SIMILAR_PCT / 100 * summarise(t["base"].values()).mean
-        s = summarise(m - b for m, b in paired(dict(t["atcp_mod"]), dict(t["base"])))
+        s = paired_diff(t["atcp_mod"], t["base"])
         res.append((equivalent(s, tol), f"{case}: {s.mean:+.3f} ± {s.ci95:.3f} s (margin ±{tol:.2f} s)"))
     out.append(Finding.over_cases("Static: modified ATCP and base TCP take similar times (the issue's reading of Table 2)",
                         res, RULE_SIMILAR))
@@ -138,7 +138,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
                         "retransmissions and less goodput than modified ATCP (§6)", res, RULE_CONGESTS))
 
     bad = [(c, v) for c, v, ok in conserved if not ok]
-    verdict = NOT_CHECKED if not conserved else HOLDS if not bad else FAILS
+    verdict = never(len(bad), len(conserved))
     detail = (f"{len(conserved)} runs, all exact" if not bad
               else "; ".join(f"{c}, {LABEL[v]}" for c, v in bad[:10]) + f" ({len(bad)} of {len(conserved)} runs)")
     out.append(Finding.decided("No application byte lost or duplicated, and every download completes",

@@ -30,10 +30,13 @@ from tcplab.stats import (
     NOT_SEPARATED,
     Summary,
     above,
+    all_or_none,
     at_least,
     combine,
     equivalent,
+    never,
     paired,
+    paired_diff,
     summarise,
     within,
 )
@@ -93,6 +96,12 @@ def _aborts(vals: Values, k: Key) -> tuple[int, int]:
 def _diff(vals: Values, a: Key, b: Key, metric: str, f: Callable[[float, float], float]) -> Summary:
     """Summary of ``f(a, b)`` over the seeds both cells have."""
     return summarise(f(x, y) for x, y in paired(vals.get((*a, metric), {}), vals.get((*b, metric), {})))
+
+
+def _gap(vals: Values, a: Key, b: Key, metric: str) -> dict[int, float]:
+    """Per seed both cells have, a − b of one metric (keyed by seed, to be paired in turn)."""
+    xa, xb = vals.get((*a, metric), {}), vals.get((*b, metric), {})
+    return {k: xa[k] - xb[k] for k in xa if k in xb}
 
 
 def faster(vals: Values, a: Key, b: Key, *, ties: bool = False) -> tuple[str, str]:
@@ -158,12 +167,9 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
     comp = {v: _aborts(vals, (v, "180s", True)) for v in ("mtcp_plus", *others)}
     res = []
     for v, (ab, n) in comp.items():
-        want_complete = v == "mtcp_plus"
-        if n == 0:
-            res.append((NOT_CHECKED, f"{LABEL[v]}: no runs"))
-            continue
-        good, bad = (ab == 0, ab == n) if want_complete else (ab == n, ab == 0)
-        res.append((HOLDS if good else FAILS if bad else NOT_SEPARATED, f"{LABEL[v]} aborted {ab}/{n}"))
+        # M-TCP+ must complete every replication, the others abort every one.
+        verdict = all_or_none(n - ab if v == "mtcp_plus" else ab, n)
+        res.append((verdict, f"{LABEL[v]}: no runs" if n == 0 else f"{LABEL[v]} aborted {ab}/{n}"))
     out.append(_finding("With 180 s disconnections and delayed ACK only M-TCP+ completes the download (Table 3)",
                         res, RULE_COMPLETION, ["Table 3"]))
 
@@ -282,11 +288,8 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
     for v in ("newreno", "sack"):
         for d in DELACK:
             ab, n = _aborts(vals, (v, "180s", d))
-            if n == 0:
-                res.append((NOT_CHECKED, f"{LABEL[v]}, {_ack(d)}: no runs"))
-            else:
-                res.append((HOLDS if ab == n else FAILS if ab == 0 else NOT_SEPARATED,
-                            f"{LABEL[v]}, {_ack(d)}: aborted {ab}/{n}"))
+            res.append((all_or_none(ab, n), f"{LABEL[v]}, {_ack(d)}: no runs" if n == 0 else
+                        f"{LABEL[v]}, {_ack(d)}: aborted {ab}/{n}"))
     out.append(_finding("With 180 s disconnections NewReno and SACK abort, with and without delayed ACK (Table 3)",
                         res, RULE_COMPLETION, ["Table 3"]))
 
@@ -308,7 +311,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
             r = vals.get((v, "none", d, "retx"), {})
             if r:
                 bad = sum(1 for x in r.values() if x > 0)
-                res.append((FAILS if bad else HOLDS, f"{LABEL[v]}, {_ack(d)}: {bad}/{len(r)} runs retransmitted"))
+                res.append((never(bad, len(r)), f"{LABEL[v]}, {_ack(d)}: {bad}/{len(r)} runs retransmitted"))
     out.append(_finding("Without disconnections no segment is retransmitted (§4.1)", res,
                         "every replication: holds when the retransmission ratio is 0, fails when one run retransmits",
                         ["Table 2"]))
@@ -333,11 +336,9 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
         if any(_aborts(vals, k)[0] for k in keys):
             res.append((NOT_CHECKED, f"{sc}: a download aborted"))
             continue
-        on = {k: x - vals[("mtcp_plus", sc, True, "response")][k]
-              for k, x in vals.get(("mtcp", sc, True, "response"), {}).items() if k in vals.get(("mtcp_plus", sc, True, "response"), {})}
-        off = {k: x - vals[("mtcp_plus", sc, False, "response")][k]
-               for k, x in vals.get(("mtcp", sc, False, "response"), {}).items() if k in vals.get(("mtcp_plus", sc, False, "response"), {})}
-        s = summarise(a - b for a, b in paired(on, off))
+        on = _gap(vals, ("mtcp", sc, True), ("mtcp_plus", sc, True), "response")
+        off = _gap(vals, ("mtcp", sc, False), ("mtcp_plus", sc, False), "response")
+        s = paired_diff(on, off)
         res.append((above(s), f"{sc}: lag with − without delayed ACK = {s.mean:+.2f} ± {s.ci95:.2f} s"))
     out.append(_finding("With delayed ACK M-TCP falls further behind M-TCP+ than without (§5)", res,
                         "paired over seeds, (T_M-TCP − T_M-TCP+) with delayed ACK minus the same without; holds when the "

@@ -15,7 +15,7 @@ from typing import Any
 
 from tcplab.experiments.base import Finding
 from tcplab.experiments.routing.scenario import LABEL, PROTOCOL_LABEL
-from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, above, paired, summarise
+from tcplab.stats import FAILS, above, never, paired_diff, paired_gain_pct, summarise
 
 Seeds = Mapping[int, Mapping[str, Any]]
 Data = Mapping[str, Mapping[str, Mapping[str, Seeds]]]
@@ -55,8 +55,7 @@ def _values(runs: Seeds, metric: str) -> dict[int, float]:
 
 def gain_pct(runs: Mapping[str, Seeds], a: str, b: str, metric: str = "kbps") -> list[float]:
     """Per seed 100 · (a − b) / b (seeds where b is 0 are left out)."""
-    return [100 * (x - y) / y for x, y in paired(_values(runs.get(a, {}), metric), _values(runs.get(b, {}), metric))
-            if y]
+    return paired_gain_pct(_values(runs.get(a, {}), metric), _values(runs.get(b, {}), metric))
 
 
 def _exact(data: Data, size: int) -> Finding:
@@ -67,7 +66,7 @@ def _exact(data: Data, size: int) -> Finding:
                 total += 1
                 if not (r.get("ok") and r.get("completed") and r.get("bytes") == size):
                     bad.append(f"{PROTOCOL_LABEL[p]}, {LABEL[s]}, seed {seed}: {r.get('bytes', 0):.0f} B")
-    verdict = NOT_CHECKED if total == 0 else (FAILS if bad else HOLDS)
+    verdict = never(len(bad), total)
     detail = f"{total} runs, each delivered {size} B" if not bad else f"{len(bad)} of {total}: " + "; ".join(bad[:6])
     return Finding.decided("On the static 7-hop string all three protocols deliver every byte, with every sender",
                            verdict, detail, RULE_EXACT)
@@ -82,7 +81,7 @@ def _order(data: Data) -> Finding:
                 b = _values(per.get(lo, {}).get("newreno", {}), metric)
                 if not a or not b:
                     continue
-                d = summarise(x - y for x, y in paired(a, b))
+                d = paired_diff(a, b)
                 res.append((above(d), f"{net}: {PROTOCOL_LABEL[hi]} − {PROTOCOL_LABEL[lo]} = "
                                       f"{d.mean:+.0f} ± {d.ci95:.0f} {unit}"))
     text = "Routing overhead, least first: " + " < ".join(PROTOCOL_LABEL[p] for p in OVERHEAD_ORDER)
@@ -173,7 +172,7 @@ def _all_ok(data: Data, elfn: Mapping[str, ElfnRuns]) -> Finding:
     groups += [seeds for e in elfn.values() for seeds in (*e.runs.values(), *e.ref.values())]
     errors = [r.get("error", "") for seeds in groups for r in seeds.values() if not r.get("ok")]
     total = sum(len(seeds) for seeds in groups)
-    verdict = NOT_CHECKED if total == 0 else (HOLDS if not errors else FAILS)
+    verdict = never(len(errors), total)
     detail = f"{total - len(errors)} of {total} runs ended ok" + (f"; first failure: {errors[0][:200]}" if errors else "")
     return Finding.decided("No application byte is lost or duplicated in any run", verdict, detail, RULE_OK)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from tcplab.experiments.base import Finding
 from tcplab.experiments.tcp_pgy.scenario import LABEL
-from tcplab.stats import FAILS, HOLDS, NOT_CHECKED, Summary, above, equivalent, magnitude, paired, summarise
+from tcplab.stats import above, equivalent, magnitude, never, paired, paired_diff, paired_gain_pct, summarise
 
 Runs = Mapping[str, Mapping[int, Mapping[str, Any]]]
 
@@ -41,18 +41,9 @@ RULE_CONSERVATION = (
 )
 
 
-def paired_diff(runs: Runs, a: str, b: str, metric: str) -> Summary:
-    """Per seed a − b of one metric."""
-    xa = {s: float(r[metric]) for s, r in runs.get(a, {}).items()}
-    xb = {s: float(r[metric]) for s, r in runs.get(b, {}).items()}
-    return summarise(x - y for x, y in paired(xa, xb))
-
-
 def gain_pct(runs: Runs, a: str, b: str, metric: str) -> list[float]:
     """Per seed 100 · (a − b) / b."""
-    xa = {s: float(r[metric]) for s, r in runs.get(a, {}).items()}
-    xb = {s: float(r[metric]) for s, r in runs.get(b, {}).items()}
-    return [100 * (x - y) / y for x, y in paired(xa, xb) if y]
+    return paired_gain_pct(_metric(runs, a, metric), _metric(runs, b, metric))
 
 
 def _greater(text: str, cases: Mapping[str, Runs], a: str, b: str, metric: str, unit: str,
@@ -62,7 +53,8 @@ def _greater(text: str, cases: Mapping[str, Runs], a: str, b: str, metric: str, 
     for label, runs in cases.items():
         if a not in runs or b not in runs:
             continue
-        s = paired_diff(runs, b, a, metric) if flip else paired_diff(runs, a, b, metric)
+        xa, xb = _metric(runs, a, metric), _metric(runs, b, metric)
+        s = paired_diff(xb, xa) if flip else paired_diff(xa, xb)
         op = f"{LABEL[b]} − {LABEL[a]}" if flip else f"{LABEL[a]} − {LABEL[b]}"
         res.append((above(s), f"{label}: {op} = {s.mean:+.1f} ± {s.ci95:.1f} {unit}"))
     return Finding.over_cases(text, res, RULE_GREATER)
@@ -136,8 +128,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
         most = max(multi)
         many = multi[most].get("newreno", {})
         for m, what in (("data_lost", "DATA"), ("acks_lost", "ACK")):
-            s = summarise(x - y for x, y in paired({k: float(r[m]) for k, r in many.items()},
-                                                   {k: float(r[m]) for k, r in one.items()}))
+            s = paired_diff({k: float(r[m]) for k, r in many.items()}, {k: float(r[m]) for k, r in one.items()})
             res.append((above(s), f"{what} lost with {most} flows − with 1 flow = {s.mean:+.0f} ± {s.ci95:.0f}"))
     out.append(Finding.over_cases("DATA and ACK losses both grow with the number of flows on the 7-hop string (Fig. 1(b))",
                         res, RULE_GREATER + " (runs of the two networks paired by seed)"))
@@ -172,7 +163,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
     if len(strings) >= 2:
         lo, hi = min(strings), max(strings)
         for v in ("newreno", "pgy"):
-            s = summarise(x - y for x, y in paired(_metric(strings[lo], v, "kbps"), _metric(strings[hi], v, "kbps")))
+            s = paired_diff(_metric(strings[lo], v, "kbps"), _metric(strings[hi], v, "kbps"))
             res.append((above(s), f"{LABEL[v]}: {lo} − {hi} hops = {s.mean:+.1f} ± {s.ci95:.1f} kb/s"))
     out.append(Finding.over_cases("Throughput falls as the hop count grows (§IV-B, Fig. 6)", res,
                                   RULE_GREATER + " (runs of the two strings paired by seed)"))
@@ -182,7 +173,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
     if len(grid) >= 2:
         lo, hi = min(grid), max(grid)
         for v in ("newreno", "pgy"):
-            s = summarise(y - x for x, y in paired(_metric(grid[lo], v, "kbps"), _metric(grid[hi], v, "kbps")))
+            s = paired_diff(_metric(grid[hi], v, "kbps"), _metric(grid[lo], v, "kbps"))
             res.append((above(s), f"{LABEL[v]}: {hi} − {lo} flows = {s.mean:+.1f} ± {s.ci95:.1f} kb/s"))
     out.append(Finding.over_cases("The grid's AAT grows with the number of flows for both senders (§IV-C.1, Fig. 10)", res,
                                   RULE_GREATER + " (runs of the two grids paired by seed)"))
@@ -192,7 +183,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
     res = []
     if len(grid) >= 2:
         lo, hi = min(grid), max(grid)
-        s = summarise(y - x for x, y in paired(_metric(grid[lo], "newreno", "timeouts"), _metric(grid[hi], "newreno", "timeouts")))
+        s = paired_diff(_metric(grid[hi], "newreno", "timeouts"), _metric(grid[lo], "newreno", "timeouts"))
         res.append((above(s), f"NewReno timeouts, {hi} − {lo} flows = {s.mean:+.1f} ± {s.ci95:.1f} per run"))
     out.append(Finding.over_cases("NewReno takes more timeouts as grid flows grow (§IV-C.1)", res,
                                   RULE_GREATER + " (runs of the two grids paired by seed)"))
@@ -209,9 +200,9 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
             continue
         slow_, fast_ = per[min(per)], per[max(per)]
         for v in ("newreno", "pgy"):
-            s = summarise(x - y for x, y in paired(_metric(slow_, v, "kbps"), _metric(fast_, v, "kbps")))
+            s = paired_diff(_metric(slow_, v, "kbps"), _metric(fast_, v, "kbps"))
             aat.append((above(s), f"{n} flows, {LABEL[v]}: {min(per):g} − {max(per):g} m/s = {s.mean:+.1f} ± {s.ci95:.1f} kb/s"))
-            s = summarise(x - y for x, y in paired(_metric(slow_, v, "spurious"), _metric(fast_, v, "spurious")))
+            s = paired_diff(_metric(slow_, v, "spurious"), _metric(fast_, v, "spurious"))
             spur.append((above(s), f"{n} flows, {LABEL[v]}: {min(per):g} − {max(per):g} m/s = {s.mean:+.1f} ± {s.ci95:.1f}"))
     out.append(Finding.over_cases("The AAT falls as node speed grows (§IV-C.2, Fig. 12(a))", aat,
                                   RULE_GREATER + " (runs at the two speeds paired by seed)"))
@@ -228,7 +219,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
     out.append(Finding.over_cases("TCP-pgy's gain is larger with more flows in random topologies (§IV-C.2, Fig. 12(b))", res,
                                   RULE_GREATER + " (gains paired by seed index)"))
 
-    verdict = NOT_CHECKED if total == 0 else (HOLDS if not failures else FAILS)
+    verdict = never(len(failures), total)
     detail = (f"{total - len(failures)} of {total} runs ended ok"
               + (f"; first failure: {failures[0][:200]}" if failures else ""))
     out.append(Finding.decided("No application byte is lost or duplicated in any run", verdict, detail,

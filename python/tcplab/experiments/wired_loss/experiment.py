@@ -34,7 +34,7 @@ import polars as pl
 
 from tcplab.experiments.base import Finding, Published, TableCell, span
 from tcplab.runner import Sweep
-from tcplab.stats import Summary, at_least, combine, paired, summarise, within
+from tcplab.stats import Summary, at_least, combine, paired_diff, summarise, within
 from tcplab.store import Store
 
 NAME = "wired-loss"
@@ -206,7 +206,7 @@ def findings(goodput: dict[tuple[str, float], dict[int, float]]) -> list[Finding
     nr = summarise(at1["newreno"].values())
     lo, hi = ref * (1 - MATHIS_TOLERANCE), ref * (1 + MATHIS_TOLERANCE)
     steps = [("sack", "newreno"), ("newreno", "reno")]
-    diffs = {(a, b): summarise(x - y for x, y in paired(at1[a], at1[b])) for a, b in steps}
+    diffs = {(a, b): paired_diff(at1[a], at1[b]) for a, b in steps}
     return [
         Finding.decided(
             f"NewReno goodput is within ±{100 * MATHIS_TOLERANCE:g} % of the Mathis et al. estimate at p = 1 %",
