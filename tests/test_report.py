@@ -156,6 +156,23 @@ def test_a_finding_carries_a_verdict_consistent_with_holds() -> None:
         Finding("t", False, "d", verdict="probably")
 
 
+def test_against_paper_marks_a_reading_the_papers_numbers_fail() -> None:
+    from tcplab.experiments.base import Finding, against_paper
+    from tcplab.stats import FAILS, HOLDS, NOT_SEPARATED, PAPER_CONTRADICTS
+
+    ours = [Finding.decided("A", HOLDS, "a", "r"), Finding.decided("B", NOT_SEPARATED, "b", "r"),
+            Finding.decided("C", HOLDS, "c", "r")]
+    paper = [Finding.decided("A", HOLDS, "pa", "r"), Finding.decided("B", FAILS, "pb", "r")]
+    a, b, c = against_paper(ours, paper)
+    assert (a.verdict, a.detail, a.paper) == (HOLDS, "a", "[holds] pa")
+    assert (b.verdict, b.holds, b.paper) == (PAPER_CONTRADICTS, False, "[fails] pb")
+    assert b.detail == "paper contradicts itself: on its own numbers [fails] pb; ours: [not separated] b"
+    assert c == ours[2]  # no paper numbers for it
+    # A paper finding matching none of ours (a typo in its text) would silently drop its check.
+    with pytest.raises(ValueError, match="match none"):
+        against_paper(ours, [Finding.decided("D", FAILS, "pd", "r")])
+
+
 # ---- the claims of the papers' text ----
 
 PAPERS = ("mtcp-plus", "ack-holding", "tcp-pgy", "atcp", "adaptive-tcp")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -155,9 +155,13 @@ def against_paper(ours: Sequence[Finding], paper: Sequence[Finding]) -> list[Fin
     Where the paper's own numbers fail the rule (or, for a magnitude, do not reproduce the printed value
     they were computed from), the reading contradicts the paper itself: the finding
     becomes "paper contradicts itself" (shown, with both details, and not counted as the paper's
-    finding), whatever our runs say.  Elsewhere the paper's verdict is recorded beside ours.
+    finding), whatever our runs say.  Elsewhere the paper's verdict is recorded beside ours.  A paper
+    finding whose text is none of ours is a programming error (ValueError): it would drop that check.
     """
     by_text = {f.text: f for f in paper}
+    stray = sorted(set(by_text) - {f.text for f in ours})
+    if stray:
+        raise ValueError(f"paper findings {stray} match none of our findings")
     out = []
     for f in ours:
         p = by_text.get(f.text)
@@ -167,12 +171,11 @@ def against_paper(ours: Sequence[Finding], paper: Sequence[Finding]) -> list[Fin
         # A detail over several cases already tags each case with its verdict.
         record = p.detail if p.detail.startswith("[") else f"[{p.verdict}] {p.detail}"
         if p.verdict in (FAILS, NOT_REPRODUCED, DIRECTION_ONLY):
-            out.append(Finding(text=f.text, holds=False, verdict=PAPER_CONTRADICTS, rule=f.rule, paper=record,
+            out.append(replace(f, holds=False, verdict=PAPER_CONTRADICTS, paper=record,
                                detail=f"paper contradicts itself: on its own numbers {record}; ours: "
                                       f"[{f.verdict}] {f.detail}"))
         else:
-            out.append(Finding(text=f.text, holds=f.holds, verdict=f.verdict, rule=f.rule, detail=f.detail,
-                               paper=record))
+            out.append(replace(f, paper=record))
     return out
 
 
