@@ -80,9 +80,10 @@ PUBLISHED: dict[tuple[str, str], Published] = {
     ("two", "ratio"): Published(791.5, "Table I"),
 }
 
-#: Scenario parameters the prose quotes (inputs, not results): segment size, transfer length, link rates and
-#: delay, fade times; the fade-timing cells' fade edges, ticks and the 25 % band of its cause.
-PROSE_CONSTANTS = (1000, 40, 2, 10, 50, 20, 25, 35, 12, 14, 24, 0.01, 0.1)
+#: Phrases of the prose that quote scenario parameters (inputs, not results): segment size, transfer length,
+#: link rates and delay, fade times, and the fade-timing cause's reading (tests/test_report_prose.py).
+PROSE_CONSTANTS = ("1000-B segments", "in 40 s", "DSSS 2 Mb/s", "FH-BS 10 Mb/s, 50 ms", "10-20 s", "25-35 s",
+                   "fades 10–20 + 25–35 s", "tcpTick 0.01 s", "wired 50 ms", "within 25 % of")
 
 NOTES = (
     (

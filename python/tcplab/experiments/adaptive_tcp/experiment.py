@@ -103,11 +103,19 @@ def notes(cells: Sequence[TableCell]) -> list[str]:
     ]
 
 
-#: Inputs the prose quotes (not results: the paper's 802.11g rate and run length, 4 APs, the interface
-#: queue, the packets per loss at FER 0.1 %), and the paper's own numbers recomputed.
-PROSE_CONSTANTS = (11, 500, 4, QUEUE, 1000, 0.1, float(RATE[:-4]), PHY_BOUND_MBPS, float(DURATION[:-1]),
-                   float(MULTI_DURATION[:-1]), float(DEFAULT_DELAY[:-2]), float(DEFAULT_RATE[:-4]), BURST,
-                   *_paper_residuals())
+def _prose_constants() -> tuple[str, ...]:
+    nr, ww, ad, red_nr, red_ww = _paper_residuals()
+    return (f"bursts of {BURST:g}", f"long slot, {RATE[:-4]} Mb/s", f"{PHY_BOUND_MBPS:g} Mb/s", "802.11g at 11 Mb/s",
+            f"({nr:.2f} − {ad:.2f})/{nr:.2f}", f"({ww:.2f} − {ad:.2f})/{ww:.2f}", f"{red_nr:.1f} %", f"{red_ww:.1f} %",
+            f"{DURATION[:-1]} s runs", f"{MULTI_DURATION[:-1]} s with 4 APs", "instead of 500 s",
+            f"D = {DEFAULT_DELAY[:-2]} ms", f"R = {DEFAULT_RATE[:-4]} Mb/s", f"{QUEUE}-packet interface queue",
+            "FER 0.1 %", "a loss every ~1000 packets")
+
+
+#: Phrases of the prose that quote inputs (not results: our PHY's rate and bound, the paper's 802.11g rate and
+#: run length, the interface queue, the packets per loss at FER 0.1 %) and the paper's own numbers recomputed
+#: (tests/test_report_prose.py).
+PROSE_CONSTANTS = _prose_constants()
 
 
 def _mode(quick: bool) -> str:

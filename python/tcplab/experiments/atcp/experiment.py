@@ -76,9 +76,9 @@ T2 = "Table 2: transfer time, s"
 TC = "Original ATCP's whole-window retransmissions: 4 lossy flows (2 % packet loss) through one relay, 60 s"
 TP = "Table 2 cases: retransmitted segments per run"
 
-#: Scenario parameters the prose quotes (inputs, not results): absorbed timeouts, the walking receiver's loss
-#: (%) and burst, its rate steps (Mb/s), RED's max_th (the paper's maximum cwnd).
-PROSE_CONSTANTS = (3, 2, 11, 5.5, 1, 45)
+#: Phrases of the prose that quote scenario parameters (inputs, not results): absorbed timeouts, the walking
+#: receiver's rate steps (Mb/s), RED's max_th (the paper's maximum cwnd) (tests/test_report_prose.py).
+PROSE_CONSTANTS = ("after 3 absorbed timeouts", "rate steps 11/5.5/2/1 Mb/s", "max_th = 45")
 
 NOTES = (
     "Every sender runs each case with the same seeds: the same packet losses and the same paths.",

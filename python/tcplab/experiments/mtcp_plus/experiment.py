@@ -148,9 +148,12 @@ def notes(cells: Sequence[TableCell]) -> list[str]:
     ]
 
 
-#: Scenario parameters the prose quotes (inputs, not results): the rates of the rate table, the feedback
-#: lead, the CBR datagram size, the abort threshold and the receive window.
-PROSE_CONSTANTS = (5.5, 11, 2, 500, 1000, 6, 8760, 60, 180, 10, 1e8 / 1460, 3, 9)
+#: Phrases of the prose that quote scenario parameters (inputs, not results): the calibrated and the
+#: alternative rate, the feedback lead, the CBR datagram size, the receive window and the download's
+#: segments (tests/test_report_prose.py).
+PROSE_CONSTANTS = (f"{CALIBRATED_RATE[:-4]} Mb/s is the 802.11b rate", "11 Mb/s gives", f"{FEEDBACK_LEAD[:-2]} ms ahead",
+                   "1000-byte datagrams", "with 10 s disconnections", "rwnd = 8760 B at most 6 segments",
+                   f"the {int(1e8 / 1460)} of the download")
 
 
 #: Tables the model cannot reproduce under any documented reading, with the reason (the report marks

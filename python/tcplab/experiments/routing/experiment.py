@@ -44,8 +44,9 @@ WINDOW_S = {("string", True): 200, ("string", False): 480, ("mobile", True): 100
 REPS = {("string", True): 2, ("string", False): 6, ("mobile", True): 2, ("mobile", False): 6,
         ("single", True): 2, ("single", False): 10, ("ref", True): 1, ("ref", False): 2}
 
-#: Inputs the prose quotes (not results): the routing warm-up and DSR's option number for the ACK.
-PROSE_CONSTANTS = (120, 31)
+#: Phrases of the prose that quote inputs (not results): the routing warm-up and DSR's option number for
+#: the ACK (tests/test_report_prose.py).
+PROSE_CONSTANTS = (f"for {WARMUP_S} s", "DSR option 31")
 
 NOTES = (
     f"Routing runs alone for {WARMUP_S} s before the first flow starts, so throughput measures TCP over converged "

@@ -205,9 +205,11 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     return cells, findings(strings, multi, grid, rand, failures, total, {k: p.value for k, p in PUBLISHED.items()})
 
 
-#: Scenario parameters the prose quotes (inputs, not results): the ack_seq extension's size, ns-2's
-#: initial window and window_, the grid's side, spacing and hops.
-PROSE_CONSTANTS = (10, 2, 20, 7, 200, 6)
+#: Phrases of the prose that quote scenario parameters (inputs, not results): the ack_seq extension's size,
+#: ns-2's initial window and window_, the grid's side, spacing and hops, the random speeds' range
+#: (tests/test_report_prose.py).
+PROSE_CONSTANTS = ("(10 bytes on RREQs", "initial window 2", "window_ = 20 packets", "7 × 7", "200 m", "6 hops each",
+                   "[max/10, max]")
 
 
 def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:

@@ -181,8 +181,8 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
     )
 
 
-#: Scenario parameters and references the prose quotes (not results).
-PROSE_CONSTANTS = (2, 5, 1998)
+#: Phrases of the prose that quote references (not results; tests/test_report_prose.py).
+PROSE_CONSTANTS = ("SIGCOMM 1998",)
 
 
 #: Tolerance of the Mathis et al. estimate: its constant sqrt(3/2) is for periodic loss and
