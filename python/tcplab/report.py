@@ -230,6 +230,16 @@ def verdict_counts(findings: list[Finding]) -> dict[str, int]:
     return {v: sum(f.verdict == v for f in findings) for v in VERDICTS}
 
 
+def claim_counts(rows: Sequence[dict[str, str]]) -> dict[str, int]:
+    """How many claims (rows of :func:`claim_rows`) have each verdict."""
+    return {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
+
+
+def _count_text(counts: dict[str, int]) -> str:
+    """"2 holds, 1 not checked": the verdicts that occur, in VERDICTS order."""
+    return ", ".join(f"{n} {v}" for v, n in counts.items() if n)
+
+
 def _deviations(exp: ModuleType, cells: list[TableCell]) -> list[dict[str, Any]]:
     """Cells off by more than DEVIATION_PCT (or published as 0 and measured otherwise, and vice versa),
     each with the experiment's explanation (``deviation_cause(cell)``, optional).  Cells of a table
@@ -289,13 +299,12 @@ def claim_rows(exp: ModuleType, findings: list[Finding], cells: list[TableCell])
 def _claim_blocks(rows: list[dict[str, str]]) -> list[Block]:
     if not rows:
         return []
-    counts = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
     return [
         Heading(2, "Claims of the paper"),
         Para(
             f"Every quantitative or comparative sentence of the paper's text ({len(rows)}), how we check it and the "
             "verdict; 'not checked' gives the reason. "
-            + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + "."
+            + _count_text(claim_counts(rows)) + "."
         ),
         Table(
             ["#", "section", "claim (quoted)", "how we check it", "verdict"],
@@ -409,7 +418,7 @@ def write_experiment(exp: ModuleType, store: Store, outdir: Path, quick: bool) -
         "deviations": deviations,
         "claims": claims,
         "summary": {"cells": band_counts(exp, cells), "findings": verdict_counts(findings),
-                    "claims": {v: sum(c["verdict"] == v for c in claims) for v in VERDICTS}},
+                    "claims": claim_counts(claims)},
         "not_reproduced": _not_reproduced(exp),
     }
     write_text(folder / "tables.json", json.dumps(doc, indent=2, allow_nan=False) + "\n")
@@ -458,9 +467,8 @@ def write_report(experiments: Sequence[ModuleType], store: Store, outdir: Path, 
     for s in sections:
         blocks.append(Heading(2, s.name))
         if s.claims:
-            counts = {v: sum(c["verdict"] == v for c in s.claims) for v in VERDICTS}
-            blocks.append(Para(f"Claims of the paper's text: {len(s.claims)} — "
-                               + ", ".join(f"{n} {v}" for v, n in counts.items() if n) + "."))
+            counts = _count_text(claim_counts(s.claims))
+            blocks.append(Para(f"Claims of the paper's text: {len(s.claims)} — {counts}."))
         verdicts = [f"{f.verdict.upper()}: {f.text}" for f in s.findings]
         blocks.append(Bullets(verdicts or ["no findings"]))
     _page(outdir, blocks, "tcplab reproduction report")
