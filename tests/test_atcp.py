@@ -143,3 +143,13 @@ def test_exactness_finding_fails_on_one_short_run() -> None:
 
     holds_then_fails(verdict, ([("c", "base", True), ("c", "elfn", True)],),
                      lambda runs: runs.append(("c", "sack", False)))
+
+
+def test_the_mobile_and_static_gains_are_paired_by_seed() -> None:
+    # Static reductions 10, 20, 30 % (seeds 1-3); the walking case lost seed 1 (base time 0, no reduction)
+    # and reduces 19 and 29 % on seeds 2 and 3: 1 point below static on the same seed, so "larger under
+    # mobility" fails.  Paired by position (19 with seed 1's 10, 29 with seed 2's 20) it would hold.
+    times = {"static": {"base": {1: 10.0, 2: 10.0, 3: 10.0}, "atcp_mod": {1: 9.0, 2: 8.0, 3: 7.0}},
+             "walk": {"base": {1: 0.0, 2: 10.0, 3: 10.0}, "atcp_mod": {1: 5.0, 2: 8.1, 3: 7.1}}}
+    f = _finding(af.findings(times, {"static": "static", "walk": "walking"}, {}, []), "larger under mobility")
+    assert f.verdict == FAILS, f.detail

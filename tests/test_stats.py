@@ -20,10 +20,10 @@ from tcplab.stats import (
     combine,
     equivalent,
     exact,
+    gain_pct_by_seed,
     magnitude,
     never,
     paired_diff,
-    paired_gain_pct,
     summarise,
     t_cdf,
     t_ppf,
@@ -98,8 +98,8 @@ def test_paired_comparisons_pair_by_seed() -> None:
     # follow the seed whatever the dicts' order.
     a, b = {3: 13.0, 1: 11.0, 2: 99.0}, {1: 10.0, 4: 99.0, 3: 10.0}
     assert paired_diff(a, b) == summarise([1.0, 3.0])
-    assert paired_gain_pct(a, b) == pytest.approx([10.0, 30.0])
-    assert paired_gain_pct({1: 5.0, 2: 6.0}, {1: 0.0, 2: 3.0}) == [100.0]  # no gain over 0
+    assert gain_pct_by_seed(a, b) == pytest.approx({1: 10.0, 3: 30.0})
+    assert gain_pct_by_seed({1: 5.0, 2: 6.0}, {1: 0.0, 2: 3.0}) == {2: 100.0}  # no gain over 0
 
 
 def test_counted_rules() -> None:

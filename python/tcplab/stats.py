@@ -181,10 +181,11 @@ def paired_diff(a: Mapping[Any, float], b: Mapping[Any, float]) -> Summary:
     return summarise(x - y for x, y in paired(a, b))
 
 
-def paired_gain_pct(a: Mapping[Any, float], b: Mapping[Any, float]) -> list[float]:
-    """Per seed the gain of ``a`` over ``b`` in % of ``b``, ``100 · (a − b) / b`` (seeds where ``b`` is 0
-    have none), in seed order."""
-    return [100 * (x - y) / y for x, y in paired(a, b) if y]
+def gain_pct_by_seed(a: Mapping[Any, float], b: Mapping[Any, float]) -> dict[Any, float]:
+    """Per seed both have, the gain of ``a`` over ``b`` in % of ``b``, ``100 · (a − b) / b``, keyed by seed in
+    seed order; a seed where ``b`` is 0 has none.  Keyed, so that gains from two networks are paired by
+    seed even where one of them left a seed out."""
+    return {k: 100 * (a[k] - b[k]) / b[k] for k in sorted(set(a) & set(b)) if b[k]}
 
 
 def interval(s: Summary, confidence: float = 0.95) -> tuple[float, float]:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from tcplab.experiments.adaptive_tcp.scenario import LABEL
 from tcplab.experiments.base import Finding
-from tcplab.stats import Summary, above, equivalent, magnitude, paired, paired_diff, paired_gain_pct, summarise
+from tcplab.stats import Summary, above, equivalent, gain_pct_by_seed, magnitude, paired, paired_diff, summarise
 
 PerPoint = Mapping[str, Mapping[str, Mapping[int, float]]]
 
@@ -65,14 +65,20 @@ RULE_FAIR = (
 
 
 def residual_reduction(util: Mapping[str, Mapping[int, float]], ref: float) -> list[float]:
-    """Per seed (R_NewReno − R_Adaptive) / R_NewReno, residual R = ref − utilisation."""
-    return [((ref - n) - (ref - a)) / (ref - n) for a, n in paired(dict(util["adaptive"]), dict(util["newreno"]))
-            if ref - n > 0]
+    """Per seed (R_NewReno − R_Adaptive) / R_NewReno, residual R = ref − utilisation, in seed order."""
+    return list(_residual_by_seed(util, ref).values())
+
+
+def _residual_by_seed(util: Mapping[str, Mapping[int, float]], ref: float) -> dict[int, float]:
+    """:func:`residual_reduction` keyed by seed (a seed whose NewReno residual is ≤ 0 has none), so that two
+    points' reductions are paired by seed even where one of them left a seed out."""
+    a, n = util["adaptive"], util["newreno"]
+    return {k: ((ref - n[k]) - (ref - a[k])) / (ref - n[k]) for k in sorted(set(a) & set(n)) if ref - n[k] > 0}
 
 
 def gain_pct(a: Mapping[int, float], b: Mapping[int, float]) -> Summary:
     """Per seed 100·(a − b)/b."""
-    return summarise(paired_gain_pct(a, b))
+    return summarise(gain_pct_by_seed(a, b).values())
 
 
 def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: Sequence[str],
@@ -117,10 +123,10 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     if len(pos) >= 2:
         lo, hi = util.get(fers[pos[0]], {}), util.get(fers[pos[-1]], {})
         if all(v in d for d in (lo, hi) for v in ("adaptive", "newreno")):
-            r_lo, r_hi = residual_reduction(lo, ref), residual_reduction(hi, ref)
-            s = summarise(x - y for x, y in zip(r_lo, r_hi))
-            res.append((above(s), f"reduction at FER {100 * pos[0]:g} % {100 * summarise(r_lo).mean:.1f} %, "
-                                  f"at {100 * pos[-1]:g} % {100 * summarise(r_hi).mean:.1f} %; difference "
+            r_lo, r_hi = _residual_by_seed(lo, ref), _residual_by_seed(hi, ref)
+            s = paired_diff(r_lo, r_hi)
+            res.append((above(s), f"reduction at FER {100 * pos[0]:g} % {100 * summarise(r_lo.values()).mean:.1f} %, "
+                                  f"at {100 * pos[-1]:g} % {100 * summarise(r_hi.values()).mean:.1f} %; difference "
                                   f"{100 * s.mean:+.1f} ± {100 * s.ci95:.1f} points"))
     out.append(Finding.over_cases("Adaptive TCP's gain over NewReno shrinks as FER rises (Fig. 8)", res, RULE_SHRINKS))
 
@@ -262,8 +268,8 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     for f in sorted(x for x in slow if x > 0 and x in fers):
         fast_u, slow_u = util.get(fers[f], {}), util.get(slow[f], {})
         if all(v in d for d in (fast_u, slow_u) for v in ("adaptive", "newreno")):
-            r5, r100 = residual_reduction(slow_u, slow_ref), residual_reduction(fast_u, ref)
-            s = summarise(100 * (x - y) for x, y in zip(r5, r100))
+            r5, r100 = _residual_by_seed(slow_u, slow_ref), _residual_by_seed(fast_u, ref)
+            s = summarise(100 * (x - y) for x, y in paired(r5, r100))
             res.append((above(s), f"FER {100 * f:g} %: reduction over NewReno at 5 Mb/s − at 100 Mb/s = {s.mean:+.1f} ± "
                                   f"{s.ci95:.1f} points"))
     out.append(Finding.over_cases("Adaptive TCP's residual-bandwidth reduction is larger on the 5 Mb/s backbone than on "

@@ -15,7 +15,7 @@ from typing import Any
 
 from tcplab.experiments.base import Finding
 from tcplab.experiments.routing.scenario import LABEL, PROTOCOL_LABEL
-from tcplab.stats import FAILS, above, never, paired_diff, paired_gain_pct, summarise
+from tcplab.stats import FAILS, above, never, gain_pct_by_seed, paired_diff, summarise
 
 Seeds = Mapping[int, Mapping[str, Any]]
 Data = Mapping[str, Mapping[str, Mapping[str, Seeds]]]
@@ -55,7 +55,7 @@ def _values(runs: Seeds, metric: str) -> dict[int, float]:
 
 def gain_pct(runs: Mapping[str, Seeds], a: str, b: str, metric: str = "kbps") -> list[float]:
     """Per seed 100 · (a − b) / b (seeds where b is 0 are left out)."""
-    return paired_gain_pct(_values(runs.get(a, {}), metric), _values(runs.get(b, {}), metric))
+    return list(gain_pct_by_seed(_values(runs.get(a, {}), metric), _values(runs.get(b, {}), metric)).values())
 
 
 def _exact(data: Data, size: int) -> Finding:

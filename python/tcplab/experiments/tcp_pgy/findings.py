@@ -14,7 +14,7 @@ from typing import Any
 
 from tcplab.experiments.base import Finding
 from tcplab.experiments.tcp_pgy.scenario import LABEL
-from tcplab.stats import above, equivalent, magnitude, never, paired, paired_diff, paired_gain_pct, summarise
+from tcplab.stats import above, equivalent, gain_pct_by_seed, magnitude, never, paired, paired_diff, summarise
 
 Runs = Mapping[str, Mapping[int, Mapping[str, Any]]]
 
@@ -42,8 +42,12 @@ RULE_CONSERVATION = (
 
 
 def gain_pct(runs: Runs, a: str, b: str, metric: str) -> list[float]:
-    """Per seed 100 · (a − b) / b."""
-    return paired_gain_pct(_metric(runs, a, metric), _metric(runs, b, metric))
+    """Per seed 100 · (a − b) / b, in seed order."""
+    return list(_gains(runs, a, b, metric).values())
+
+
+def _gains(runs: Runs, a: str, b: str, metric: str) -> dict[int, float]:
+    return gain_pct_by_seed(_metric(runs, a, metric), _metric(runs, b, metric))
 
 
 def _greater(text: str, cases: Mapping[str, Runs], a: str, b: str, metric: str, unit: str,
@@ -212,8 +216,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
     if len(by_flows) >= 2:
         few, many = by_flows[min(by_flows)], by_flows[max(by_flows)]
         for v in sorted(set(few) & set(many)):
-            s = summarise(y - x for x, y in zip(gain_pct(few[v], "pgy", "newreno", "kbps"),
-                                                gain_pct(many[v], "pgy", "newreno", "kbps")))
+            s = paired_diff(_gains(many[v], "pgy", "newreno", "kbps"), _gains(few[v], "pgy", "newreno", "kbps"))
             res.append((above(s), f"{v:g} m/s: gain({max(by_flows)} flows) − gain({min(by_flows)} flows) = "
                                   f"{s.mean:+.1f} ± {s.ci95:.1f} points"))
     out.append(Finding.over_cases("TCP-pgy's gain is larger with more flows in random topologies (§IV-C.2, Fig. 12(b))", res,
