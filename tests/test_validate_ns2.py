@@ -399,6 +399,27 @@ def test_an_ns_crash_shows_its_last_lines_and_leaves_no_output(tmp_path: Path) -
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".o.")]
 
 
+def test_an_out_folder_tcplab_did_not_write_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    proc, _ = _cli_run(tmp_path, STRING)
+    assert proc.returncode == 2 and "refusing to write into it" in proc.stderr
+    assert [p.name for p in out.iterdir()] == ["notes.txt"] and (out / "notes.txt").read_text() == "mine"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]
+
+
+def test_a_second_run_replaces_only_its_own_files(tmp_path: Path) -> None:
+    proc, out = _cli_run(tmp_path, WIRED, "--set", "duration=5s")
+    assert proc.returncode == 0, proc.stderr
+    (out / "notes.txt").write_text("mine")
+    (out / "comparison.json").write_text("{}")
+    proc, _ = _cli_run(tmp_path, WIRED, "--set", "duration=5s")
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "notes.txt").read_text() == "mine"
+    assert json.loads((out / "comparison.json").read_text())["scenario"] == "wired"
+
+
 def test_the_seed_list_is_checked() -> None:
     proc = run_cli("validate", "ns2", str(ROOT / "examples" / "adhoc_string.toml"), "--seeds", "5-1")
     assert proc.returncode == 2 and "--seeds" in proc.stderr
