@@ -113,7 +113,7 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
             mine = explicit.get(f["name"], set())
             differences += [f"flow {f['name']}: {d}" for d in subset.profile_differences(f["tcp"], mine)]
             not_carried += [f"flow {f['name']}: {d}" for d in subset.not_carried(f["tcp"], mine)]
-        seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}–{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) else "seeds " + ",".join(map(str, seeds))
+        seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {compare.seed_span(seeds)}"
         header = ["metric", "tcplab (mean ± 95 % CI)", "ns-2.35 (mean ± 95 % CI)", "tcplab / ns-2"]
         for f in script.flows:
             rows = compare.rows([x for x in fm if x.section == f.name])
