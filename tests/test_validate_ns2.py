@@ -170,6 +170,12 @@ def test_tcp_fields_not_set_keep_ns2s_defaults() -> None:
     assert "$tcp_ set window_ 20" in script_of(WIRED).text
 
 
+def test_a_flow_tcp_field_set_by_index_is_carried_like_one_set_by_name() -> None:
+    by_name = script_of(WIRED, [("flows.f.tcp.rto_min", '"2s"')]).text
+    assert "$tcp_ set minrto_ 2" in by_name
+    assert script_of(WIRED, [("flows.0.tcp.rto_min", '"2s"')]).text == by_name
+
+
 # ------------------------------------------------------------------ the trace reader, by hand
 
 # A 3-node string n0 -> n1 -> n2, TCP from 0:0 to 2:0, 1000-byte packets; every count below is
