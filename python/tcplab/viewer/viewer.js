@@ -20,7 +20,7 @@
   const N = nodes.length;
   const $ = (id) => document.getElementById(id);
   const state = { t: H.t_from, playing: false, speed: 1, v0: H.t_from, v1: H.t_to, sel: -1, flow: 0,
-    scale: 1, ox: 0, oy: 0, ready: false, drawnDrops: [], drawnTx: [], cursor: {} };
+    scale: 1, ox: 0, oy: 0, drawnDrops: [], drawnTx: [], cursor: {} };
   const view = { state, errors: [] };
   window.tcplabView = view;
 
@@ -638,8 +638,10 @@
     view.readyMs = performance.now(); // since navigation started: what "opens in" means
     view.timing = { decode_ms: t1 - t0, index_ms: performance.now() - t1 };
     $("status").textContent = `${H.rows.toLocaleString()} events · loaded in ${(view.loadMs / 1000).toFixed(2)} s`;
-    state.ready = true;
     render();
   }
-  main().catch((e) => { view.errors.push(String(e && e.stack || e)); $("status").textContent = "error: " + e; console.error(e); });
+  // Resolves once the events are loaded and the first frame is drawn; rejects with the error that
+  // stopped it (the tests wait on this promise).
+  view.whenReady = main();
+  view.whenReady.catch((e) => { view.errors.push(String(e && e.stack || e)); $("status").textContent = "error: " + e; console.error(e); });
 })();
