@@ -324,3 +324,13 @@ def test_view_of_an_untraced_result_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="trace.view"):
         tcplab.view(plain, tmp_path / "x.html")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_python_api_names_a_bad_argument(broken: tcplab.Result) -> None:
+    """viewer.run takes tcplab.run's arguments and checks them as it does; tcplab.view checks ``out``."""
+    with pytest.raises(tcplab.ScenarioError, match="seed"):
+        viewer.run(ROOT / "examples/adhoc_break.toml", seed=-1)
+    with pytest.raises(TypeError, match="overrides"):
+        viewer.run(ROOT / "examples/adhoc_break.toml", overrides="duration=5s")
+    with pytest.raises(TypeError, match="out"):
+        tcplab.view(broken, 123)  # type: ignore[arg-type]

@@ -143,7 +143,7 @@ def build(result: Result, t_from: float | None = None, t_to: float | None = None
     """The page's data for a run traced with ``trace.view = true``, limited to [t_from, t_to]."""
     raw = result.view
     if not raw:
-        raise ValueError("this result has no view trace; run it with trace.view = true (tcplab view does)")
+        raise ValueError("result: has no view trace; run it with trace.view = true (tcplab.viewer.run and tcplab view do)")
     meta = raw["meta"]
     rows = int(raw["rows"])
     cols = {k: np.frombuffer(raw["columns"][k], dtype=EVENT_COLUMNS[k], count=rows) for k in PAGE_COLUMNS}
