@@ -17,7 +17,7 @@ from typing import Any
 import tcplab
 from tcplab._args import override_items
 from tcplab.result import Result
-from tcplab.scenario import ScenarioLike
+from tcplab.scenario import ScenarioLike, toml_value
 from tcplab.viewer.data import SERIES, ViewData, build
 from tcplab.viewer.page import render
 
@@ -30,10 +30,10 @@ def traced_overrides(resolved: dict[str, Any]) -> list[tuple[str, str]]:
     series = sorted(set(trace.get("series") or []) | set(SERIES))
     if "all" in series:
         series = ["all"]
-    pairs = [("trace.view", "true"), ("trace.series", "[" + ", ".join(f'"{s}"' for s in series) + "]")]
+    pairs = [("trace.view", toml_value(True)), ("trace.series", toml_value(series))]
     if not trace.get("interval"):
         # One sample per 10 ms at most: plenty for a plot, and a 600 s run's series stay small.
-        pairs.append(("trace.interval", '"10ms"'))
+        pairs.append(("trace.interval", toml_value("10ms")))
     return pairs
 
 
