@@ -24,6 +24,7 @@ from tcplab.stats import (
     magnitude,
     never,
     paired_diff,
+    paired_gain_pct,
     summarise,
     t_cdf,
     t_ppf,
@@ -100,6 +101,14 @@ def test_paired_comparisons_pair_by_seed() -> None:
     assert paired_diff(a, b) == summarise([1.0, 3.0])
     assert gain_pct_by_seed(a, b) == pytest.approx({1: 10.0, 3: 30.0})
     assert gain_pct_by_seed({1: 5.0, 2: 6.0}, {1: 0.0, 2: 3.0}) == {2: 100.0}  # no gain over 0
+    assert paired_gain_pct(a, b) == summarise([10.0, 30.0])
+
+
+def test_pm_prints_mean_and_half_width() -> None:
+    s = summarise([1.0, 2.0, 3.0])  # mean 2, half-width t(0.975, 2) / sqrt(3) = 2.4841
+    assert s.pm(2) == "+2.00 ± 2.48"
+    assert s.pm(1, signed=False) == "2.0 ± 2.5"
+    assert summarise([-4.0, -2.0]).pm(0) == "-3 ± 13"
 
 
 def test_counted_rules() -> None:

@@ -95,6 +95,11 @@ class Summary:
     ci95: float
     n: int
 
+    def pm(self, digits: int, signed: bool = True) -> str:
+        """"mean ± ci95" to ``digits`` decimals, as the findings' details print a summary; ``signed`` gives
+        the mean its sign (a difference or a gain: "+1.25 ± 0.40")."""
+        return f"{self.mean:{'+' if signed else ''}.{digits}f} ± {self.ci95:.{digits}f}"
+
 
 def summarise(values: Iterable[float], confidence: float = 0.95) -> Summary:
     """Summarise replication values with a Student-t confidence interval at ``confidence``."""
@@ -187,6 +192,12 @@ def gain_pct_by_seed(a: Mapping[Any, float], b: Mapping[Any, float]) -> dict[Any
     seed even where one of them left a seed out."""
     return {k: 100 * (a[k] - b[k]) / b[k] for k in sorted(set(a) & set(b)) if b[k]}
 
+
+
+def paired_gain_pct(a: Mapping[Any, float], b: Mapping[Any, float]) -> Summary:
+    """Summary of the per-seed gains ``100 · (a − b) / b`` over the seeds both have (:func:`gain_pct_by_seed`;
+    the relative form of :func:`paired_diff`)."""
+    return summarise(gain_pct_by_seed(a, b).values())
 
 def interval(s: Summary, confidence: float = 0.95) -> tuple[float, float]:
     """The ``confidence`` interval of a summary's mean (95 %: ``mean ± ci95``); zero width when all

@@ -69,7 +69,7 @@ def findings(table: Sequence[Run], predictor: Sequence[Run], factors: Sequence[f
     res = []
     for f in FADES:
         s = summarise(ratios(_select(hold, fade=f), _select(reno, fade=f)))
-        res.append((above(s, 100.0), f"{FADE_TEXT[f]}: ratio {s.mean:.1f} ± {s.ci95:.1f} % (n = {s.n})"))
+        res.append((above(s, 100.0), f"{FADE_TEXT[f]}: ratio {s.pm(1, signed=False)} % (n = {s.n})"))
     out.append(Finding.over_cases("ACK holding delivers more than plain Reno in both fade cases", res, RULE_ABOVE))
 
     res = []
@@ -78,13 +78,13 @@ def findings(table: Sequence[Run], predictor: Sequence[Run], factors: Sequence[f
         pub = PUBLISHED_RATIO[f]
         # The magnitude is the gain over 100 %: its sign is holding's advantage.
         gain = dataclasses.replace(s, mean=s.mean - 100.0)
-        res.append((magnitude(gain, pub - 100.0, resolution=0.1), f"{FADE_TEXT[f]}: {s.mean:.1f} ± {s.ci95:.1f} % vs paper {pub} %"))
+        res.append((magnitude(gain, pub - 100.0, resolution=0.1), f"{FADE_TEXT[f]}: {s.pm(1, signed=False)} % vs paper {pub} %"))
     out.append(Finding.over_cases("ACK holding's gain is the paper's: 120.9 % with one fade and 791.5 % with two (Table I)",
                         res, RULE_RATIO))
 
     s = summarise(ratios(_select(hold, fade="two"), _select(reno, fade="two")))
     out.append(Finding.over_cases(f"ACK holding achieves over {OVER_TIMES:g} times Reno's throughput (two fades, §VI, §VII)",
-                                  [(above(s, 100.0 * OVER_TIMES), f"two fades: ratio {s.mean:.1f} ± {s.ci95:.1f} %")]
+                                  [(above(s, 100.0 * OVER_TIMES), f"two fades: ratio {s.pm(1, signed=False)} %")]
                                   if s.n else [], RULE_OVER))
 
     pairs = [(k, u) for k in factors if k > 1.0 for u in factors if abs(u * k - 1.0) < 1e-9]
@@ -99,7 +99,7 @@ def findings(table: Sequence[Run], predictor: Sequence[Run], factors: Sequence[f
                 # difference of holding's packets over Reno's.
                 seeds = sorted(set(g_over) & set(g_under) & set(base))
                 s = summarise(100.0 * (g_over[k] - g_under[k]) / base[k] for k in seeds if base[k])
-                res.append((above(s), f"{FADE_TEXT[f]}: x{over:g} − x{under:g} = {s.mean:+.1f} ± {s.ci95:.1f} points"))
+                res.append((above(s), f"{FADE_TEXT[f]}: x{over:g} − x{under:g} = {s.pm(1)} points"))
         out.append(Finding.over_cases("Over-estimating the outage costs less than under-estimating it by the same factor "
                             "(the paper's advice)", res, RULE_OVER_UNDER))
     return out

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from tcplab.experiments.adaptive_tcp.scenario import LABEL
 from tcplab.experiments.base import Finding
-from tcplab.stats import Summary, above, equivalent, gain_pct_by_seed, magnitude, paired, paired_diff, summarise
+from tcplab.stats import above, equivalent, magnitude, paired, paired_diff, paired_gain_pct, summarise
 
 PerPoint = Mapping[str, Mapping[str, Mapping[int, float]]]
 
@@ -76,11 +76,6 @@ def _residual_by_seed(util: Mapping[str, Mapping[int, float]], ref: float) -> di
     return {k: ((ref - n[k]) - (ref - a[k])) / (ref - n[k]) for k in sorted(set(a) & set(n)) if ref - n[k] > 0}
 
 
-def gain_pct(a: Mapping[int, float], b: Mapping[int, float]) -> Summary:
-    """Per seed 100·(a − b)/b."""
-    return summarise(gain_pct_by_seed(a, b).values())
-
-
 def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: Sequence[str],
              ref: float, frames: Mapping[float, str], *, delays: Mapping[float, str] | None = None,
              slow: Mapping[float, str] | None = None, multi_util: PerPoint | None = None,
@@ -104,7 +99,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
             if a in u and b in u:
                 s = paired_diff(u[a], u[b])
                 res.append((above(s),
-                            f"FER {100 * f:g} %: {LABEL[a]} − {LABEL[b]} = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
+                            f"FER {100 * f:g} %: {LABEL[a]} − {LABEL[b]} = {s.pm(2)} Mb/s"))
     out.append(Finding.over_cases("Adaptive TCP > Westwood+ > NewReno in bandwidth utilisation at every FER > 0 (Fig. 8)",
                         res, RULE_OUTPERFORMS))
 
@@ -116,7 +111,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
             if a in u0:
                 s = paired_diff(u0[a], u0["newreno"])
                 res.append((equivalent(s, tol),
-                            f"{LABEL[a]} − NewReno = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s (band ±{tol:.2f})"))
+                            f"{LABEL[a]} − NewReno = {s.pm(2)} Mb/s (band ±{tol:.2f})"))
     out.append(Finding.over_cases("At 0 % FER the three senders use the same bandwidth (Fig. 8)", res, RULE_EQUAL))
 
     res = []
@@ -135,7 +130,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         j = fair.get(label, {})
         if "adaptive" in j and "newreno" in j:
             s = paired_diff(j["adaptive"], j["newreno"])
-            res.append((equivalent(s, JAIN_BAND), f"{label}: J(Adaptive) − J(NewReno) = {s.mean:+.3f} ± {s.ci95:.3f}"))
+            res.append((equivalent(s, JAIN_BAND), f"{label}: J(Adaptive) − J(NewReno) = {s.pm(3)}"))
     out.append(Finding.over_cases("Adaptive TCP leaves Jain's fairness index unchanged against NewReno (Fig. 12)",
                         res, RULE_FAIR))
 
@@ -146,9 +141,9 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         u = util.get(fers.get(f, ""), {})
         for b in ("newreno", "westwood"):
             if "adaptive" in u and b in u:
-                s = gain_pct(u["adaptive"], u[b])
+                s = paired_gain_pct(u["adaptive"], u[b])
                 res.append((magnitude(s, 100.0, rel_margin=ABOUT_100_MARGIN),
-                            f"FER {100 * f:g} %: over {LABEL[b]} {s.mean:+.1f} ± {s.ci95:.1f} %"))
+                            f"FER {100 * f:g} %: over {LABEL[b]} {s.pm(1)} %"))
     out.append(Finding.over_cases("Adaptive TCP gains about 100 % over NewReno and Westwood+ at FER 0.5 % and 1 % (§4.2.1, "
                                   "Fig. 8)", res, RULE_ABOUT_100))
 
@@ -159,18 +154,18 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         if "adaptive" in u and b in u:
             red = residual_reduction({"adaptive": u["adaptive"], "newreno": u[b]}, ref)
             s = summarise(100 * x for x in red)
-            res.append((magnitude(s, pub, resolution=1.0), f"over {LABEL[b]}: {s.mean:.1f} ± {s.ci95:.1f} % vs paper {pub:g} %"))
+            res.append((magnitude(s, pub, resolution=1.0), f"over {LABEL[b]}: {s.pm(1, signed=False)} % vs paper {pub:g} %"))
     out.append(Finding.over_cases("Adaptive TCP cuts the residual bandwidth by 66 % vs NewReno and 47 % vs Westwood+ at FER "
                                   "0.1 % (§4.2.1)", res, RULE_MAG + " (printed to 1 %)"))
 
     # §5 c): "more than 100% of improvement over TCP NewReno ... with transmission losses"; "In terms of
     # reduction in residual bandwidth, the achievement is above 60%" — at the FER where each is largest.
     res = []
-    best = [(f, gain_pct(util[fers[f]]["adaptive"], util[fers[f]]["newreno"])) for f in pos
+    best = [(f, paired_gain_pct(util[fers[f]]["adaptive"], util[fers[f]]["newreno"])) for f in pos
             if {"adaptive", "newreno"} <= set(util.get(fers[f], {}))]
     if best:
         f, s = max(best, key=lambda x: x[1].mean)
-        res.append((above(s, 100.0), f"largest gain over NewReno at FER {100 * f:g} %: {s.mean:+.1f} ± {s.ci95:.1f} %"))
+        res.append((above(s, 100.0), f"largest gain over NewReno at FER {100 * f:g} %: {s.pm(1)} %"))
     out.append(Finding.over_cases("Adaptive TCP gains more than 100 % over NewReno at some FER > 0 (§5 c)", res,
                                   "paired over seeds, 100·(U_Adaptive − U_NewReno)/U_NewReno; holds when at the FER with "
                                   "the largest mean gain its 95 % CI lies wholly above 100 %, fails when wholly at or below"))
@@ -179,7 +174,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
             if {"adaptive", "newreno"} <= set(util.get(fers[f], {}))]
     if reds:
         f, s = max(reds, key=lambda x: x[1].mean)
-        res.append((above(s, 60.0), f"largest reduction over NewReno at FER {100 * f:g} %: {s.mean:.1f} ± {s.ci95:.1f} %"))
+        res.append((above(s, 60.0), f"largest reduction over NewReno at FER {100 * f:g} %: {s.pm(1, signed=False)} %"))
     out.append(Finding.over_cases("Adaptive TCP cuts NewReno's residual bandwidth by more than 60 % (§5 c)", res,
                                   "per seed (R_NewReno − R_Adaptive)/R_NewReno; holds when at the FER with the largest mean "
                                   "its 95 % CI lies wholly above 60 %, fails when wholly at or below"))
@@ -192,7 +187,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         for b in ("westwood", "newreno"):
             if "adaptive" in u and b in u:
                 s = paired_diff(u["adaptive"], u[b])
-                res.append((above(s), f"D = {d:g} ms: Adaptive TCP − {LABEL[b]} = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
+                res.append((above(s), f"D = {d:g} ms: Adaptive TCP − {LABEL[b]} = {s.pm(2)} Mb/s"))
     out.append(Finding.over_cases("Adaptive TCP outperforms NewReno and Westwood+ at every wired delay (Fig. 9, FER 1 %)",
                                   res, RULE_OUTPERFORMS))
     if len(ds) >= 2:
@@ -200,8 +195,8 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         for v in ("newreno", "westwood", "adaptive"):
             if v in lo and v in hi:
                 s = paired_diff(lo[v], hi[v])
-                falls.append((above(s), f"{LABEL[v]}: U(D = {ds[0]:g} ms) − U(D = {ds[-1]:g} ms) = {s.mean:+.2f} ± "
-                                        f"{s.ci95:.2f} Mb/s"))
+                falls.append((above(s), f"{LABEL[v]}: U(D = {ds[0]:g} ms) − U(D = {ds[-1]:g} ms) = "
+                                        f"{s.pm(2)} Mb/s"))
     out.append(Finding.over_cases("Every sender's utilisation falls as the wired delay grows (Fig. 9, FER 1 %)", falls,
                                   RULE_OUTPERFORMS + " (runs at the two delays paired by seed)"))
 
@@ -211,7 +206,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     u = util.get(slow.get(0.001, ""), {})
     if "westwood" in u and "newreno" in u:
         s = paired_diff(u["newreno"], u["westwood"])
-        res.append((above(s), f"NewReno − Westwood+ = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
+        res.append((above(s), f"NewReno − Westwood+ = {s.pm(2)} Mb/s"))
     out.append(Finding.over_cases("On the 5 Mb/s backbone at FER 0.1 % Westwood+ uses less bandwidth than NewReno "
                                   "(§4.2.3, Fig. 10)", res, RULE_OUTPERFORMS))
     res = []
@@ -220,7 +215,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         for b in ("westwood", "newreno"):
             if "adaptive" in u and b in u:
                 s = paired_diff(u["adaptive"], u[b])
-                res.append((above(s), f"FER {100 * f:g} %: Adaptive TCP − {LABEL[b]} = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
+                res.append((above(s), f"FER {100 * f:g} %: Adaptive TCP − {LABEL[b]} = {s.pm(2)} Mb/s"))
     out.append(Finding.over_cases("On the 5 Mb/s backbone Adaptive TCP outperforms both at every FER > 0 (§4.2.3, Fig. 10)",
                                   res, RULE_OUTPERFORMS))
     res = []
@@ -228,16 +223,16 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     if "adaptive" in u and "newreno" in u:
         tol = EQUAL_PCT / 100 * summarise(u["newreno"].values()).mean
         s = paired_diff(u["adaptive"], u["newreno"])
-        res.append((equivalent(s, tol), f"Adaptive TCP − NewReno = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s (margin ±{tol:.2f})"))
+        res.append((equivalent(s, tol), f"Adaptive TCP − NewReno = {s.pm(2)} Mb/s (margin ±{tol:.2f})"))
     out.append(Finding.over_cases("On the 5 Mb/s backbone at 0 % FER Adaptive TCP matches NewReno (§4.2.3, Fig. 10)",
                                   res, RULE_EQUAL))
     # "With 0.1% FER, about 30% of additional TCP retransmissions for TCPW ... in comparison to ... Adaptive TCP".
     res = []
     r = retx.get(slow.get(0.001, ""), {})
     if "westwood" in r and "adaptive" in r:
-        s = gain_pct(r["westwood"], r["adaptive"])
+        s = paired_gain_pct(r["westwood"], r["adaptive"])
         res.append((magnitude(s, 30.0, rel_margin=1 / 3),
-                    f"Westwood+ retransmits {s.mean:+.1f} ± {s.ci95:.1f} % more than Adaptive TCP"))
+                    f"Westwood+ retransmits {s.pm(1)} % more than Adaptive TCP"))
     out.append(Finding.over_cases("On the 5 Mb/s backbone at FER 0.1 % Westwood+ retransmits about 30 % more than Adaptive "
                                   "TCP (§4.2.3)", res, RULE_MAG + "; 'about 30 %' read as 20–40 % (relative margin 1/3)"))
 
@@ -247,7 +242,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         for b in ("westwood", "newreno"):
             if "adaptive" in u and b in u:
                 s = paired_diff(u["adaptive"], u[b])
-                res.append((above(s), f"{row}: Adaptive TCP − {LABEL[b]} = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
+                res.append((above(s), f"{row}: Adaptive TCP − {LABEL[b]} = {s.pm(2)} Mb/s"))
     out.append(Finding.over_cases("With 4 APs and several flows Adaptive TCP outperforms NewReno and Westwood+ (Fig. 11)",
                                   res, RULE_OUTPERFORMS))
 
@@ -258,7 +253,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         for v in ("newreno", "westwood", "adaptive"):
             if v in u0 and v in hi_u:
                 s = paired_diff(u0[v], hi_u[v])
-                res.append((above(s), f"{LABEL[v]}: U(0 %) − U({100 * pos[-1]:g} %) = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
+                res.append((above(s), f"{LABEL[v]}: U(0 %) − U({100 * pos[-1]:g} %) = {s.pm(2)} Mb/s"))
     out.append(Finding.over_cases("Every sender's utilisation falls as FER rises (§4.2.1, Fig. 8)", res,
                                   RULE_OUTPERFORMS + " (runs at the two FERs paired by seed)"))
 
@@ -270,8 +265,8 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         if all(v in d for d in (fast_u, slow_u) for v in ("adaptive", "newreno")):
             r5, r100 = _residual_by_seed(slow_u, slow_ref), _residual_by_seed(fast_u, ref)
             s = summarise(100 * (x - y) for x, y in paired(r5, r100))
-            res.append((above(s), f"FER {100 * f:g} %: reduction over NewReno at 5 Mb/s − at 100 Mb/s = {s.mean:+.1f} ± "
-                                  f"{s.ci95:.1f} points"))
+            res.append((above(s), f"FER {100 * f:g} %: reduction over NewReno at 5 Mb/s − at 100 Mb/s = "
+                                  f"{s.pm(1)} points"))
     out.append(Finding.over_cases("Adaptive TCP's residual-bandwidth reduction is larger on the 5 Mb/s backbone than on "
                                   "100 Mb/s (§4.2.3, Fig. 10)", res,
                                   f"per seed (R_NewReno − R_Adaptive)/R_NewReno with R = maximum − utilisation (maximum "
@@ -288,13 +283,13 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
             for v in ("newreno", "westwood", "adaptive"):
                 if v in u4 and v in u1:
                     s = paired_diff(u4[v], u1[v])
-                    res.append((above(s), f"FER {100 * f:g} %, {LABEL[v]}: 4 APs − 1 AP = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
+                    res.append((above(s), f"FER {100 * f:g} %, {LABEL[v]}: 4 APs − 1 AP = {s.pm(2)} Mb/s"))
         if f > 0:
             zero = next((r for r, (k2, f2) in multi_pts.items() if k2 == k and f2 == 0.0), None)
             for v in ("newreno", "westwood", "adaptive"):
                 if zero and v in multi_util.get(zero, {}) and v in u4:
                     s = paired_diff(multi_util[zero][v], u4[v])
-                    deg.append((above(s), f"{row}, {LABEL[v]}: U(FER 0) − U(FER {100 * f:g} %) = {s.mean:+.2f} ± {s.ci95:.2f} Mb/s"))
+                    deg.append((above(s), f"{row}, {LABEL[v]}: U(FER 0) − U(FER {100 * f:g} %) = {s.pm(2)} Mb/s"))
     out.append(Finding.over_cases("More APs use more of the backbone (§4.2.4: 4 APs vs 1 AP, one flow each)", res,
                                   RULE_OUTPERFORMS + " (runs of the two networks paired by seed)"))
     out.append(Finding.over_cases("With 4 APs the aggregate utilisation falls as FER rises (§4.2.4, Fig. 11)", deg,
@@ -304,7 +299,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     res = []
     if ssthresh.get("adaptive") and ssthresh.get("westwood"):
         s = summarise(a - w for a, w in zip(ssthresh["adaptive"], ssthresh["westwood"]))
-        res.append((above(s), f"mean ssthresh Adaptive TCP − Westwood+ = {s.mean:+.1f} ± {s.ci95:.1f} packets"))
+        res.append((above(s), f"mean ssthresh Adaptive TCP − Westwood+ = {s.pm(1)} packets"))
     out.append(Finding.over_cases("Adaptive TCP holds a higher ssthresh than Westwood+ (Fig. 7, FER 1 %)", res,
                                   RULE_OUTPERFORMS + " (time-weighted mean ssthresh over 100-200 s, runs paired in seed order)"))
 

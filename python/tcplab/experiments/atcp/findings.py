@@ -76,7 +76,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
     res = []
     for case, t in both.items():
         s = summarise(gain(t).values())
-        res.append((within(s, GAIN_LOW, GAIN_HIGH), f"{case}: {s.mean:+.1f} ± {s.ci95:.1f} %"))
+        res.append((within(s, GAIN_LOW, GAIN_HIGH), f"{case}: {s.pm(1)} %"))
     out.append(Finding.over_cases("Modified ATCP shortens every trial of Table 2 by 25–50 % (§9)", res, RULE_GAIN))
 
     res = []
@@ -84,7 +84,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
         if motion[case] == "static":
             continue
         s = summarise(gain(t).values())
-        res.append((within(s, GAIN_LOW, GAIN_HIGH), f"{case}: {s.mean:+.1f} ± {s.ci95:.1f} %"))
+        res.append((within(s, GAIN_LOW, GAIN_HIGH), f"{case}: {s.pm(1)} %"))
     out.append(Finding.over_cases("Modified ATCP shortens transfers by 25–50 % under mobility and disconnection (§9, the "
                                   "narrower reading)", res, RULE_GAIN))
 
@@ -92,7 +92,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
     res = []
     for case, t in both.items():
         s = paired_diff(t["base"], t["atcp_mod"])
-        res.append((above(s), f"{case}: base − modified = {s.mean:+.3f} ± {s.ci95:.3f} s"))
+        res.append((above(s), f"{case}: base − modified = {s.pm(3)} s"))
     out.append(Finding.over_cases("Modified ATCP is faster than base TCP in every trial (Table 2)", res, RULE_FASTER))
 
     # Each row's reduction as a magnitude.
@@ -102,7 +102,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
         pub = published_gain.get(case)
         if pub is None:
             continue
-        res.append((magnitude(s, pub, resolution=0.1), f"{case}: {s.mean:+.1f} ± {s.ci95:.1f} % vs paper {pub:.1f} %"))
+        res.append((magnitude(s, pub, resolution=0.1), f"{case}: {s.pm(1)} % vs paper {pub:.1f} %"))
     out.append(Finding.over_cases("Each trial's reduction is the paper's (Table 2: 13.0, 20.2, 8.8, 39.8, 50.0, 23.7 %)",
                                   res, RULE_MAGNITUDE))
 
@@ -113,7 +113,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
     for case in (c for c in both if motion[c] != "static"):
         for st in static:
             s = paired_diff(gain(both[case]), gain(both[st]))
-            res.append((above(s), f"{case} − {st}: {s.mean:+.1f} ± {s.ci95:.1f} points"))
+            res.append((above(s), f"{case} − {st}: {s.pm(1)} points"))
     out.append(Finding.over_cases("The gain is larger under mobility and disconnection than static (§9)", res, RULE_OBVIOUS))
 
     res = []
@@ -122,7 +122,7 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
             continue
         tol = SIMILAR_PCT / 100 * summarise(t["base"].values()).mean
         s = paired_diff(t["atcp_mod"], t["base"])
-        res.append((equivalent(s, tol), f"{case}: {s.mean:+.3f} ± {s.ci95:.3f} s (margin ±{tol:.2f} s)"))
+        res.append((equivalent(s, tol), f"{case}: {s.pm(3)} s (margin ±{tol:.2f} s)"))
     out.append(Finding.over_cases("Static: modified ATCP and base TCP take similar times (the issue's reading of Table 2)",
                         res, RULE_SIMILAR))
 
@@ -134,8 +134,8 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
         gp = summarise(m - o for o, m in zip(orig["goodput"][:n], mod["goodput"][:n]))
         vr, vg = above(rx), above(gp)
         verdict = combine([vr, vg])
-        res.append((verdict, f"retransmissions original − modified = {rx.mean:+.0f} ± {rx.ci95:.0f}; goodput "
-                             f"modified − original = {gp.mean:+.3f} ± {gp.ci95:.3f} Mb/s"))
+        res.append((verdict, f"retransmissions original − modified = {rx.pm(0)}; goodput "
+                             f"modified − original = {gp.pm(3)} Mb/s"))
     out.append(Finding.over_cases("Original ATCP's whole-window retransmissions in Loss congest a shared relay: more "
                         "retransmissions and less goodput than modified ATCP (§6)", res, RULE_CONGESTS))
 

@@ -122,8 +122,8 @@ def faster(vals: Values, a: Key, b: Key, *, ties: bool = False) -> tuple[str, st
     s = _diff(vals, a, b, "response", lambda x, y: y - x)
     if ties:
         margin = SIMILAR_PCT / 100 * summarise(vals.get((*b, "response"), {}).values()).mean
-        return at_least(s, margin), f"{_case(b)} − {_case(a)} = {s.mean:+.2f} ± {s.ci95:.2f} s (tie margin ±{margin:.2f} s)"
-    return above(s), f"{_case(b)} − {_case(a)} = {s.mean:+.2f} ± {s.ci95:.2f} s"
+        return at_least(s, margin), f"{_case(b)} − {_case(a)} = {s.pm(2)} s (tie margin ±{margin:.2f} s)"
+    return above(s), f"{_case(b)} − {_case(a)} = {s.pm(2)} s"
 
 
 def _relative(vals: Values, a: Key, b: Key, metric: str) -> Summary:
@@ -189,7 +189,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
                 res.append((NOT_CHECKED, f"{sc}, {_ack(d)}: a download aborted, no cut to measure"))
                 continue
             s = _relative(vals, a, b, "response")
-            res.append((within(s, CUT_LOW, CUT_HIGH), f"{sc}, {_ack(d)}: cut {s.mean:.1f} ± {s.ci95:.1f} %"))
+            res.append((within(s, CUT_LOW, CUT_HIGH), f"{sc}, {_ack(d)}: cut {s.pm(1, signed=False)} %"))
     out.append(_finding("M-TCP+ cuts the response time by 2–15 % vs NewReno in every disconnection case (Table 3)", res,
                         RULE_BAND + f"; band [{CUT_LOW:g}, {CUT_HIGH:g}] % per case, both ends as printed", ["Table 3"]))
 
@@ -203,7 +203,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
             res.append((FAILS if verdict in (HOLDS, FAILS) else verdict, text))
             continue
         s = _relative(vals, b, a, "response")
-        res.append((equivalent(s, SIMILAR_PCT), f"{sc}: M-TCP+ {s.mean:+.2f} ± {s.ci95:.2f} % below M-TCP"))
+        res.append((equivalent(s, SIMILAR_PCT), f"{sc}: M-TCP+ {s.pm(2)} % below M-TCP"))
     out.append(_finding(f"Without delayed ACK, M-TCP and M-TCP+ have similar response times (TOST, ±{SIMILAR_PCT:g} %, "
                         "Table 3)", res, RULE_SIMILAR, ["Table 3"]))
 
@@ -212,7 +212,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
     for d in DELACK:
         for v in ("mtcp_plus", "mtcp", "sack"):
             s = _relative(vals, (v, "none", d), ("newreno", "none", d), "response")
-            res.append((equivalent(s, SIMILAR_PCT), f"{LABEL[v]} vs NewReno, {_ack(d)}: {s.mean:+.2f} ± {s.ci95:.2f} %"))
+            res.append((equivalent(s, SIMILAR_PCT), f"{LABEL[v]} vs NewReno, {_ack(d)}: {s.pm(2)} %"))
     out.append(_finding(f"Without disconnections the four variants have similar response times (TOST, ±{SIMILAR_PCT:g} % "
                         "of NewReno, Table 2)", res, RULE_SIMILAR, ["Table 2"]))
 
@@ -236,7 +236,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
                 res.append((NOT_CHECKED, f"{sc}, {_ack(d)}: a download aborted"))
             else:
                 s = _relative(vals, a, b, "response")
-                res.append((equivalent(s, SIMILAR_PCT), f"{sc}, {_ack(d)}: SACK {s.mean:+.2f} ± {s.ci95:.2f} % below NewReno"))
+                res.append((equivalent(s, SIMILAR_PCT), f"{sc}, {_ack(d)}: SACK {s.pm(2)} % below NewReno"))
     out.append(_finding(f"NewReno and SACK have the same response time where segments are lost within a window "
                         f"(TOST, ±{SIMILAR_PCT:g} %, Tables 3 and 5)", res, RULE_SIMILAR, ["Table 3", "Table 5"]))
 
@@ -247,7 +247,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
         for sc in DISCONNECTIONS:
             for v in (others if d else ("newreno", "sack")):
                 s = _diff(vals, (v, sc, d), ("mtcp_plus", sc, d), "retx", lambda x, y: x - y)
-                res.append((above(s), f"{LABEL[v]} − M-TCP+ at {sc}, {_ack(d)}: {s.mean:+.3f} ± {s.ci95:.3f} points"))
+                res.append((above(s), f"{LABEL[v]} − M-TCP+ at {sc}, {_ack(d)}: {s.pm(3)} points"))
     out.append(_finding("M-TCP+ has a lower retransmission ratio than NewReno and SACK (and M-TCP with delayed ACK) "
                         "in every disconnection case (Table 4)", res, RULE_LOWER, ["Table 4"]))
 
@@ -257,7 +257,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
         for a in ("mtcp_plus", "mtcp"):
             for b in ("newreno", "sack"):
                 s = _diff(vals, (b, sc, False), (a, sc, False), "retx", lambda x, y: x - y)
-                res.append((within(s, 2.0, 8.0), f"{LABEL[b]} − {LABEL[a]} at {sc}: {s.mean:+.3f} ± {s.ci95:.3f} points"))
+                res.append((within(s, 2.0, 8.0), f"{LABEL[b]} − {LABEL[a]} at {sc}: {s.pm(3)} points"))
     out.append(_finding("Without delayed ACK, M-TCP+ and M-TCP retransmit 2–8 points less than NewReno and SACK "
                         "(Table 4)", res, RULE_BAND + "; band [2, 8] percentage points", ["Table 4"]))
 
@@ -266,7 +266,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
     for d in DELACK:
         for v in ("mtcp_plus", *others):
             s = _diff(vals, (v, "congestion", d), (v, "10s", d), "retx", lambda x, y: x - y)
-            res.append((above(s), f"{LABEL[v]}, {_ack(d)}: congestion − 10 s = {s.mean:+.3f} ± {s.ci95:.3f} points"))
+            res.append((above(s), f"{LABEL[v]}, {_ack(d)}: congestion − 10 s = {s.pm(3)} points"))
     out.append(_finding("Congestion raises every variant's retransmission ratio (Table 6 > Table 4 at 10 s)",
                         res, RULE_LOWER, ["Table 4", "Table 6"]))
 
@@ -300,7 +300,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
         for a in (("mtcp_plus",) if d else ("mtcp_plus", "mtcp")):
             for v in (others if d else ("newreno", "sack")):
                 s = _diff(vals, (v, "congestion", d), (a, "congestion", d), "retx", lambda x, y: x - y)
-                res.append((above(s), f"{LABEL[v]} − {LABEL[a]}, {_ack(d)}: {s.mean:+.3f} ± {s.ci95:.3f} points"))
+                res.append((above(s), f"{LABEL[v]} − {LABEL[a]}, {_ack(d)}: {s.pm(3)} points"))
     out.append(_finding("With congestion M-TCP+ retransmits less than the others with delayed ACK, and M-TCP+ and M-TCP "
                         "less than NewReno and SACK without it (Table 6)", res, RULE_LOWER, ["Table 6"]))
     # §4.1: "No segment losses occurred in the scenarios without disconnection ... hence, there are no
@@ -339,7 +339,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
         on = _gap(vals, ("mtcp", sc, True), ("mtcp_plus", sc, True), "response")
         off = _gap(vals, ("mtcp", sc, False), ("mtcp_plus", sc, False), "response")
         s = paired_diff(on, off)
-        res.append((above(s), f"{sc}: lag with − without delayed ACK = {s.mean:+.2f} ± {s.ci95:.2f} s"))
+        res.append((above(s), f"{sc}: lag with − without delayed ACK = {s.pm(2)} s"))
     out.append(_finding("With delayed ACK M-TCP falls further behind M-TCP+ than without (§5)", res,
                         "paired over seeds, (T_M-TCP − T_M-TCP+) with delayed ACK minus the same without; holds when the "
                         "95 % CI lies wholly above 0, fails when wholly at or below", ["Table 3"]))

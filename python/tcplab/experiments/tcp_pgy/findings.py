@@ -14,7 +14,7 @@ from typing import Any
 
 from tcplab.experiments.base import Finding
 from tcplab.experiments.tcp_pgy.scenario import LABEL
-from tcplab.stats import above, equivalent, gain_pct_by_seed, magnitude, never, paired, paired_diff, summarise
+from tcplab.stats import above, equivalent, gain_pct_by_seed, magnitude, never, paired_diff, paired_gain_pct, summarise
 
 Runs = Mapping[str, Mapping[int, Mapping[str, Any]]]
 
@@ -60,7 +60,7 @@ def _greater(text: str, cases: Mapping[str, Runs], a: str, b: str, metric: str, 
         xa, xb = _metric(runs, a, metric), _metric(runs, b, metric)
         s = paired_diff(xb, xa) if flip else paired_diff(xa, xb)
         op = f"{LABEL[b]} − {LABEL[a]}" if flip else f"{LABEL[a]} − {LABEL[b]}"
-        res.append((above(s), f"{label}: {op} = {s.mean:+.1f} ± {s.ci95:.1f} {unit}"))
+        res.append((above(s), f"{label}: {op} = {s.pm(1)} {unit}"))
     return Finding.over_cases(text, res, RULE_GREATER)
 
 
@@ -80,7 +80,7 @@ def _magnitude(text: str, pub: float | None, values: list[float], what: str) -> 
     if pub is None or not values:
         return Finding.over_cases(text, [], RULE_MAGNITUDE)
     s = summarise(values)
-    return Finding.over_cases(text, [(magnitude(s, pub, resolution=0.1), f"{what}: {s.mean:+.1f} ± {s.ci95:.1f} % vs "
+    return Finding.over_cases(text, [(magnitude(s, pub, resolution=0.1), f"{what}: {s.pm(1)} % vs "
                                                                           f"paper {pub:g} %")], RULE_MAGNITUDE)
 
 
@@ -97,7 +97,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
         nr = runs.get("newreno", {})
         s = summarise(math.log(r["acks_lost"] / r["data_lost"]) for r in nr.values() if r["data_lost"] and r["acks_lost"])
         res.append((equivalent(s, math.log(COMPARABLE_FACTOR)),
-                    f"{h} hops: ACK/DATA lost = {math.exp(s.mean):.2f} (ln {s.mean:+.2f} ± {s.ci95:.2f})"))
+                    f"{h} hops: ACK/DATA lost = {math.exp(s.mean):.2f} (ln {s.pm(2)})"))
     out.append(Finding.over_cases("ACK loss is comparable to DATA loss at every hop count (Fig. 1(a), NewReno)",
                         res, RULE_COMPARABLE))
 
@@ -106,7 +106,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
     for h, runs in sorted(long.items()):
         nr = runs.get("newreno", {})
         s = summarise(r["acks_lost"] - r["data_lost"] for r in nr.values())
-        res.append((above(s), f"{h} hops: ACK − DATA lost = {s.mean:+.0f} ± {s.ci95:.0f} segments"))
+        res.append((above(s), f"{h} hops: ACK − DATA lost = {s.pm(0)} segments"))
     out.append(Finding.over_cases("Beyond 10 hops more ACK than DATA segments are lost (Fig. 1(a), NewReno)",
                         res, RULE_GREATER))
 
@@ -133,7 +133,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
         many = multi[most].get("newreno", {})
         for m, what in (("data_lost", "DATA"), ("acks_lost", "ACK")):
             s = paired_diff({k: float(r[m]) for k, r in many.items()}, {k: float(r[m]) for k, r in one.items()})
-            res.append((above(s), f"{what} lost with {most} flows − with 1 flow = {s.mean:+.0f} ± {s.ci95:.0f}"))
+            res.append((above(s), f"{what} lost with {most} flows − with 1 flow = {s.pm(0)}"))
     out.append(Finding.over_cases("DATA and ACK losses both grow with the number of flows on the 7-hop string (Fig. 1(b))",
                         res, RULE_GREATER + " (runs of the two networks paired by seed)"))
 
@@ -152,10 +152,9 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
     if 2 in grid and 10 in grid:
         for v in ("newreno", "pgy"):
             p = pub.get(("grid_spurious_growth", v))
-            xs = [100 * (y - x) / x for x, y in paired(_metric(grid[2], v, "spurious"), _metric(grid[10], v, "spurious")) if x]
-            if p is not None and xs:
-                s = summarise(xs)
-                res.append((magnitude(s, p, resolution=0.1), f"{LABEL[v]}: {s.mean:+.1f} ± {s.ci95:.1f} % vs paper {p:g} %"))
+            s = paired_gain_pct(_metric(grid[10], v, "spurious"), _metric(grid[2], v, "spurious"))
+            if p is not None and s.n:
+                res.append((magnitude(s, p, resolution=0.1), f"{LABEL[v]}: {s.pm(1)} % vs paper {p:g} %"))
     out.append(Finding.over_cases("From 2 to 10 grid flows spurious retransmissions grow by 232.8 % (NewReno) and 87.3 % "
                                   "(TCP-pgy) (§IV-C.1)", res, RULE_MAGNITUDE + "; runs of the two grids paired by seed"))
     out.append(_magnitude("TCP-pgy raises the AAT by 71.5 % with five flows at 5 m/s (§IV-C.2, Fig. 12(b))",
@@ -168,7 +167,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
         lo, hi = min(strings), max(strings)
         for v in ("newreno", "pgy"):
             s = paired_diff(_metric(strings[lo], v, "kbps"), _metric(strings[hi], v, "kbps"))
-            res.append((above(s), f"{LABEL[v]}: {lo} − {hi} hops = {s.mean:+.1f} ± {s.ci95:.1f} kb/s"))
+            res.append((above(s), f"{LABEL[v]}: {lo} − {hi} hops = {s.pm(1)} kb/s"))
     out.append(Finding.over_cases("Throughput falls as the hop count grows (§IV-B, Fig. 6)", res,
                                   RULE_GREATER + " (runs of the two strings paired by seed)"))
 
@@ -178,7 +177,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
         lo, hi = min(grid), max(grid)
         for v in ("newreno", "pgy"):
             s = paired_diff(_metric(grid[hi], v, "kbps"), _metric(grid[lo], v, "kbps"))
-            res.append((above(s), f"{LABEL[v]}: {hi} − {lo} flows = {s.mean:+.1f} ± {s.ci95:.1f} kb/s"))
+            res.append((above(s), f"{LABEL[v]}: {hi} − {lo} flows = {s.pm(1)} kb/s"))
     out.append(Finding.over_cases("The grid's AAT grows with the number of flows for both senders (§IV-C.1, Fig. 10)", res,
                                   RULE_GREATER + " (runs of the two grids paired by seed)"))
 
@@ -188,7 +187,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
     if len(grid) >= 2:
         lo, hi = min(grid), max(grid)
         s = paired_diff(_metric(grid[hi], "newreno", "timeouts"), _metric(grid[lo], "newreno", "timeouts"))
-        res.append((above(s), f"NewReno timeouts, {hi} − {lo} flows = {s.mean:+.1f} ± {s.ci95:.1f} per run"))
+        res.append((above(s), f"NewReno timeouts, {hi} − {lo} flows = {s.pm(1)} per run"))
     out.append(Finding.over_cases("NewReno takes more timeouts as grid flows grow (§IV-C.1)", res,
                                   RULE_GREATER + " (runs of the two grids paired by seed)"))
 
@@ -205,9 +204,9 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
         slow_, fast_ = per[min(per)], per[max(per)]
         for v in ("newreno", "pgy"):
             s = paired_diff(_metric(slow_, v, "kbps"), _metric(fast_, v, "kbps"))
-            aat.append((above(s), f"{n} flows, {LABEL[v]}: {min(per):g} − {max(per):g} m/s = {s.mean:+.1f} ± {s.ci95:.1f} kb/s"))
+            aat.append((above(s), f"{n} flows, {LABEL[v]}: {min(per):g} − {max(per):g} m/s = {s.pm(1)} kb/s"))
             s = paired_diff(_metric(slow_, v, "spurious"), _metric(fast_, v, "spurious"))
-            spur.append((above(s), f"{n} flows, {LABEL[v]}: {min(per):g} − {max(per):g} m/s = {s.mean:+.1f} ± {s.ci95:.1f}"))
+            spur.append((above(s), f"{n} flows, {LABEL[v]}: {min(per):g} − {max(per):g} m/s = {s.pm(1)}"))
     out.append(Finding.over_cases("The AAT falls as node speed grows (§IV-C.2, Fig. 12(a))", aat,
                                   RULE_GREATER + " (runs at the two speeds paired by seed)"))
     out.append(Finding.over_cases("Spurious retransmissions fall as node speed grows (§IV-C.2, Fig. 12(a))", spur,
@@ -218,7 +217,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
         for v in sorted(set(few) & set(many)):
             s = paired_diff(_gains(many[v], "pgy", "newreno", "kbps"), _gains(few[v], "pgy", "newreno", "kbps"))
             res.append((above(s), f"{v:g} m/s: gain({max(by_flows)} flows) − gain({min(by_flows)} flows) = "
-                                  f"{s.mean:+.1f} ± {s.ci95:.1f} points"))
+                                  f"{s.pm(1)} points"))
     out.append(Finding.over_cases("TCP-pgy's gain is larger with more flows in random topologies (§IV-C.2, Fig. 12(b))", res,
                                   RULE_GREATER + " (gains paired by seed index)"))
 
