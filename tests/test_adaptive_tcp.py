@@ -194,3 +194,12 @@ def test_the_shrinking_gain_pairs_the_two_fers_by_seed() -> None:
     fs = af.findings(util, {}, {0.001: "lo", 0.01: "hi"}, [], 6.0, {})
     f = next(f for f in fs if "shrinks as FER rises" in f.text)
     assert f.verdict == FAILS, f.detail
+
+
+def test_the_ssthresh_finding_pairs_the_senders_by_seed() -> None:
+    # Westwood+ lost seed 1's run.  On every seed Adaptive TCP holds 2 packets more; paired by position
+    # (Adaptive TCP's seed 1 with Westwood+'s seed 2, ...) it would hold 3 fewer.
+    ss = {"adaptive": {1: 10.0, 2: 15.0, 3: 20.0, 4: 25.0}, "westwood": {2: 13.0, 3: 18.0, 4: 23.0}}
+    fs = af.findings({}, {}, {}, [], 6.0, {}, ssthresh=ss)
+    f = next(f for f in fs if "higher ssthresh than Westwood+" in f.text)
+    assert f.verdict == HOLDS, f.detail

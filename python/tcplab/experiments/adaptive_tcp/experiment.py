@@ -175,13 +175,14 @@ def _rows(table: str, row: str, per: dict[str, dict[int, float]], unit: str,
             for v in variants]
 
 
-def functional_stats(store: Store, quick: bool) -> dict[str, dict[str, list[float]]]:
-    """Per sender, per run: loss events, mean α, share of losses with α > 0, ssthresh advancements and
-    the time-weighted mean ssthresh (packets) over 100-200 s."""
-    out: dict[str, dict[str, list[float]]] = {}
+def functional_stats(store: Store, quick: bool) -> dict[str, dict[str, dict[int, float]]]:
+    """Per sender, per metric, per seed: loss events, mean α, share of losses with α > 0, ssthresh
+    advancements and the time-weighted mean ssthresh (packets) over 100-200 s.  Keyed by seed, so that two
+    senders are paired by seed even where one of them lost a run."""
+    out: dict[str, dict[str, dict[int, float]]] = {}
     for v, per in runs(store, functional().name(prefix(quick))).items():
-        acc: dict[str, list[float]] = {}
-        for r in per.values():
+        acc: dict[str, dict[int, float]] = {}
+        for seed, r in sorted(per.items()):
             s = store.series(r["key"])
             ss = s.filter(s["series"] == "ssthresh")
             t, val = ss["t_s"].to_list(), ss["value"].to_list()
@@ -189,16 +190,15 @@ def functional_stats(store: Store, quick: bool) -> dict[str, dict[str, list[floa
             spans = [(t2 - t1, x / SEGMENT_B) for t1, t2, x in zip(t, t[1:] + [200.0], val)
                      if t1 >= 100.0 and x / SEGMENT_B <= RWND_SEGMENTS]
             total = sum(d for d, _ in spans)
-            acc.setdefault("mean ssthresh (packets)", []).append(sum(d * x for d, x in spans) / total if total else 0.0)
-            acc.setdefault("timeouts", []).append(r["timeouts"])
+            acc.setdefault("mean ssthresh (packets)", {})[seed] = sum(d * x for d, x in spans) / total if total else 0.0
+            acc.setdefault("timeouts", {})[seed] = r["timeouts"]
             if v == "adaptive":
                 ls = r["losses"]
-                acc.setdefault("loss events", []).append(len(ls))
-                acc.setdefault("mean α at a loss", []).append(sum(e["alpha"] for e in ls) / len(ls) if ls else 0.0)
-                acc.setdefault("losses with α > 0 (%)", []).append(
+                acc.setdefault("loss events", {})[seed] = len(ls)
+                acc.setdefault("mean α at a loss", {})[seed] = sum(e["alpha"] for e in ls) / len(ls) if ls else 0.0
+                acc.setdefault("losses with α > 0 (%)", {})[seed] = (
                     100 * sum(e["alpha"] > 0 for e in ls) / len(ls) if ls else 0.0)
-                acc.setdefault("ssthresh advancements", []).append(
-                    sum(e["advanced_ssthresh"] is not None for e in ls))
+                acc.setdefault("ssthresh advancements", {})[seed] = sum(e["advanced_ssthresh"] is not None for e in ls)
         out[v] = acc
     return out
 
@@ -237,7 +237,7 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     for p in frames(quick):
         cells += _rows(TA, f"FER {100 * p.fer:g} % on frames", uf[p.label], "Mb/s", variants=PAPER3)
     for v, acc in fs.items():
-        cells += [TableCell.of(TF, name, LABEL[v], summarise(xs), "as the row") for name, xs in acc.items()]
+        cells += [TableCell.of(TF, name, LABEL[v], summarise(xs.values()), "as the row") for name, xs in acc.items()]
     cells += sensitivity.cells(store, pre, quick, DURATION)
     cells += sensitivity.burst_cells(store, pre, quick, DURATION)
 
@@ -252,7 +252,7 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     ours = findings(u9 | u10 | uf | u8, fair, fers, list(fair), ref, frame_labels,
                     delays={_ms(p.delay): p.label for p in fig9(quick)}, slow={p.fer: p.label for p in fig10(quick)},
                     multi_util=multi_util, retx=r10, residual_pub=RESIDUAL_PUB, multi_pts=multi_pts,
-                    slow_ref=SLOW_MAX, ssthresh={v: acc.get("mean ssthresh (packets)", []) for v, acc in fs.items()})
+                    slow_ref=SLOW_MAX, ssthresh={v: acc.get("mean ssthresh (packets)", {}) for v, acc in fs.items()})
     return cells, against_paper(ours, paper_findings())
 
 

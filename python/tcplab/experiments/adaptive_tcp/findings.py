@@ -81,12 +81,13 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
              slow: Mapping[float, str] | None = None, multi_util: PerPoint | None = None,
              retx: PerPoint | None = None, residual_pub: Mapping[str, float] | None = None,
              multi_pts: Mapping[str, tuple[int, float]] | None = None, slow_ref: float = 5.0,
-             ssthresh: Mapping[str, Sequence[float]] | None = None) -> list[Finding]:
+             ssthresh: Mapping[str, Mapping[int, float]] | None = None) -> list[Finding]:
     """The paper's claims.  ``util`` per point label; ``fers`` labels Fig. 8's points, ``delays`` Fig. 9's
     (D in ms), ``slow`` Fig. 10's 5 Mb/s points (per FER); ``multi_util`` and ``fair`` Fig. 11's and
     Fig. 12's rows (``multi_pts``: row -> (flows per AP, FER)); ``retx`` retransmissions per point label;
     ``residual_pub`` §4.2.1's printed residual reductions at FER 0.1 % (per compared sender); ``slow_ref`` the
-    maximum bandwidth of the 5 Mb/s backbone; ``ssthresh`` per sender the mean ssthresh of each run of Figs 4-7."""
+    maximum bandwidth of the 5 Mb/s backbone; ``ssthresh`` per sender the mean ssthresh of each run of Figs 4-7,
+    by seed."""
     out: list[Finding] = []
     pos = sorted(f for f in fers if f > 0)
     delays, slow, multi_util, retx = delays or {}, slow or {}, multi_util or {}, retx or {}
@@ -298,7 +299,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     # §3.3 (Fig. 7): "a much higher estimate for ssthresh is observed using the Adaptive TCP" than TCPW.
     res = []
     if ssthresh.get("adaptive") and ssthresh.get("westwood"):
-        s = summarise(a - w for a, w in zip(ssthresh["adaptive"], ssthresh["westwood"]))
+        s = paired_diff(ssthresh["adaptive"], ssthresh["westwood"])
         res.append((above(s), f"mean ssthresh Adaptive TCP − Westwood+ = {s.pm(1)} packets"))
     out.append(Finding.over_cases("Adaptive TCP holds a higher ssthresh than Westwood+ (Fig. 7, FER 1 %)", res,
                                   RULE_OUTPERFORMS + " (time-weighted mean ssthresh over 100-200 s, runs paired in seed order)"))

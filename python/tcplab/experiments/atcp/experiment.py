@@ -161,7 +161,7 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     for metric, unit in (("goodput", "Mb/s"), ("retransmissions", "segments"), ("relay drops", "packets"),
                          ("relay ECN marks", "packets")):
         for v in CONGESTION:
-            cells.append(TableCell.of(TC, metric, LABEL[v], summarise(cong.get(v, {}).get(metric, [])), unit))
+            cells.append(TableCell.of(TC, metric, LABEL[v], summarise(cong.get(v, {}).get(metric, {}).values()), unit))
     motion = {c.label: c.motion for c in CASES}
     return cells, against_paper(findings(times, motion, cong, conserved, published_gain()),
                                 findings(paper_times(), motion, {}, [], published_gain()))
@@ -178,19 +178,21 @@ def paper_times() -> dict[str, dict[str, dict[int, float]]]:
             for c in CASES}
 
 
-def congestion_stats(store: Store, sweep: str) -> dict[str, dict[str, list[float]]]:
-    """Per sender, per seed (in seed order): aggregate goodput, retransmissions, the relay's drops and marks."""
-    out: dict[str, dict[str, list[float]]] = {}
+def congestion_stats(store: Store, sweep: str) -> dict[str, dict[str, dict[int, float]]]:
+    """Per sender, per metric, per seed of the runs that ended ok (in seed order): aggregate goodput,
+    retransmissions, the relay's drops and marks.  Keyed by seed, so that two senders are paired by seed
+    even where one of them lost a run."""
+    out: dict[str, dict[str, dict[int, float]]] = {}
     for v, per in runs(store, sweep).items():
-        acc: dict[str, list[float]] = {}
-        for _, r in sorted(per.items()):
+        acc: dict[str, dict[int, float]] = {}
+        for seed, r in sorted(per.items()):
             if r["status"] != "ok":
                 continue
             relay = next((w for w in r["wifi"] if w["node"] == "m"), {})
-            acc.setdefault("goodput", []).append(sum(f["goodput_bps"] for f in r["flows"]) / 1e6)
-            acc.setdefault("retransmissions", []).append(sum(f["retransmissions"] for f in r["flows"]))
-            acc.setdefault("relay drops", []).append(relay.get("drops_queue", 0))
-            acc.setdefault("relay ECN marks", []).append(relay.get("ecn_marks", 0))
+            acc.setdefault("goodput", {})[seed] = sum(f["goodput_bps"] for f in r["flows"]) / 1e6
+            acc.setdefault("retransmissions", {})[seed] = sum(f["retransmissions"] for f in r["flows"])
+            acc.setdefault("relay drops", {})[seed] = relay.get("drops_queue", 0)
+            acc.setdefault("relay ECN marks", {})[seed] = relay.get("ecn_marks", 0)
         out[v] = acc
     return out
 

@@ -80,7 +80,7 @@ def _congestion(store: Store, outdir: Path, quick: bool) -> Path:
     axes = fig.subplots(1, 3)
     for ax, metric, unit in zip(axes, ("goodput", "retransmissions", "relay drops"), ("Mb/s", "segments", "packets")):
         vs = [v for v in exp.CONGESTION if v in stats]
-        ss = [summarise(stats[v].get(metric, [])) for v in vs]
+        ss = [summarise(stats[v].get(metric, {}).values()) for v in vs]
         ax.bar(range(len(vs)), [s.mean for s in ss], yerr=[s.ci95 if s.n > 1 else 0.0 for s in ss], capsize=3)
         ax.set_xticks(range(len(vs)), [LABEL[v].replace(" (NewReno)", "") for v in vs], rotation=30, fontsize=7)
         ax.set_title(f"{metric} ({unit})", fontsize=9)

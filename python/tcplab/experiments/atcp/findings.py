@@ -61,7 +61,7 @@ def reduction_pct(mod: Mapping[int, float], base: Mapping[int, float]) -> dict[i
     return {k: 100.0 * (1.0 - mod[k] / base[k]) for k in sorted(set(mod) & set(base)) if base[k] > 0}
 
 
-def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping[str, list[float]]],
+def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping[str, Mapping[int, float]]],
              conserved: Sequence[tuple[str, str, bool]], published_gain: Mapping[str, float] | None = None) -> list[Finding]:
     """The paper's claims; ``published_gain`` is Table 2's reduction per case (%), for the magnitudes."""
     out: list[Finding] = []
@@ -129,9 +129,8 @@ def findings(times: Times, motion: Mapping[str, str], cong: Mapping[str, Mapping
     res = []
     orig, mod = cong.get("atcp_orig", {}), cong.get("atcp_mod", {})
     if orig and mod:
-        n = min(len(orig.get("goodput", [])), len(mod.get("goodput", [])))
-        rx = summarise(o - m for o, m in zip(orig["retransmissions"][:n], mod["retransmissions"][:n]))
-        gp = summarise(m - o for o, m in zip(orig["goodput"][:n], mod["goodput"][:n]))
+        rx = paired_diff(orig["retransmissions"], mod["retransmissions"])
+        gp = paired_diff(mod["goodput"], orig["goodput"])
         vr, vg = above(rx), above(gp)
         verdict = combine([vr, vg])
         res.append((verdict, f"retransmissions original − modified = {rx.pm(0)}; goodput "
