@@ -302,7 +302,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         s = paired_diff(ssthresh["adaptive"], ssthresh["westwood"])
         res.append((above(s), f"mean ssthresh Adaptive TCP − Westwood+ = {s.pm(1)} packets"))
     out.append(Finding.over_cases("Adaptive TCP holds a higher ssthresh than Westwood+ (Fig. 7, FER 1 %)", res,
-                                  RULE_OUTPERFORMS + " (time-weighted mean ssthresh over 100-200 s, runs paired in seed order)"))
+                                  RULE_OUTPERFORMS + " (time-weighted mean ssthresh over 100-200 s, runs paired by seed)"))
 
     res = []
     for f, label in sorted(frames.items()):

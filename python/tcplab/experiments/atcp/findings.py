@@ -44,7 +44,7 @@ RULE_MAGNITUDE = (
     "lies wholly above 0 but away from it, not reproduced otherwise"
 )
 RULE_OBVIOUS = (
-    "the reductions per seed, paired by seed index across cases; holds when the 95 % CI of reduction(mobile or "
+    "the reductions per seed, paired by seed across cases; holds when the 95 % CI of reduction(mobile or "
     "disconnected case) − reduction(static case) lies wholly above 0 for every such pair, fails when one lies wholly "
     "at or below 0"
 )

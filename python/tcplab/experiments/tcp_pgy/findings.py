@@ -219,7 +219,7 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
             res.append((above(s), f"{v:g} m/s: gain({max(by_flows)} flows) − gain({min(by_flows)} flows) = "
                                   f"{s.pm(1)} points"))
     out.append(Finding.over_cases("TCP-pgy's gain is larger with more flows in random topologies (§IV-C.2, Fig. 12(b))", res,
-                                  RULE_GREATER + " (gains paired by seed index)"))
+                                  RULE_GREATER + " (gains paired by seed)"))
 
     verdict = never(len(failures), total)
     detail = (f"{total - len(failures)} of {total} runs ended ok"
