@@ -20,7 +20,7 @@ Input: ``vals[(variant, scenario, delayed_ack, metric)] = {seed: value}`` with m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 
 from tcplab.experiments.base import Finding
 from tcplab.stats import (
@@ -87,20 +87,25 @@ def _case(k: Key) -> str:
     return f"{LABEL[v]} {sc}, {_ack(d)}"
 
 
+def _seeds(vals: Values, k: Key, metric: str) -> dict[int, float]:
+    """One metric of a cell, by seed (empty when the cell has no runs)."""
+    return vals.get((*k, metric), {})
+
+
 def _aborts(vals: Values, k: Key) -> tuple[int, int]:
     """(aborted, total) replications of a cell."""
-    c = vals.get((*k, "completed"), {})
+    c = _seeds(vals, k, "completed")
     return sum(1 for x in c.values() if x < 0.5), len(c)
 
 
-def _diff(vals: Values, a: Key, b: Key, metric: str, f: Callable[[float, float], float]) -> Summary:
-    """Summary of ``f(a, b)`` over the seeds both cells have."""
-    return summarise(f(x, y) for x, y in paired(vals.get((*a, metric), {}), vals.get((*b, metric), {})))
+def _diff(vals: Values, a: Key, b: Key, metric: str) -> Summary:
+    """The paired a − b of one metric over the seeds both cells have."""
+    return paired_diff(_seeds(vals, a, metric), _seeds(vals, b, metric))
 
 
 def _gap(vals: Values, a: Key, b: Key, metric: str) -> dict[int, float]:
     """Per seed both cells have, a − b of one metric (keyed by seed, to be paired in turn)."""
-    xa, xb = vals.get((*a, metric), {}), vals.get((*b, metric), {})
+    xa, xb = _seeds(vals, a, metric), _seeds(vals, b, metric)
     return {k: xa[k] - xb[k] for k in xa if k in xb}
 
 
@@ -119,16 +124,17 @@ def faster(vals: Values, a: Key, b: Key, *, ties: bool = False) -> tuple[str, st
         if ab_a == n_a and ab_b == n_b:
             return NOT_CHECKED, text + " (both aborted)"
         return NOT_SEPARATED, text
-    s = _diff(vals, a, b, "response", lambda x, y: y - x)
+    s = _diff(vals, b, a, "response")
     if ties:
-        margin = SIMILAR_PCT / 100 * summarise(vals.get((*b, "response"), {}).values()).mean
+        margin = SIMILAR_PCT / 100 * summarise(_seeds(vals, b, "response").values()).mean
         return at_least(s, margin), f"{_case(b)} − {_case(a)} = {s.pm(2)} s (tie margin ±{margin:.2f} s)"
     return above(s), f"{_case(b)} − {_case(a)} = {s.pm(2)} s"
 
 
 def _relative(vals: Values, a: Key, b: Key, metric: str) -> Summary:
     """Paired 100·(b − a)/b: how much lower a is than b, in % of b."""
-    return _diff(vals, a, b, metric, lambda x, y: 100.0 * (y - x) / y if y else float("nan"))
+    return summarise(100.0 * (y - x) / y if y else float("nan") for x, y in paired(_seeds(vals, a, metric),
+                                                                                    _seeds(vals, b, metric)))
 
 
 def _decide(
@@ -229,7 +235,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
     for d in DELACK:
         for sc in ("none", *DISCONNECTIONS, "congestion"):
             a, b = ("sack", sc, d), ("newreno", sc, d)
-            recoveries = sum(sum(vals.get((*k, "fast_recoveries"), {}).values()) for k in (a, b))
+            recoveries = sum(sum(_seeds(vals, k, "fast_recoveries").values()) for k in (a, b))
             if recoveries == 0:
                 res.append((NOT_CHECKED, f"{sc}, {_ack(d)}: no fast recovery in any run"))
             elif _aborts(vals, a)[0] or _aborts(vals, b)[0]:
@@ -246,7 +252,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
     for d in DELACK:
         for sc in DISCONNECTIONS:
             for v in (others if d else ("newreno", "sack")):
-                s = _diff(vals, (v, sc, d), ("mtcp_plus", sc, d), "retx", lambda x, y: x - y)
+                s = _diff(vals, (v, sc, d), ("mtcp_plus", sc, d), "retx")
                 res.append((above(s), f"{LABEL[v]} − M-TCP+ at {sc}, {_ack(d)}: {s.pm(3)} points"))
     out.append(_finding("M-TCP+ has a lower retransmission ratio than NewReno and SACK (and M-TCP with delayed ACK) "
                         "in every disconnection case (Table 4)", res, RULE_LOWER, ["Table 4"]))
@@ -256,7 +262,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
     for sc in DISCONNECTIONS:
         for a in ("mtcp_plus", "mtcp"):
             for b in ("newreno", "sack"):
-                s = _diff(vals, (b, sc, False), (a, sc, False), "retx", lambda x, y: x - y)
+                s = _diff(vals, (b, sc, False), (a, sc, False), "retx")
                 res.append((within(s, 2.0, 8.0), f"{LABEL[b]} − {LABEL[a]} at {sc}: {s.pm(3)} points"))
     out.append(_finding("Without delayed ACK, M-TCP+ and M-TCP retransmit 2–8 points less than NewReno and SACK "
                         "(Table 4)", res, RULE_BAND + "; band [2, 8] percentage points", ["Table 4"]))
@@ -265,7 +271,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
     res = []
     for d in DELACK:
         for v in ("mtcp_plus", *others):
-            s = _diff(vals, (v, "congestion", d), (v, "10s", d), "retx", lambda x, y: x - y)
+            s = _diff(vals, (v, "congestion", d), (v, "10s", d), "retx")
             res.append((above(s), f"{LABEL[v]}, {_ack(d)}: congestion − 10 s = {s.pm(3)} points"))
     out.append(_finding("Congestion raises every variant's retransmission ratio (Table 6 > Table 4 at 10 s)",
                         res, RULE_LOWER, ["Table 4", "Table 6"]))
@@ -299,7 +305,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
     for d in DELACK:
         for a in (("mtcp_plus",) if d else ("mtcp_plus", "mtcp")):
             for v in (others if d else ("newreno", "sack")):
-                s = _diff(vals, (v, "congestion", d), (a, "congestion", d), "retx", lambda x, y: x - y)
+                s = _diff(vals, (v, "congestion", d), (a, "congestion", d), "retx")
                 res.append((above(s), f"{LABEL[v]} − {LABEL[a]}, {_ack(d)}: {s.pm(3)} points"))
     out.append(_finding("With congestion M-TCP+ retransmits less than the others with delayed ACK, and M-TCP+ and M-TCP "
                         "less than NewReno and SACK without it (Table 6)", res, RULE_LOWER, ["Table 6"]))
@@ -308,7 +314,7 @@ def findings(vals: Values, not_reproduced: Collection[str] = ()) -> list[Finding
     res = []
     for v in ("mtcp_plus", *others):
         for d in DELACK:
-            r = vals.get((v, "none", d, "retx"), {})
+            r = _seeds(vals, (v, "none", d), "retx")
             if r:
                 bad = sum(1 for x in r.values() if x > 0)
                 res.append((never(bad, len(r)), f"{LABEL[v]}, {_ack(d)}: {bad}/{len(r)} runs retransmitted"))
