@@ -76,6 +76,19 @@ def _residual_by_seed(util: Mapping[str, Mapping[int, float]], ref: float) -> di
     return {k: ((ref - n[k]) - (ref - a[k])) / (ref - n[k]) for k in sorted(set(a) & set(n)) if ref - n[k] > 0}
 
 
+def _outperforms(where: str, u: Mapping[str, Mapping[int, float]],
+                  pairs: Sequence[tuple[str, str]] = (("adaptive", "westwood"), ("adaptive", "newreno"))
+                  ) -> list[tuple[str, str]]:
+    """The cases "A uses more bandwidth than B" at one point (``u``: sender -> seed -> Mb/s), for the pairs
+    whose senders both ran there: paired over seeds, :func:`tcplab.stats.above`."""
+    out = []
+    for a, b in pairs:
+        if a in u and b in u:
+            s = paired_diff(u[a], u[b])
+            out.append((above(s), f"{where}: {LABEL[a]} − {LABEL[b]} = {s.pm(2)} Mb/s"))
+    return out
+
+
 def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: Sequence[str],
              ref: float, frames: Mapping[float, str], *, delays: Mapping[float, str] | None = None,
              slow: Mapping[float, str] | None = None, multi_util: PerPoint | None = None,
@@ -93,14 +106,8 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     delays, slow, multi_util, retx = delays or {}, slow or {}, multi_util or {}, retx or {}
     multi_pts, ssthresh = multi_pts or {}, ssthresh or {}
 
-    res = []
-    for f in pos:
-        u = util.get(fers[f], {})
-        for a, b in (("adaptive", "westwood"), ("westwood", "newreno")):
-            if a in u and b in u:
-                s = paired_diff(u[a], u[b])
-                res.append((above(s),
-                            f"FER {100 * f:g} %: {LABEL[a]} − {LABEL[b]} = {s.pm(2)} Mb/s"))
+    res = [c for f in pos for c in _outperforms(f"FER {100 * f:g} %", util.get(fers[f], {}),
+                                                (("adaptive", "westwood"), ("westwood", "newreno")))]
     out.append(Finding.over_cases("Adaptive TCP > Westwood+ > NewReno in bandwidth utilisation at every FER > 0 (Fig. 8)",
                         res, RULE_OUTPERFORMS))
 
@@ -181,14 +188,9 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
                                   "its 95 % CI lies wholly above 60 %, fails when wholly at or below"))
 
     # §4.2.2 (Fig. 9): Adaptive TCP outperforms at every D, and every sender's utilisation falls as D grows.
-    res, falls = [], []
+    falls = []
     ds = sorted(delays)
-    for d in ds:
-        u = util.get(delays[d], {})
-        for b in ("westwood", "newreno"):
-            if "adaptive" in u and b in u:
-                s = paired_diff(u["adaptive"], u[b])
-                res.append((above(s), f"D = {d:g} ms: Adaptive TCP − {LABEL[b]} = {s.pm(2)} Mb/s"))
+    res = [c for d in ds for c in _outperforms(f"D = {d:g} ms", util.get(delays[d], {}))]
     out.append(Finding.over_cases("Adaptive TCP outperforms NewReno and Westwood+ at every wired delay (Fig. 9, FER 1 %)",
                                   res, RULE_OUTPERFORMS))
     if len(ds) >= 2:
@@ -210,13 +212,8 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
         res.append((above(s), f"NewReno − Westwood+ = {s.pm(2)} Mb/s"))
     out.append(Finding.over_cases("On the 5 Mb/s backbone at FER 0.1 % Westwood+ uses less bandwidth than NewReno "
                                   "(§4.2.3, Fig. 10)", res, RULE_OUTPERFORMS))
-    res = []
-    for f in sorted(x for x in slow if x > 0):
-        u = util.get(slow[f], {})
-        for b in ("westwood", "newreno"):
-            if "adaptive" in u and b in u:
-                s = paired_diff(u["adaptive"], u[b])
-                res.append((above(s), f"FER {100 * f:g} %: Adaptive TCP − {LABEL[b]} = {s.pm(2)} Mb/s"))
+    res = [c for f in sorted(x for x in slow if x > 0)
+           for c in _outperforms(f"FER {100 * f:g} %", util.get(slow[f], {}))]
     out.append(Finding.over_cases("On the 5 Mb/s backbone Adaptive TCP outperforms both at every FER > 0 (§4.2.3, Fig. 10)",
                                   res, RULE_OUTPERFORMS))
     res = []
@@ -238,12 +235,7 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
                                   "TCP (§4.2.3)", res, RULE_MAG + "; 'about 30 %' read as 20–40 % (relative margin 1/3)"))
 
     # §4.2.4 (Fig. 11): "In all cases, Adaptive TCP outperformed TCP NewReno and TCPW."
-    res = []
-    for row, u in multi_util.items():
-        for b in ("westwood", "newreno"):
-            if "adaptive" in u and b in u:
-                s = paired_diff(u["adaptive"], u[b])
-                res.append((above(s), f"{row}: Adaptive TCP − {LABEL[b]} = {s.pm(2)} Mb/s"))
+    res = [c for row, u in multi_util.items() for c in _outperforms(row, u)]
     out.append(Finding.over_cases("With 4 APs and several flows Adaptive TCP outperforms NewReno and Westwood+ (Fig. 11)",
                                   res, RULE_OUTPERFORMS))
 
