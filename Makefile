@@ -87,7 +87,7 @@ FUZZ_INPUTS ?= 1000000
 FUZZ_SEED ?= 2026
 fuzz:
 	TCPLAB_FUZZ_INPUTS=$(FUZZ_INPUTS) TCPLAB_FUZZ_SEED=$(FUZZ_SEED) \
-		cargo test --release -p tcplab-core --test fuzz_scenarios -- --nocapture
+		cargo test --release -p tcplab-core --test integration fuzz_scenarios:: -- --nocapture
 
 clean:
 	rm -rf target $(VENV) report results

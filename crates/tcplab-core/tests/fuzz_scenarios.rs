@@ -9,7 +9,7 @@
 //! a byte-level fuzzer without a grammar rarely reaches), and byte-level too (bit flips,
 //! deletions, splices of the TOML text). What it lacks is coverage feedback.
 //!
-//! `cargo test --release -p tcplab-core --test fuzz_scenarios` runs 20 000 inputs (part of
+//! `cargo test --release -p tcplab-core --test integration fuzz_scenarios::` runs 20 000 inputs (part of
 //! `make test`); `TCPLAB_FUZZ_INPUTS=1000000` runs more, `TCPLAB_FUZZ_SEED` picks another
 //! stream, `TCPLAB_FUZZ_FIRST` starts at another index (input i depends only on the seed and i, so
 //! a campaign can be split into ranges), `make fuzz` runs a million, `TCPLAB_FUZZ_DEBUG=1` prints why each refused input was

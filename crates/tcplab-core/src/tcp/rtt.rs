@@ -1,11 +1,29 @@
-//! RFC 6298 round-trip estimation and the retransmission timeout (and, behind the same face,
-//! ns-2.35's tick-counting estimator of `rtt_ns2.rs`).
+//! Round-trip estimation and the retransmission timeout behind one face: RFC 6298's estimator
+//! (with Linux's form of the RTO) or ns-2.35's tick-counting one of `rtt_ns2.rs`, as `rto_rule`
+//! chooses; and the summary of every valid sample for the flow statistics.
 
 use super::rtt_ns2::Ns2Rtt;
 use crate::time::SimTime;
+use crate::trace::flowstats::RttSummary;
 
 #[derive(Clone, Debug)]
 pub struct RttEstimator {
+    rule: Rule,
+    /// Every valid sample taken, summarised (the flow statistics' RTT columns).
+    samples: RttSummary,
+}
+
+/// The estimator that answers every query, dispatched by `match` (as `cc::AnyCc`).
+#[derive(Clone, Debug)]
+enum Rule {
+    Rfc6298(Rfc6298),
+    /// ns-2.35's Agent/TCP estimator (`rto_rule = "ns2"`).
+    Ns2(Ns2Rtt),
+}
+
+/// RFC 6298's estimator.
+#[derive(Clone, Debug)]
+struct Rfc6298 {
     /// Smoothed RTT and variation in nanoseconds (f64: the gains 1/8 and 1/4 are exact in binary).
     srtt: Option<f64>,
     rttvar: f64,
@@ -18,81 +36,108 @@ pub struct RttEstimator {
     g: SimTime,
     /// Linux's rule: rto_min bounds the variance term, not the sum.
     linux: bool,
-    /// ns-2.35's estimator (`rto_rule = "ns2"`), which then answers every query.
-    ns2: Option<Ns2Rtt>,
-    /// Every valid sample taken, summarised (the flow statistics' RTT columns).
-    samples: crate::trace::flowstats::RttSummary,
 }
 
 impl RttEstimator {
     pub fn new(initial: SimTime, min: SimTime, max: SimTime, g: SimTime) -> Self {
         // RFC 6298 (2.1): RTO = 1 s (here: the configured initial value) until a sample arrives.
         RttEstimator {
-            srtt: None,
-            rttvar: 0.0,
-            base_rto: initial.min(max),
-            backoff: 0,
-            min,
-            max,
-            g,
-            linux: false,
-            ns2: None,
+            rule: Rule::Rfc6298(Rfc6298 {
+                srtt: None,
+                rttvar: 0.0,
+                base_rto: initial.min(max),
+                backoff: 0,
+                min,
+                max,
+                g,
+                linux: false,
+            }),
             samples: Default::default(),
         }
     }
 
     /// ns-2.35's Agent/TCP estimator in place of RFC 6298's (see `rtt_ns2.rs`).
     pub fn ns2(mut self, e: Ns2Rtt) -> Self {
-        self.ns2 = Some(e);
+        self.rule = Rule::Ns2(e);
         self
     }
 
     /// Linux's RTO: SRTT + max(4·RTTVAR, rto_min), at most rto_max (the kernel keeps its
     /// variance term at least TCP_RTO_MIN; ip-route's rto_min documents the floor).
     pub fn linux(mut self) -> Self {
-        self.linux = true;
+        if let Rule::Rfc6298(r) = &mut self.rule {
+            r.linux = true;
+        }
         self
     }
 
     pub fn srtt(&self) -> Option<SimTime> {
-        if let Some(e) = &self.ns2 {
-            return e.srtt();
+        match &self.rule {
+            Rule::Rfc6298(r) => r.srtt.map(|s| SimTime(s.round() as u64)),
+            Rule::Ns2(e) => e.srtt(),
         }
-        self.srtt.map(|s| SimTime(s.round() as u64))
     }
     pub fn rttvar(&self) -> SimTime {
-        if let Some(e) = &self.ns2 {
-            return e.rttvar();
+        match &self.rule {
+            Rule::Rfc6298(r) => SimTime(r.rttvar.round() as u64),
+            Rule::Ns2(e) => e.rttvar(),
         }
-        SimTime(self.rttvar.round() as u64)
     }
     pub fn backoff_count(&self) -> u32 {
-        match &self.ns2 {
-            Some(e) => e.backoff_count(),
-            None => self.backoff,
+        match &self.rule {
+            Rule::Rfc6298(r) => r.backoff,
+            Rule::Ns2(e) => e.backoff_count(),
         }
     }
 
     /// A valid measurement of a segment (or timestamp) sent at `sent` and acknowledged at `now`;
     /// `timestamps` says it came from a timestamp echo (ns-2 rounds those, counts ticks otherwise).
     pub fn on_sample_at(&mut self, sent: SimTime, now: SimTime, timestamps: bool) {
-        match self.ns2.as_mut() {
-            Some(e) => {
-                self.samples.add(now.saturating_sub(sent));
-                e.on_sample(sent, now, timestamps)
-            }
-            None => self.on_sample(now.saturating_sub(sent)),
+        let r = now.saturating_sub(sent);
+        self.samples.add(r);
+        match &mut self.rule {
+            Rule::Rfc6298(e) => e.on_sample(r),
+            Rule::Ns2(e) => e.on_sample(sent, now, timestamps),
         }
     }
 
+    /// Takes a valid RTT measurement `r` (of a segment sent at time zero).
+    pub fn on_sample(&mut self, r: SimTime) {
+        self.on_sample_at(SimTime::ZERO, r, false);
+    }
+
     /// The valid samples taken so far.
-    pub fn samples(&self) -> &crate::trace::flowstats::RttSummary {
+    pub fn samples(&self) -> &RttSummary {
         &self.samples
     }
 
-    /// Takes a valid RTT measurement.
-    pub fn on_sample(&mut self, r: SimTime) {
-        self.samples.add(r);
+    /// The current RTO including backoff, capped at the maximum.
+    pub fn rto(&self) -> SimTime {
+        match &self.rule {
+            Rule::Rfc6298(r) => r.rto(),
+            Rule::Ns2(e) => e.rto(),
+        }
+    }
+
+    /// RFC 6298 (5.5): RTO ← 2·RTO (ns-2.35: tcp.cc rtt_backoff).
+    pub fn back_off(&mut self) {
+        match &mut self.rule {
+            Rule::Rfc6298(r) => r.back_off(),
+            Rule::Ns2(e) => e.back_off(),
+        }
+    }
+
+    /// RFC 6298 (5.7): if the SYN timed out, use at least `floor` until the first sample.
+    pub fn raise_floor_before_sample(&mut self, floor: SimTime) {
+        // ns-2 has no SYN, hence no (5.7).
+        if let Rule::Rfc6298(r) = &mut self.rule {
+            r.raise_floor_before_sample(floor);
+        }
+    }
+}
+
+impl Rfc6298 {
+    fn on_sample(&mut self, r: SimTime) {
         let r = r.0 as f64;
         match self.srtt {
             // RFC 6298 (2.2): first measurement.
@@ -121,11 +166,7 @@ impl RttEstimator {
         self.backoff = 0;
     }
 
-    /// The current RTO including backoff, capped at the maximum.
-    pub fn rto(&self) -> SimTime {
-        if let Some(e) = &self.ns2 {
-            return e.rto();
-        }
+    fn rto(&self) -> SimTime {
         let mut r = self.base_rto;
         for _ in 0..self.backoff {
             r = r.times(2);
@@ -136,20 +177,14 @@ impl RttEstimator {
         r.min(self.max)
     }
 
-    /// RFC 6298 (5.5): RTO ← 2·RTO.
-    pub fn back_off(&mut self) {
-        if let Some(e) = self.ns2.as_mut() {
-            return e.back_off();
-        }
+    fn back_off(&mut self) {
         if self.rto() < self.max {
             self.backoff += 1;
         }
     }
 
-    /// RFC 6298 (5.7): if the SYN timed out, use at least `floor` until the first sample.
-    pub fn raise_floor_before_sample(&mut self, floor: SimTime) {
-        // ns-2 has no SYN, hence no (5.7).
-        if self.srtt.is_none() && self.ns2.is_none() {
+    fn raise_floor_before_sample(&mut self, floor: SimTime) {
+        if self.srtt.is_none() {
             self.base_rto = self.base_rto.max(floor).min(self.max);
             self.backoff = 0;
         }
@@ -271,5 +306,52 @@ mod tests {
         lin.on_sample(SimTime::from_secs(2));
         assert_eq!(lin.rto(), ms(3000));
         assert_eq!(lin.srtt(), Some(SimTime::from_secs(2)));
+    }
+
+    /// Under `rto_rule = "ns2"` the tick estimator answers every query and (5.7) does nothing;
+    /// under either rule each valid sample enters the flow statistics' summary once.
+    #[test]
+    fn the_ns2_rule_answers_and_every_sample_is_summarised_once() {
+        let ns2 = Ns2Rtt::new(
+            SimTime::from_secs(3),
+            ms(200),
+            SimTime::from_secs(60),
+            ms(100),
+            SimTime::ZERO,
+            true,
+        );
+        let mut e = RttEstimator::new(
+            SimTime::from_secs(3),
+            ms(200),
+            SimTime::from_secs(60),
+            ms(100),
+        )
+        .linux()
+        .ns2(ns2);
+        e.raise_floor_before_sample(SimTime::from_secs(5));
+        assert_eq!(e.rto(), SimTime::from_secs(3));
+        // 160 ms from 0 crosses one 100 ms boundary: SRTT 1 tick, RTO 3 ticks (RFC 6298: 480 ms).
+        e.on_sample_at(ms(0), ms(160), false);
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(ms(100)), ms(50), ms(300))
+        );
+        e.back_off();
+        assert_eq!((e.backoff_count(), e.rto()), (1, ms(600)));
+        e.on_sample_at(ms(1000), ms(1120), false);
+        let mut rfc = RttEstimator::new(
+            SimTime::from_secs(1),
+            ms(200),
+            SimTime::from_secs(60),
+            ms(1),
+        );
+        rfc.on_sample(ms(160));
+        rfc.on_sample_at(ms(1000), ms(1120), true);
+        for s in [e.samples(), rfc.samples()] {
+            assert_eq!(
+                (s.n, s.sum_ns, s.min_ns, s.max_ns),
+                (2, 280_000_000, 120_000_000, 160_000_000)
+            );
+        }
     }
 }

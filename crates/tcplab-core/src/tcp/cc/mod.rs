@@ -67,6 +67,18 @@ impl Window {
         self.ca_acked = 0;
     }
 
+    /// RFC 3465 §2.1 byte counting: adds `bytes` to the count and says whether a full cwnd has
+    /// now been acknowledged, in which case the count restarts from the excess.
+    pub fn count_window_acked(&mut self, bytes: u64) -> bool {
+        self.ca_acked += bytes;
+        let cwnd = self.cwnd as u64;
+        let full = self.ca_acked >= cwnd;
+        if full {
+            self.ca_acked -= cwnd;
+        }
+        full
+    }
+
     /// RFC 5681 §3.1: slow start while cwnd < ssthresh.
     pub fn in_slow_start(&self) -> bool {
         (self.cwnd as u64) < self.ssthresh

@@ -21,6 +21,12 @@ impl Reno {
     }
 }
 
+/// ns-2's window at a reduction: min(int(cwnd_), window_) in whole segments, the peer's window
+/// counting as at least one.
+pub(crate) fn ns2_window_segs(w: &Window, f: &Flight) -> u64 {
+    (w.window() / w.mss).min((f.snd_wnd / w.mss).max(1))
+}
+
 /// RFC 5681 eq. (4): max(FlightSize/2, 2·SMSS).
 pub(crate) fn half_flight(w: &Window, f: &Flight) -> u64 {
     (f.flight_size / 2).max(2 * w.mss)
@@ -39,10 +45,7 @@ impl CongestionControl for Reno {
         match (w.unit, self.ca_mode) {
             // RFC 5681 §3.1 / RFC 3465 §2.1: +SMSS once a full cwnd of bytes has been acknowledged.
             (WindowUnit::Bytes, CaMode::ByteCounting) => {
-                w.ca_acked += ack.acked;
-                let cwnd = w.cwnd as u64;
-                if w.ca_acked >= cwnd {
-                    w.ca_acked -= cwnd;
+                if w.count_window_acked(ack.acked) {
                     w.cwnd += w.mss as f64;
                 }
             }
@@ -64,11 +67,7 @@ impl CongestionControl for Reno {
             // RFC 3168 §6.1.2: the same reduction as for a loss.
             (_, Congestion::Ecn) | (WindowUnit::Bytes, _) => half_flight(w, f),
             // ns-2: ssthresh = max(⌊min(cwnd, rwnd)/2⌋, 2) segments.
-            (WindowUnit::Segments, _) => {
-                let wnd_segs = f.snd_wnd / w.mss;
-                let cw = (w.window() / w.mss).min(wnd_segs.max(1));
-                (cw / 2).max(2) * w.mss
-            }
+            (WindowUnit::Segments, _) => (ns2_window_segs(w, f) / 2).max(2) * w.mss,
         }
     }
 }

@@ -9,7 +9,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::reno::Reno;
+use super::reno::{ns2_window_segs, Reno};
 use super::{Ack, Congestion, CongestionControl, Flight, Window};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::rtt::RttEstimator;
@@ -243,7 +243,7 @@ impl CongestionControl for Vegas {
             // ns-2.35 tcp-vegas.cc (after the Arizona code): on the third duplicate ACK the
             // window drops by a quarter, to 2 segments at most 3.
             Congestion::FastRetransmit => {
-                let win = (w.window() / w.mss).min((f.snd_wnd / w.mss).max(1));
+                let win = ns2_window_segs(w, f);
                 let after = if win <= 3 { 2 } else { win - win / 4 };
                 after * w.mss
             }

@@ -8,7 +8,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::reno::Reno;
+use super::reno::{ns2_window_segs, Reno};
 use super::vegas::Rounds;
 use super::{Ack, Congestion, CongestionControl, Flight, Window};
 use crate::tcp::config::{TcpConfig, WindowUnit};
@@ -44,7 +44,7 @@ impl VenoParams {
 pub struct Veno {
     beta: f64,
     reno: Reno,
-    rounds: super::vegas::Rounds,
+    rounds: Rounds,
     /// The last round trip's backlog N in segments; None before the first.
     backlog: Option<f64>,
     /// Congestive state: the increment is due on every other window of ACKs (Linux's veno->inc).
@@ -95,14 +95,12 @@ impl CongestionControl for Veno {
         }
         // §II-B: in the congestive state (N ≥ β) one segment every other round trip: each
         // window's worth of ACKs alternately adds a segment and not (Linux's veno->inc).
-        w.ca_acked += match w.unit {
+        let counted = match w.unit {
             WindowUnit::Bytes => ack.acked,
             // ns-2's segment mode counts ACKs, as Reno's +1/cwnd per ACK does.
             WindowUnit::Segments => w.mss,
         };
-        let cwnd = w.cwnd as u64;
-        if w.ca_acked >= cwnd {
-            w.ca_acked -= cwnd;
+        if w.count_window_acked(counted) {
             if self.inc {
                 w.cwnd += w.mss as f64;
             }
@@ -114,11 +112,12 @@ impl CongestionControl for Veno {
         match ev {
             // §II-A: a fast retransmit with N < β is a random loss: ssthresh = cwnd·4/5.
             Congestion::FastRetransmit if !self.congestive() => {
-                let segs = match w.unit {
-                    WindowUnit::Bytes => w.cwnd / w.mss as f64,
-                    WindowUnit::Segments => (w.window() / w.mss) as f64,
+                let win = match w.unit {
+                    WindowUnit::Bytes => {
+                        (w.cwnd / w.mss as f64).min((f.snd_wnd / w.mss).max(1) as f64)
+                    }
+                    WindowUnit::Segments => ns2_window_segs(w, f) as f64,
                 };
-                let win = segs.min((f.snd_wnd / w.mss).max(1) as f64);
                 ((win * 4.0 / 5.0 * w.mss as f64) as u64).max(2 * w.mss)
             }
             // Congestive losses, timeouts and ECN: Reno's halving.

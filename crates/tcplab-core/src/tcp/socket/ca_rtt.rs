@@ -16,8 +16,15 @@ impl SentTimes {
     /// A data segment [s, e) went out; a retransmission forgets the send times it overlaps.
     pub(super) fn on_sent(&mut self, s: u64, e: u64, retx: bool, now: SimTime) {
         if retx {
-            self.0.retain(|&(a, b, _)| b <= s || e <= a);
+            // New data only ever extends snd_max, so the entries are disjoint and in order: those
+            // [s, e) overlaps are one run, found by bisection (no scan of the window per resend).
+            let from = self.0.partition_point(|&(_, b, _)| b <= s);
+            let to = self.0.partition_point(|&(a, _, _)| a < e);
+            if from < to {
+                self.0.drain(from..to);
+            }
         } else {
+            debug_assert!(self.0.back().is_none_or(|&(_, b, _)| b <= s));
             self.0.push_back((s, e, now));
         }
     }
@@ -54,5 +61,12 @@ mod tests {
         assert_eq!(t.on_ack(4000, ms(90)), Some(ms(88)));
         // Nothing left: no sample.
         assert_eq!(t.on_ack(4000, ms(91)), None);
+        // A resend across parts of two segments forgets both and only them.
+        for k in 4..8 {
+            t.on_sent(k * 1000, (k + 1) * 1000, false, ms(100 + k));
+        }
+        t.on_sent(4500, 5500, true, ms(120));
+        assert_eq!(t.on_ack(6000, ms(130)), None);
+        assert_eq!(t.on_ack(8000, ms(140)), Some(ms(33)));
     }
 }

@@ -87,13 +87,12 @@ impl Socket {
                 let every = self.cfg.rto_ssthresh == RtoSsthresh::EveryTimeout;
                 if every && self.consecutive_timeouts > 0 {
                     self.win.ssthresh = self.congestion_ssthresh(now, Congestion::Timeout);
-                } else if every && self.in_recovery() {
-                    let inflated = self.win.cwnd;
-                    self.win.cwnd = inflated.min(self.win.ssthresh as f64);
-                    self.undo_start();
-                    self.win.ssthresh = self.congestion_ssthresh(now, Congestion::Timeout);
-                    self.win.cwnd = inflated;
                 } else if self.consecutive_timeouts == 0 {
+                    if every && self.in_recovery() {
+                        // The un-inflated window is halved (and saved for undo); cwnd becomes
+                        // the loss window below.
+                        self.win.cwnd = self.win.cwnd.min(self.win.ssthresh as f64);
+                    }
                     self.undo_start();
                     let eq4 = self.congestion_ssthresh(now, Congestion::Timeout);
                     self.win.ssthresh = match self.cfg.rto_ssthresh {
