@@ -70,6 +70,30 @@ pub fn routing_reason(r: crate::net::DropReason) -> u8 {
         .unwrap_or(0) as u8
 }
 
+/// Why the network discarded a packet. Its code is worked out only when a row is written (a
+/// routing reason's is a search by name), so a run without the trace pays nothing for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Discard {
+    Queue,
+    Loss,
+    Outage,
+    Ttl,
+    Routing(crate::net::DropReason),
+}
+
+impl Discard {
+    /// The [`REASON_NAMES`] code.
+    pub fn code(self) -> u8 {
+        match self {
+            Discard::Queue => R_QUEUE,
+            Discard::Loss => R_LOSS,
+            Discard::Outage => R_OUTAGE,
+            Discard::Ttl => R_TTL,
+            Discard::Routing(r) => routing_reason(r),
+        }
+    }
+}
+
 /// No flow / no peer (a broadcast).
 pub const NONE16: u16 = u16::MAX;
 

@@ -1,8 +1,9 @@
 //! Per-flow statistics (trace/flowstats.rs) at the IP layer of each flow's ends: a packet is
 //! counted sent when its source originates it, received when its destination's transport gets
 //! it (its one-way delay from the instant it was sent), lost when the network discards it.
-//! A packet's send instant is kept beside the packet arena (`born`), and follows the packet
-//! when the wireless system copies it for its receiver.
+//! A packet's send instant is kept beside the packet arena (`born`), written when a packet that
+//! counts for a flow is sent (other packets leave it stale: nothing reads it for them), and
+//! follows the packet when the wireless system copies it for its receiver.
 
 use super::World;
 use crate::ids::PktId;
@@ -55,6 +56,7 @@ impl World {
     pub(super) fn flow_sent(&mut self, id: PktId) {
         if let Some(d) = self.flow_dir(id) {
             let (now, len) = (self.now, self.packets[id.idx()].ip_len());
+            self.born[id.idx()] = now;
             self.dir_stats(d).on_sent(now, len);
         }
     }

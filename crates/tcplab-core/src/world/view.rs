@@ -5,7 +5,7 @@
 use super::World;
 use crate::ids::{IfaceId, NodeId, PktId};
 use crate::time::SimTime;
-use crate::trace::view::{self as v, Row, ViewTrace};
+use crate::trace::view::{self as v, Discard, Row, ViewTrace};
 use crate::wifi::{FrameEvent, FrameKind, BROADCAST};
 
 impl World {
@@ -142,12 +142,19 @@ impl World {
         self.view.as_mut().expect("checked").push(row);
     }
 
-    /// Packet `id` is dropped at `node` for `reason` (a `trace::view::REASON_NAMES` code);
-    /// `peer` is the next hop it was meant for, if known.
-    pub(super) fn view_drop(&mut self, node: NodeId, id: PktId, reason: u8, peer: Option<NodeId>) {
+    /// Packet `id` is dropped at `node` for `why`; `peer` is the next hop it was meant for, if
+    /// known.
+    pub(super) fn view_drop(
+        &mut self,
+        node: NodeId,
+        id: PktId,
+        why: Discard,
+        peer: Option<NodeId>,
+    ) {
         if self.view.is_none() {
             return;
         }
+        let reason = why.code();
         let (class, flow) = self.classify(node, id);
         let row = Row {
             t: self.now,

@@ -8,6 +8,7 @@ use crate::net::{Hop, Port, PortKind, RoutingAgent};
 use crate::packet::{Addr, Ecn};
 use crate::rng::Rng;
 use crate::time::SimTime;
+use crate::trace::view::Discard;
 use crate::trace::PcapWriter;
 use crate::wifi::BROADCAST;
 
@@ -137,8 +138,10 @@ impl World {
                 self.capture_air();
             }
             // Packets a routing packet pushed out of a full interface queue.
-            for p in std::mem::take(&mut self.wifi.io.lost) {
-                self.lose(p);
+            if !self.wifi.io.lost.is_empty() {
+                for p in std::mem::take(&mut self.wifi.io.lost) {
+                    self.lose(p);
+                }
             }
             if !self.wifi.io.failed.is_empty() {
                 for (s, p, dst) in std::mem::take(&mut self.wifi.io.failed) {
@@ -238,8 +241,7 @@ impl World {
         if self.wifi_aqm(sta, id, prio) == Enqueue::Dropped
             || !self.wifi.enqueue(self.now, sta, id, next, len, prio)
         {
-            self.view_drop(node, id, crate::trace::view::R_QUEUE, None);
-            self.lose(id);
+            self.lose_at(node, id, Discard::Queue, None);
         }
         if !self.wifi.io.up.is_empty()
             || !self.wifi.io.overheard.is_empty()
