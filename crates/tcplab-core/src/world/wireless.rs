@@ -147,7 +147,7 @@ impl World {
                 for (s, p, dst) in std::mem::take(&mut self.wifi.io.failed) {
                     self.link_failed(s, p, dst);
                 }
-                self.free_packets.append(&mut freed);
+                self.release(&mut freed);
                 continue;
             }
             if !self.wifi.io.overheard.is_empty() {
@@ -161,7 +161,7 @@ impl World {
                 }
             }
             if self.wifi.io.up.is_empty() {
-                self.free_packets.append(&mut freed);
+                self.release(&mut freed);
                 break;
             }
             let mut up = std::mem::take(&mut self.wifi.io.up);
@@ -178,11 +178,20 @@ impl World {
                 let from = self.nodes[self.wifi.stations[src as usize].node.idx()].addr;
                 self.receive_ip(node, id, self.sta_port[s as usize], from);
             }
-            self.free_packets.append(&mut freed);
+            self.release(&mut freed);
             up.clear();
             if self.wifi.io.up.is_empty() {
                 self.wifi.io.up = up;
             }
+        }
+    }
+
+    /// Frees the copies of `freed` (the MAC's list of a round of `wifi_io`), and gives the list's
+    /// allocation back to the MAC unless the round made a new list.
+    fn release(&mut self, freed: &mut Vec<PktId>) {
+        self.free_packets.append(freed);
+        if self.wifi.io.freed.is_empty() {
+            std::mem::swap(&mut self.wifi.io.freed, freed);
         }
     }
 
