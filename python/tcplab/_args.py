@@ -134,15 +134,6 @@ def override_items(overrides: Any, name: str = "overrides") -> list[tuple[str, A
     return items
 
 
-def check_folder(value: Any, name: str) -> str | None:
-    """None, or the path of an existing folder (str or os.PathLike)."""
-    text = check_path(value, name, optional=True)
-    if text is not None and not os.path.isdir(text):
-        why = "is not a folder" if os.path.exists(text) else "no such folder (create it first)"
-        raise scenario_error(name, f"{text}: {why}")
-    return text
-
-
 def check_choice(value: Any, name: str, allowed: Sequence[str]) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{name}: expected one of {list(allowed)}, got {_a(value)}")
