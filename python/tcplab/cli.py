@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from tcplab import _core
+from tcplab._args import SEED_MAX
+from tcplab._capture import capture_lists
 from tcplab._fs import DEFAULT_STORE, check_out, publish, remove_staging, staging_dir, write_text
 from tcplab.exceptions import ScenarioError, TcplabError, format_error
 from tcplab.result import Result
@@ -59,9 +61,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-SEED_MAX = 2**64 - 1
 
 
 def _seed(text: str) -> int:
@@ -128,14 +127,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     src = _scenario_file(args.file)
     for w in _core.warnings(src.text, src.format, overrides):  # valid, but likely not what was meant
         _err(f"warning: {w['loc']}: {w['msg']}")
-    trace = _core.resolve(src.text, src.format, overrides)["trace"] if args.pcap or args.pcap_80211 else {}
-    if args.pcap and not trace.get("pcap"):
-        # --pcap with no trace.pcap list in the scenario: capture every link and WLAN interface.
-        overrides.append(("trace.pcap", '["*"]'))
-    if args.pcap_80211 and not trace.get("pcap_80211"):
-        # --pcap-80211 with no trace.pcap_80211 list: capture every station's 802.11 frames.
-        overrides.append(("trace.pcap_80211", '["*"]'))
     captures = args.pcap or args.pcap_80211
+    if captures:  # every interface (every station's 802.11 frames) unless the scenario lists some
+        overrides = capture_lists(src.text, src.format, overrides, args.pcap, args.pcap_80211)
     out = Path(args.out) if args.out else None
     if out is not None:
         check_out(out, RUN_MARKER, "run output")
