@@ -170,6 +170,12 @@ def test_tcp_fields_not_set_keep_ns2s_defaults() -> None:
     assert "$tcp_ set window_ 20" in script_of(WIRED).text
 
 
+def test_a_flow_tcp_field_set_by_index_is_carried_like_one_set_by_name() -> None:
+    by_name = script_of(WIRED, [("flows.f.tcp.rto_min", '"2s"')]).text
+    assert "$tcp_ set minrto_ 2" in by_name
+    assert script_of(WIRED, [("flows.0.tcp.rto_min", '"2s"')]).text == by_name
+
+
 # ------------------------------------------------------------------ the trace reader, by hand
 
 # A 3-node string n0 -> n1 -> n2, TCP from 0:0 to 2:0, 1000-byte packets; every count below is
@@ -397,6 +403,27 @@ def test_an_ns_crash_shows_its_last_lines_and_leaves_no_output(tmp_path: Path) -
     assert "boom: segmentation fault" in proc.stderr and "line 40" in proc.stderr and "line 2\n" not in proc.stderr
     assert not (tmp_path / "o").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".o.")]
+
+
+def test_an_out_folder_tcplab_did_not_write_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    proc, _ = _cli_run(tmp_path, STRING)
+    assert proc.returncode == 2 and "refusing to write into it" in proc.stderr
+    assert [p.name for p in out.iterdir()] == ["notes.txt"] and (out / "notes.txt").read_text() == "mine"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]
+
+
+def test_a_second_run_replaces_only_its_own_files(tmp_path: Path) -> None:
+    proc, out = _cli_run(tmp_path, WIRED, "--set", "duration=5s")
+    assert proc.returncode == 0, proc.stderr
+    (out / "notes.txt").write_text("mine")
+    (out / "comparison.json").write_text("{}")
+    proc, _ = _cli_run(tmp_path, WIRED, "--set", "duration=5s")
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "notes.txt").read_text() == "mine"
+    assert json.loads((out / "comparison.json").read_text())["scenario"] == "wired"
 
 
 def test_the_seed_list_is_checked() -> None:

@@ -18,7 +18,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -79,15 +78,18 @@ def browser() -> Any:
 
 
 def open_page(driver: Any, path: Path) -> None:
+    """Load the page and wait for its own ready promise (``tcplabView.whenReady``): it resolves after
+    the events are loaded and the first frame is drawn, or rejects with the error that stopped it."""
     driver.get(path.resolve().as_uri())
-    deadline = time.monotonic() + 120  # a generous bound on a loaded machine; not a speed check
-    while time.monotonic() < deadline:
-        if driver.execute_script("return !!(window.tcplabView && window.tcplabView.state.ready)"):
-            return
-        errors = driver.execute_script("return window.tcplabView ? window.tcplabView.errors : []")
-        assert not errors, errors
-        time.sleep(0.05)
-    raise AssertionError("the page never became ready")
+    driver.set_script_timeout(300)  # a safety net against a page that never settles, not a speed check
+    failure = driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        if (!window.tcplabView) return done("the viewer's script did not start");
+        window.tcplabView.whenReady.then(() => done(null), (e) => done(String(e && e.stack || e)));"""
+    )
+    assert failure is None, failure
+    errors = driver.execute_script("return window.tcplabView.errors")
+    assert not errors, errors
 
 
 def screenshot(driver: Any, path: Path) -> None:
@@ -207,6 +209,20 @@ def test_page_loads_and_draws_the_simulators_positions(browser: Any, broken: tcp
 
 
 @needs_browser
+def test_a_page_that_cannot_load_says_why(browser: Any, broken_page: Path, tmp_path: Path) -> None:
+    """The ready promise rejects with the error (here: events that are not gzip) instead of never settling."""
+    text = broken_page.read_text(encoding="utf-8")
+    start = text.index('<script id="tcplab-blob" type="application/octet-stream">')
+    end = text.index("</script>", start)
+    bad = tmp_path / "bad.html"
+    bad.write_text(text[:start] + '<script id="tcplab-blob" type="application/octet-stream">AAAA' + text[end:], encoding="utf-8")
+    with pytest.raises(AssertionError, match="TypeError"):
+        open_page(browser, bad)
+    assert "error" in browser.find_element("id", "status").text
+    assert console_errors(browser), "the error reaches the console"  # (and is read off the log here)
+
+
+@needs_browser
 def test_a_known_drop_is_drawn_at_its_node(browser: Any, broken: tcplab.Result, broken_page: Path) -> None:
     # The first drop counted in the summary's node table, found in the trace for its time.
     meta = broken.view["meta"]
@@ -308,3 +324,13 @@ def test_view_of_an_untraced_result_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="trace.view"):
         tcplab.view(plain, tmp_path / "x.html")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_python_api_names_a_bad_argument(broken: tcplab.Result) -> None:
+    """viewer.run takes tcplab.run's arguments and checks them as it does; tcplab.view checks ``out``."""
+    with pytest.raises(tcplab.ScenarioError, match="seed"):
+        viewer.run(ROOT / "examples/adhoc_break.toml", seed=-1)
+    with pytest.raises(TypeError, match="overrides"):
+        viewer.run(ROOT / "examples/adhoc_break.toml", overrides="duration=5s")
+    with pytest.raises(TypeError, match="out"):
+        tcplab.view(broken, 123)  # type: ignore[arg-type]

@@ -18,18 +18,15 @@ import tomllib
 from pathlib import Path
 
 import tcplab
+from tcplab.stats import summarise
 
 ROOT = Path(__file__).resolve().parents[1]
-# Student-t 0.975 quantiles for n − 1 degrees of freedom.
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 
 
 def ci(xs: list[float]) -> str:
-    m = statistics.mean(xs)
-    if len(xs) < 2:
-        return f"{m:.3f}"
-    h = T975.get(len(xs) - 1, 1.96) * statistics.stdev(xs) / len(xs) ** 0.5
-    return f"{m:.3f} ± {h:.3f}"
+    """Mean ± Student-t 95 % CI half-width (the mean alone for one seed)."""
+    s = summarise(xs)
+    return f"{s.mean:.3f}" if s.n < 2 else f"{s.mean:.3f} ± {s.ci95:.3f}"
 
 
 def main() -> int:

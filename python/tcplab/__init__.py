@@ -134,10 +134,8 @@ def view(
     window.  ``out`` defaults to ``<scenario name>.html``.
     """
     from tcplab import viewer
+    from tcplab._args import check_path
 
-    if result.view is None:
-        raise ValueError("result: has no view trace; run with trace.view = true, e.g. tcplab.viewer.run(scenario)")
-    end = float(result.summary["sim_time_s"])
-    viewer.check_window({"duration": end}, t_from, t_to)
-    path = out if out is not None else f"{result.summary.get('scenario') or 'run'}.html"
+    viewer.check_window(float(result.summary["sim_time_s"]), t_from, t_to)
+    path = check_path(out, "out", optional=True) or f"{result.summary.get('scenario') or 'run'}.html"
     return os.fspath(viewer.write(result, path, t_from, t_to))

@@ -163,11 +163,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_view(args: argparse.Namespace) -> int:
     from tcplab import viewer
+    from tcplab.viewer.data import seconds
 
     overrides = [parse_set(s) for s in args.set]
     src = _scenario_file(args.file)
     resolved = _core.resolve(src.text, src.format, overrides)  # a bad scenario exits 2 here
-    viewer.check_window(resolved, args.t_from, args.t_to)
+    viewer.check_window(seconds(resolved["duration"]), args.t_from, args.t_to)
     out = Path(args.out) if args.out else Path(f"{resolved.get('name') or Path(args.file).stem}.html")
     if out.is_dir():
         raise UsageError(f"--out: {out} is a directory; give the HTML file to write")
@@ -176,7 +177,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     raw = _core.run(src.text, src.format, args.seed, overrides + viewer.traced_overrides(resolved), None)
     result = Result.from_raw(raw)
     # A run whose flows all finished stops before its duration: the window must hold some of it.
-    viewer.check_window({"duration": result.summary["sim_time_s"]}, args.t_from, None)
+    viewer.check_window(result.summary["sim_time_s"], args.t_from, None)
     viewer.write(result, out, args.t_from, args.t_to)
     size = out.stat().st_size
     _err(f"wrote {out} ({size / 1e6:.1f} MB); open it in a browser (it needs no network)")

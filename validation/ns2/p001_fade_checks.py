@@ -27,7 +27,6 @@ from tcplab import _core  # noqa: E402
 from tcplab.experiments.ack_holding import experiment, fade_timing as ft  # noqa: E402
 from tcplab.result import Result  # noqa: E402
 from tcplab.stats import summarise  # noqa: E402
-from tcplab.validate.ns2.run import run_seed  # noqa: E402
 
 CHECKS = {
     "(i) one fade, tick 0.1, wired 50 ms": {ft.OUTAGE_PATH: ft.READINGS["one"], ft.TICK_PATH: "100ms", ft.DELAY_PATH: "50ms"},
@@ -58,10 +57,7 @@ def ns2_packets(cell: dict, seeds: range) -> tuple[list[float], list[int]]:
     script = ft.ns2_script(experiment.scenario(), cell)
     pk, to = [], []
     for seed in seeds:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "cell.tcl"
-            path.write_text(script.text)
-            c = run_seed(path, script, seed, Path(tmp), 600.0).flows[script.flows[0].name]
+        c = ft.run_ns2_seed(script, seed)
         pk.append(float(c.delivered_packets))
         to.append(c.rtos)
     return pk, to

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import math
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +41,7 @@ sys.path.insert(0, str(ROOT / "python"))
 from tcplab.experiments.ack_holding import experiment as ack_holding  # noqa: E402
 from tcplab.experiments.adaptive_tcp import scenario as atcp  # noqa: E402
 from tcplab.experiments.tcp_pgy import scenario as pgy  # noqa: E402
+from tcplab.validate.ns2.compare import mean_ci, seed_span, show  # noqa: E402
 
 OUT = ROOT / "results" / "validate-ns2"
 MOVES = Path(__file__).resolve().parent / "moves"
@@ -146,9 +146,6 @@ def _total(doc: dict[str, Any], section: str, metric: str, side: str) -> list[fl
 
 
 def table() -> str:
-    sys.path.insert(0, str(ROOT / "python"))
-    from tcplab.stats import summarise
-
     head = "| row | " + " | ".join(f"{c} tcplab | {c} ns-2 | ratio" for c, _, _ in COLUMNS) + " |"
     lines = [head, "|" + "---|" * (1 + 3 * len(COLUMNS))]
     for name in ROWS:
@@ -159,20 +156,11 @@ def table() -> str:
         doc = json.loads(path.read_text())
         cells = []
         for _, section, metric in COLUMNS:
-            a, b = _total(doc, section, metric, "tcplab"), _total(doc, section, metric, "ns2")
-            sa, sb = (summarise(a) if a else None), (summarise(b) if b else None)
-
-            def show(s: Any) -> str:
-                if s is None:
-                    return "–"
-                ci = 0.0 if math.isnan(s.ci95) else s.ci95
-                return f"{s.mean:.1f} ± {ci:.1f}" if abs(s.mean) < 1000 else f"{s.mean:,.0f} ± {ci:,.0f}"
-
-            ratio = f"{sa.mean / sb.mean:.2f}" if sa and sb and sb.mean else "–"
-            cells += [show(sa), show(sb), ratio]
-        seeds = doc["seeds"]
-        span = f"{seeds[0]}–{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) else ",".join(map(str, seeds))
-        lines.append(f"| {name} (seeds {span}) | " + " | ".join(cells) + " |")
+            a = mean_ci(_total(doc, section, metric, "tcplab") or [])
+            b = mean_ci(_total(doc, section, metric, "ns2") or [])
+            ratio = f"{a[0] / b[0]:.2f}" if a and b and b[0] else "–"
+            cells += [show(a), show(b), ratio]
+        lines.append(f"| {name} (seeds {seed_span(doc['seeds'])}) | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

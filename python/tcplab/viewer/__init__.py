@@ -1,6 +1,6 @@
 """A run viewer in the browser: one self-contained HTML file per run (docs/viewer.md).
 
->>> import tcplab
+>>> import tcplab.viewer
 >>> res = tcplab.viewer.run("examples/adhoc_mobile.toml", overrides={"duration": "60s"})  # doctest: +SKIP
 >>> tcplab.viewer.write(res, "adhoc_mobile.html")                                        # doctest: +SKIP
 
@@ -14,10 +14,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tcplab import _core
+import tcplab
+from tcplab._args import override_items
 from tcplab.result import Result
-from tcplab.scenario import ScenarioLike, load, override_pairs
-from tcplab.viewer.data import SERIES, ViewData, build, seconds
+from tcplab.scenario import ScenarioLike, toml_value
+from tcplab.viewer.data import SERIES, ViewData, build
 from tcplab.viewer.page import render
 
 __all__ = ["ViewData", "build", "check_window", "render", "run", "traced_overrides", "write"]
@@ -29,16 +30,15 @@ def traced_overrides(resolved: dict[str, Any]) -> list[tuple[str, str]]:
     series = sorted(set(trace.get("series") or []) | set(SERIES))
     if "all" in series:
         series = ["all"]
-    pairs = [("trace.view", "true"), ("trace.series", "[" + ", ".join(f'"{s}"' for s in series) + "]")]
+    pairs = [("trace.view", toml_value(True)), ("trace.series", toml_value(series))]
     if not trace.get("interval"):
         # One sample per 10 ms at most: plenty for a plot, and a 600 s run's series stay small.
-        pairs.append(("trace.interval", '"10ms"'))
+        pairs.append(("trace.interval", toml_value("10ms")))
     return pairs
 
 
-def check_window(resolved: dict[str, Any], t_from: float | None, t_to: float | None) -> None:
-    """Refuse a window outside the run: ValueError naming --from / --to and the allowed range."""
-    end = seconds(resolved["duration"])
+def check_window(end: float, t_from: float | None, t_to: float | None) -> None:
+    """Refuse a window outside a run of ``end`` seconds: ValueError naming --from / --to and the allowed range."""
     if t_from is not None and not 0 <= t_from < end:
         raise ValueError(f"--from: {t_from:g} s is outside the run, which lasts {end:g} s; allowed: 0 s ≤ from < {end:g} s")
     if t_to is not None and not 0 < t_to <= end:
@@ -52,12 +52,10 @@ def run(
     seed: int | None = None,
     overrides: Any = None,
 ) -> Result:
-    """Run a scenario with the view trace and the per-flow series the page plots."""
-    src = load(scenario_or_path)
-    pairs = override_pairs(overrides)
-    resolved = _core.resolve(src.text, src.format, pairs)
-    raw = _core.run(src.text, src.format, seed, pairs + traced_overrides(resolved), None)
-    return Result.from_raw(raw)
+    """Run a scenario with the view trace and the per-flow series the page plots (arguments as
+    :func:`tcplab.run`'s, checked by it)."""
+    resolved = tcplab.resolve(scenario_or_path, overrides)
+    return tcplab.run(scenario_or_path, seed, override_items(overrides) + traced_overrides(resolved))
 
 
 def write(

@@ -40,6 +40,10 @@ EVENT_COLUMNS: dict[str, str] = {
     "reason": "u1",
 }
 
+#: The columns the page reads, in the same order: all but ``dur_us`` (time on the air), which it
+#: does not draw. Element sizes only shrink along the blob, so every column starts aligned.
+PAGE_COLUMNS: tuple[str, ...] = tuple(k for k in EVENT_COLUMNS if k != "dur_us")
+
 #: Series the viewer asks the run for (per TCP flow); goodput is derived from rcv_nxt.
 SERIES = ("cwnd", "snd_nxt", "rcv_nxt")
 
@@ -67,10 +71,6 @@ class ViewData:
         """(header JSON, base64 of the gzip-compressed blob), ready to embed."""
         packed = gzip.compress(self.blob, compresslevel=1, mtime=0)
         return json.dumps(self.header, separators=(",", ":"), allow_nan=False), base64.b64encode(packed).decode()
-
-
-def _finite(x: float) -> float | None:
-    return x if math.isfinite(x) else None
 
 
 def _layout(meta: dict[str, Any], placed: set[int]) -> dict[int, tuple[float, float]]:
@@ -143,10 +143,10 @@ def build(result: Result, t_from: float | None = None, t_to: float | None = None
     """The page's data for a run traced with ``trace.view = true``, limited to [t_from, t_to]."""
     raw = result.view
     if not raw:
-        raise ValueError("this result has no view trace; run it with trace.view = true (tcplab view does)")
+        raise ValueError("result: has no view trace; run it with trace.view = true (tcplab.viewer.run and tcplab view do)")
     meta = raw["meta"]
     rows = int(raw["rows"])
-    cols = {k: np.frombuffer(raw["columns"][k], dtype=dt, count=rows) for k, dt in EVENT_COLUMNS.items()}
+    cols = {k: np.frombuffer(raw["columns"][k], dtype=EVENT_COLUMNS[k], count=rows) for k in PAGE_COLUMNS}
     end = float(result.summary["sim_time_s"])
     lo = 0.0 if t_from is None else t_from
     hi = end if t_to is None else min(t_to, end)
@@ -155,28 +155,15 @@ def build(result: Result, t_from: float | None = None, t_to: float | None = None
     classes = meta["classes"]
     mac = np.isin(cols["class"], [classes.index(c) for c in ("mac_rts", "mac_cts", "mac_ack")])
     rx_ok = cols["event"] == meta["events"].index("rx_ok")
-    keep = (cols["t_s"] >= lo) & (cols["t_s"] <= hi) & ~(mac & rx_ok)
-    order = np.argsort(cols["t_s"][keep], kind="stable")
-    parts, offsets = [], {}
-    pos = 0
-    for k in EVENT_COLUMNS:
-        arr = np.ascontiguousarray(cols[k][keep][order])
-        offsets[k] = pos
-        b = arr.tobytes()
-        parts.append(b)
-        pos += len(b)
-        pad = (-pos) % 8
-        if pad:
-            parts.append(b"\0" * pad)
-            pos += pad
+    keep = np.flatnonzero((cols["t_s"] >= lo) & (cols["t_s"] <= hi) & ~(mac & rx_ok))
+    # The core appends the MAC's frames in batches, so rows are sorted by time here.
+    keep = keep[np.argsort(cols["t_s"][keep], kind="stable")]
+    parts = [cols[k][keep].tobytes() for k in PAGE_COLUMNS]
+    offsets = np.cumsum([0] + [len(b) for b in parts[:-1]]).tolist()
     tracks = raw["tracks"]
-    placed = set(tracks["node"])
-    layout = _layout(meta, placed)
+    layout = _layout(meta, set(tracks["node"]))
     track_list = [
-        [int(n), float(t), float(x), float(y), float(vx), float(vy)]
-        for n, t, x, y, vx, vy in zip(
-            tracks["node"], tracks["t_s"], tracks["x"], tracks["y"], tracks["vx"], tracks["vy"], strict=True
-        )
+        list(p) for p in zip(tracks["node"], tracks["t_s"], tracks["x"], tracks["y"], tracks["vx"], tracks["vy"], strict=True)
     ]
     track_list += [[i, 0.0, x, y, 0.0, 0.0] for i, (x, y) in layout.items()]
     header = {
@@ -185,15 +172,10 @@ def build(result: Result, t_from: float | None = None, t_to: float | None = None
         "t_from": lo,
         "t_to": hi,
         "sim_time_s": end,
-        "rows": int(keep.sum()),
-        "columns": {k: [offsets[k], EVENT_COLUMNS[k]] for k in EVENT_COLUMNS},
+        "rows": len(keep),
+        "columns": {k: [off, EVENT_COLUMNS[k]] for k, off in zip(PAGE_COLUMNS, offsets, strict=True)},
         "meta": meta,
         "tracks": track_list,
-        "wired_only": sorted(layout),
         "series": _series(result),
-        "flows_summary": [
-            {k: _finite(v) if isinstance(v, float) else v for k, v in f.items() if not isinstance(v, list)}
-            for f in result.summary.get("flows", [])
-        ],
     }
     return ViewData(header=header, blob=b"".join(parts))

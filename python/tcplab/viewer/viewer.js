@@ -20,23 +20,12 @@
   const N = nodes.length;
   const $ = (id) => document.getElementById(id);
   const state = { t: H.t_from, playing: false, speed: 1, v0: H.t_from, v1: H.t_to, sel: -1, flow: 0,
-    scale: 1, ox: 0, oy: 0, ready: false, drawnDrops: [], drawnTx: [], cursor: {} };
+    scale: 1, ox: 0, oy: 0, drawnDrops: [], drawnTx: [], cursor: {} };
   const view = { state, errors: [] };
   window.tcplabView = view;
 
   // ------------------------------------------------------------------ data
   let C = null; // columns
-  function b64bytes(s) {
-    const bin = atob(s.trim());
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  }
-  async function inflate(bytes) {
-    const ds = new DecompressionStream("gzip");
-    const stream = new Blob([bytes]).stream().pipeThrough(ds);
-    return await new Response(stream).arrayBuffer();
-  }
   const TYPES = { "<f8": Float64Array, "<f4": Float32Array, "<u4": Uint32Array, "<u2": Uint16Array, "u1": Uint8Array };
   function columns(buf) {
     const c = {};
@@ -55,6 +44,14 @@
     }
     return lo;
   }
+  // The same upper bound over n sorted keys read through at(k): the first k with at(k) > x.
+  function upper(n, at, x) {
+    let lo = 0, hi = n;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (at(m) <= x) lo = m + 1; else hi = m; }
+    return lo;
+  }
+  // Rows (indices into the columns, in time order) up to t: the upper bound of t among their times.
+  const rowsUpTo = (rows, t) => upper(rows.length, (m) => C.t_s[rows[m]], t);
 
   // Tracks: per node, points sorted by time; position = p + v (t - t_k).
   const tracks = Array.from({ length: N }, () => []);
@@ -63,9 +60,7 @@
   function position(n, t) {
     const tr = tracks[n];
     if (!tr.length) return [0, 0];
-    let lo = 0, hi = tr.length;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (tr[m][0] <= t) lo = m + 1; else hi = m; }
-    const p = tr[Math.max(0, lo - 1)];
+    const p = tr[Math.max(0, upper(tr.length, (m) => tr[m][0], t) - 1)];
     const dt = Math.max(0, t - p[0]);
     return [p[1] + p[3] * dt, p[2] + p[4] * dt];
   }
@@ -84,7 +79,7 @@
     if (e === EV.link_fail) return 5;
     return -1;
   }
-  let nodeCat = null, nodeRows = null, classTx = null, drops = null, flowDataTx = null;
+  let nodeCat = null, nodeRows = null, classTx = null, dropT = null, flowDataTx = null;
   function index() {
     const rows = H.rows;
     const cnt = Array.from({ length: N }, () => new Uint32Array(CATS.length));
@@ -101,7 +96,7 @@
     nodeCat = cnt.map((a) => Array.from(a, (k) => new Float64Array(k)));
     nodeRows = Array.from(nr, (k) => new Uint32Array(k));
     classTx = Array.from(ccount, (k) => new Float64Array(k));
-    drops = new Uint32Array(nd);
+    dropT = new Float64Array(nd); // times of the drops and link failures
     const fill = cnt.map(() => new Uint32Array(CATS.length));
     const nfill = new Uint32Array(N), cfill = new Uint32Array(M.classes.length);
     const fd = M.flows.map(() => []);
@@ -116,7 +111,7 @@
         const f = C.flow[i];
         if (f !== NONE && f < fd.length && (k === CL.tcp_data || k === CL.udp)) fd[f].push(i);
       }
-      if (e === EV.drop || e === EV.link_fail) drops[nd++] = i;
+      if (e === EV.drop || e === EV.link_fail) dropT[nd++] = t;
     }
     flowDataTx = fd.map((a) => Uint32Array.from(a));
   }
@@ -227,10 +222,8 @@
     const fdesc = M.flows[fl];
     if ($("route").checked && fdesc && flowDataTx && flowDataTx[fl]) {
       const idx = flowDataTx[fl]; const win = Math.max(2, trail());
-      let lo = 0, hi = idx.length;
-      while (lo < hi) { const m = (lo + hi) >> 1; if (C.t_s[idx[m]] <= t) lo = m + 1; else hi = m; }
       const next = new Map();
-      for (let j = lo - 1; j >= 0 && C.t_s[idx[j]] > t - win; j--) {
+      for (let j = rowsUpTo(idx, t) - 1; j >= 0 && C.t_s[idx[j]] > t - win; j--) {
         const i = idx[j];
         if (C.peer[i] !== NONE && !next.has(C.node[i])) next.set(C.node[i], C.peer[i]);
       }
@@ -343,26 +336,28 @@
   const tl = $("timeline");
   function tlx(t) { return (t - state.v0) / (state.v1 - state.v0) * tl.clientWidth; }
   function tlt(x) { return state.v0 + x / tl.clientWidth * (state.v1 - state.v0); }
+  // How many of the sorted times `arr` fall in each pixel column of the timeline's span: the
+  // timeline's decimation to the zoom.
+  function perColumn(arr, cols) {
+    const out = new Float64Array(cols);
+    let prev = bisect(arr, state.v0, 0, arr.length, false);
+    for (let c = 0; c < cols; c++) {
+      const nx = bisect(arr, tlt(c + 1), prev, arr.length, false);
+      out[c] = nx - prev; prev = nx;
+    }
+    return out;
+  }
   function drawTimeline() {
-    const ctx0 = resize(tl); const w = tl.clientWidth, h = tl.clientHeight;
+    const ctx = resize(tl); const w = tl.clientWidth, h = tl.clientHeight;
     if (!C) return;
     const hh = h - 14;
-    const ctx = ctx0;
     cached(tl, `${state.v0}|${state.v1}|${w}|${h}`, (ctx) => {
-      // transmissions per pixel column, stacked by class (decimated to the zoom)
+      // transmissions per pixel column, stacked by class
       const order = ["tcp_data", "tcp_ack", "routing", "udp", "icmp"];
       const cols = Math.max(1, Math.floor(w));
-      const stacks = new Float64Array(cols);
+      const counts = order.map((name) => perColumn(classTx[CL[name]], cols));
       let max = 1;
-      const counts = order.map((name) => {
-        const arr = classTx[CL[name]]; const out = new Float64Array(cols);
-        let prev = bisect(arr, state.v0, 0, arr.length, false);
-        for (let c = 0; c < cols; c++) {
-          const nx = bisect(arr, tlt(c + 1), prev, arr.length, false);
-          out[c] = nx - prev; prev = nx; stacks[c] += out[c]; max = Math.max(max, stacks[c]);
-        }
-        return out;
-      });
+      for (let c = 0; c < cols; c++) { let sum = 0; for (const k of counts) sum += k[c]; max = Math.max(max, sum); }
       const base = new Float64Array(cols);
       order.forEach((name, k) => {
         ctx.fillStyle = COLORS[name];
@@ -372,14 +367,9 @@
           ctx.fillRect(c, y1, 1, y0 - y1); base[c] += counts[k][c];
         }
       });
-      // drops and link failures: red ticks
+      // drops and link failures: a red tick on each column that has any
       ctx.fillStyle = "#d62728";
-      const dt = new Float64Array(drops.length);
-      for (let j = 0; j < drops.length; j++) dt[j] = C.t_s[drops[j]];
-      let a = bisect(dt, state.v0, 0, dt.length, false);
-      const b = bisect(dt, state.v1, 0, dt.length, true);
-      let lastX = -1;
-      for (; a < b; a++) { const x = Math.floor(tlx(dt[a])); if (x !== lastX) { ctx.fillRect(x, 0, 1, 6); lastX = x; } }
+      perColumn(dropT, cols).forEach((n, c) => { if (n) ctx.fillRect(c, 0, 1, 6); });
       // axis
       ctx.fillStyle = "#5b6673"; ctx.font = "10px system-ui";
       const span = state.v1 - state.v0; const step = Math.pow(10, Math.floor(Math.log10(span / 6)));
@@ -397,31 +387,32 @@
   const PLOTS = [["cwnd", "cwnd", (v) => fmtBytes(v)], ["seq", "snd_nxt", (v) => fmtBytes(v)], ["goodput", "goodput", (v) => fmtRate(v)]];
   function fmtBytes(v) { return v >= 1e6 ? (v / 1e6).toFixed(3) + " MB" : v >= 1e3 ? (v / 1e3).toFixed(1) + " kB" : v.toFixed(0) + " B"; }
   function fmtRate(v) { return v >= 1e6 ? (v / 1e6).toFixed(3) + " Mb/s" : (v / 1e3).toFixed(1) + " kb/s"; }
+  // snd_nxt is plotted since the first sample: rebased once per flow, not per frame.
+  const rebased = new Map();
   function seriesOf(key) {
     const f = M.flows[state.flow]; if (!f) return null;
     const s = (H.series[f.name] || {})[key]; if (!s) return null;
-    if (key === "snd_nxt") { const base = s[1][0]; return [s[0], s[1].map((v) => v - base)]; }
-    return s;
+    if (key !== "snd_nxt") return s;
+    if (!rebased.has(s)) { const base = s[1][0]; rebased.set(s, [s[0], s[1].map((v) => v - base)]); }
+    return rebased.get(s);
   }
-  const seqCache = {};
+  const plotY = (v, ymax, h) => h - 4 - v / ymax * (h - 14);
   function valueAt(s, t) {
-    const ts = s[0]; let lo = 0, hi = ts.length;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (ts[m] <= t) lo = m + 1; else hi = m; }
-    return lo ? s[1][lo - 1] : null;
+    const k = bisect(s[0], t, 0, s[0].length, true);
+    return k ? s[1][k - 1] : null;
   }
   function drawPlots() {
     const cur = {};
     for (const [id, key, fmt] of PLOTS) {
       const c = $("p-" + id); const ctx = resize(c); const w = c.clientWidth, h = c.clientHeight;
-      let s = seriesOf(key);
-      if (key === "snd_nxt" && s) { seqCache[state.flow] = seqCache[state.flow] || s; s = seqCache[state.flow]; }
+      const s = seriesOf(key);
       if (!s || !s[0].length) { ctx.clearRect(0, 0, w, h); $("v-" + id).textContent = "—"; ctx.fillStyle = "#9aa3ad"; ctx.fillText("no series", 8, 16); continue; }
       const [ts, vs] = s;
       const X = (t) => (t - state.v0) / (state.v1 - state.v0) * w;
       const ymax = cached(c, `${state.flow}|${state.v0}|${state.v1}|${w}|${h}`, (ctx) => {
         const a = Math.max(0, bisect(ts, state.v0, 0, ts.length, false) - 1), b = Math.min(ts.length, bisect(ts, state.v1, 0, ts.length, true) + 1);
         let ymax = 0; for (let i = a; i < b; i++) ymax = Math.max(ymax, vs[i]); ymax = ymax * 1.08 || 1;
-        const Y = (v) => h - 4 - v / ymax * (h - 14);
+        const Y = (v) => plotY(v, ymax, h);
         // min/max per pixel column (decimation) drawn as a step line
         ctx.strokeStyle = FLOWCOL[state.flow % FLOWCOL.length]; ctx.lineWidth = 1.3; ctx.beginPath();
         let px = -1, mn = 0, mx = 0, last = null;
@@ -439,12 +430,11 @@
         ctx.fillStyle = "#8a95a1"; ctx.font = "10px system-ui"; ctx.fillText(fmt(ymax / 1.08), 4, 10);
         return ymax;
       });
-      const Y = (v) => h - 4 - v / ymax * (h - 14);
       const v = valueAt(s, state.t);
       cur[id] = v;
       $("v-" + id).textContent = v === null ? "—" : `${fmt(v)} at ${state.t.toFixed(3)} s`;
       ctx.fillStyle = "#111"; ctx.fillRect(X(state.t), 0, 1, h);
-      if (v !== null) { ctx.beginPath(); ctx.arc(X(state.t), Y(v), 3, 0, 7); ctx.fill(); }
+      if (v !== null) { ctx.beginPath(); ctx.arc(X(state.t), plotY(v, ymax, h), 3, 0, 7); ctx.fill(); }
     }
     state.cursor = cur;
   }
@@ -458,10 +448,8 @@
     const p = position(n, t);
     $("nodename").textContent = nodes[n];
     const counters = CATS.map((name, c) => [name, countUpTo(nodeCat[n][c], t)]);
-    state.counters = Object.fromEntries(counters);
     const rows = nodeRows[n];
-    let lo = 0, hi = rows.length;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (C.t_s[rows[m]] <= t) lo = m + 1; else hi = m; }
+    const lo = rowsUpTo(rows, t);
     // queue: packets in the interface queue at its transmissions in the last 10 s
     let qlen = null; const q = [];
     for (let j = lo - 1; j >= 0 && C.t_s[rows[j]] > t - 10; j--) {
@@ -543,7 +531,8 @@
   function nextEvent(onlyDrops) {
     const showMac = $("macctl").checked;
     if (onlyDrops) {
-      for (const i of drops) if (C.t_s[i] > state.t) return setTime(C.t_s[i]);
+      const j = bisect(dropT, state.t, 0, dropT.length, true);
+      if (j < dropT.length) setTime(dropT[j]);
       return;
     }
     for (let i = bisect(C.t_s, state.t, 0, H.rows, true); i < H.rows; i++) {
@@ -564,8 +553,8 @@
     M.flows.forEach((f, i) => { const o = document.createElement("option"); o.value = i; o.textContent = `${f.name} (${f.kind})`; fs.append(o); });
     fs.onchange = () => { state.flow = +fs.value; render(); };
     const lg = $("legend");
-    for (const [k, name] of LEGEND) { const s = document.createElement("span"); s.innerHTML = `<i style="background:${COLORS[k]}"></i>`; s.append(name); lg.append(s); }
-    for (const [col, name] of [["#ff9900", "collision at addressee"], ["#d62728", "drop (reason)"], ["#e67e22", "MAC gave up"]]) {
+    const marks = [["#ff9900", "collision at addressee"], ["#d62728", "drop (reason)"], ["#e67e22", "MAC gave up"]];
+    for (const [col, name] of [...LEGEND.map(([k, n]) => [COLORS[k], n]), ...marks]) {
       const s = document.createElement("span"); s.innerHTML = `<i style="background:${col}"></i>`; s.append(name); lg.append(s);
     }
     $("play").onclick = togglePlay;
@@ -614,32 +603,25 @@
   // The test's hooks: set the cursor, read what is drawn.
   view.setTime = (t) => { setTime(t); return { t: state.t, positions: state.positions, drops: state.drawnDrops, cursor: state.cursor, route: state.route, tx: state.drawnTx }; };
   view.select = (name) => { state.sel = nodes.indexOf(name); render(); };
-  view.selectFlow = (name) => { state.flow = M.flows.findIndex((f) => f.name === name); $("flowsel").value = state.flow; render(); };
-  view.header = H;
 
   async function main() {
     setup();
     resize(topo); computeBounds(); fit();
     const t0 = performance.now();
     const text = document.getElementById("tcplab-blob").textContent.trim();
-    let buf;
-    try {
-      // The browser's own base64 decoder (a data: URL, no network) is much faster than atob.
-      const resp = await fetch("data:application/octet-stream;base64," + text);
-      buf = await new Response(resp.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
-    } catch (e) {
-      buf = await inflate(b64bytes(text));
-    }
-    const t1 = performance.now();
+    // The browser's own base64 decoder (a data: URL, no network) is much faster than atob; every
+    // browser with DecompressionStream fetches data: URLs.
+    const resp = await fetch("data:application/octet-stream;base64," + text);
+    const buf = await new Response(resp.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
     C = columns(buf);
-    view.columns = C;
     index();
-    view.loadMs = performance.now() - t0;
-    view.readyMs = performance.now(); // since navigation started: what "opens in" means
-    view.timing = { decode_ms: t1 - t0, index_ms: performance.now() - t1 };
-    $("status").textContent = `${H.rows.toLocaleString()} events · loaded in ${(view.loadMs / 1000).toFixed(2)} s`;
-    state.ready = true;
+    // decoding, inflating and indexing the events (docs/viewer.md quotes it)
+    const loadS = (performance.now() - t0) / 1000;
+    $("status").textContent = `${H.rows.toLocaleString()} events · loaded in ${loadS.toFixed(2)} s`;
     render();
   }
-  main().catch((e) => { view.errors.push(String(e && e.stack || e)); $("status").textContent = "error: " + e; console.error(e); });
+  // Resolves once the events are loaded and the first frame is drawn; rejects with the error that
+  // stopped it (the tests wait on this promise).
+  view.whenReady = main();
+  view.whenReady.catch((e) => { view.errors.push(String(e && e.stack || e)); $("status").textContent = "error: " + e; console.error(e); });
 })();

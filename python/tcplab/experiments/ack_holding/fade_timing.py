@@ -114,13 +114,23 @@ def ns_installed() -> bool:
     return shutil.which("ns") is not None
 
 
+def run_ns2_seed(script: Any, seed: int) -> Any:
+    """One run of a cell's ns-2.35 script in a scratch folder: its flow's counters
+    (:class:`tcplab.validate.ns2.trace.FlowCounters`); raises ``NsError`` if ns fails."""
+    from tcplab.validate.ns2 import run as ns_run
+
+    with tempfile.TemporaryDirectory(prefix="tcplab-ns2-") as tmp:
+        path = Path(tmp) / "cell.tcl"
+        path.write_text(script.text, encoding="utf-8")
+        return ns_run.run_seed(path, script, seed, Path(tmp), NS2_TIMEOUT_S).flows[script.flows[0].name]
+
+
 def run_ns2(store: Store, prefix: str, scenario: dict[str, Any], quick: bool = False) -> int:
     """Run every cell x seed in ns-2.35 that the store does not hold yet; returns how many ran.
     Nothing runs (0) when ``ns`` is not installed: the report then says so in the ns-2 column."""
     if not ns_installed():
         return 0
     from tcplab.validate.ns2 import NsError
-    from tcplab.validate.ns2.run import run_seed
 
     name, ran = ns2_sweep_name(prefix), 0
     for cell in cells():
@@ -131,18 +141,14 @@ def run_ns2(store: Store, prefix: str, scenario: dict[str, Any], quick: bool = F
             if store.ok_keys([key]):
                 store.add_members([(name, cell_json, seed, key)])
                 continue
-            with tempfile.TemporaryDirectory(prefix="tcplab-ns2-") as tmp:
-                path = Path(tmp) / "cell.tcl"
-                path.write_text(script.text, encoding="utf-8")
-                try:
-                    parsed = run_seed(path, script, seed, Path(tmp), NS2_TIMEOUT_S)
-                except NsError as exc:
-                    # Kept in the store as failed with its error (the next reproduce tries again), not fatal.
-                    store.record(RunRecord(key=key, sweep=name, cell=cell_json, scenario_json=script.text, seed=seed,
-                                           version=NS2_VERSION, status="failed", error=str(exc), summary=None,
-                                           series=None, wall_time_s=None))
-                    continue
-            flow = parsed.flows[script.flows[0].name]
+            try:
+                flow = run_ns2_seed(script, seed)
+            except NsError as exc:
+                # Kept in the store as failed with its error (the next reproduce tries again), not fatal.
+                store.record(RunRecord(key=key, sweep=name, cell=cell_json, scenario_json=script.text, seed=seed,
+                                       version=NS2_VERSION, status="failed", error=str(exc), summary=None,
+                                       series=None, wall_time_s=None))
+                continue
             # In-order packets at the sink, in the segments of the tcplab side (packetSize_ = mss).
             summary = {"simulator": NS2_VERSION, "flows": [
                 {"bytes_delivered": flow.delivered_packets * script.flows[0].payload, "timeouts": flow.rtos}]}

@@ -6,7 +6,6 @@ import argparse
 import json
 import os
 import shutil
-import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -14,7 +13,8 @@ from typing import Any
 
 from . import NsError, Untranslatable
 
-DEFAULT_SEEDS = [1]
+#: The file that marks a validate-ns2 output folder (one written before manifests existed too).
+OUT_MARKER = "comparison.json"
 
 
 def add_parser(vsub: Any, seed_type: Any) -> None:
@@ -62,6 +62,7 @@ def prepare(text: str, fmt: str, overrides: list[tuple[str, str]], base_dir: Pat
 
 def cmd_validate_ns2(args: argparse.Namespace) -> int:
     from tcplab import _core
+    from tcplab._fs import check_out, publish, staging_dir
     from tcplab.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _err, _print_table, _scenario_file
     from tcplab.result import Result
     from tcplab.scenario import parse_set
@@ -80,11 +81,12 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     seeds = args.seeds or ([args.seed] if args.seed is not None else [int(resolved.get("seed") or 1)])
     out = Path(args.out or Path("results") / "validate-ns2" / resolved["name"])
-    # SIGTERM unwinds like Ctrl-C: the ns runs are killed and the staging folder removed.
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    stage = out.parent / f".{out.name}.partial-{os.getpid()}"
+    # Refused before anything runs: a folder tcplab did not write (an earlier comparison is fine).
+    check_out(out, OUT_MARKER, "validate-ns2 output")
+    # Filled beside ``out`` and published into it only when everything succeeded; an interrupted
+    # or terminated command (cli.main turns SIGTERM into an exception) leaves neither behind.
+    stage = staging_dir(out)
     try:
-        stage.mkdir(parents=True)
         script_path = stage / f"{resolved['name']}.tcl"
         script_path.write_text(script.text, encoding="utf-8")
 
@@ -111,7 +113,7 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
             mine = explicit.get(f["name"], set())
             differences += [f"flow {f['name']}: {d}" for d in subset.profile_differences(f["tcp"], mine)]
             not_carried += [f"flow {f['name']}: {d}" for d in subset.not_carried(f["tcp"], mine)]
-        seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}–{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) else "seeds " + ",".join(map(str, seeds))
+        seed_text = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {compare.seed_span(seeds)}"
         header = ["metric", "tcplab (mean ± 95 % CI)", "ns-2.35 (mean ± 95 % CI)", "tcplab / ns-2"]
         for f in script.flows:
             rows = compare.rows([x for x in fm if x.section == f.name])
@@ -132,8 +134,8 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
             "network": {x.name.strip(): x.as_json() for x in nm},
             "differences": differences, "not_carried": not_carried,
         }
-        (stage / "comparison.json").write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-        _move_into_place(stage, out)
+        (stage / OUT_MARKER).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        publish(stage, out, OUT_MARKER, "validate-ns2 output")
     except NsError as exc:
         stop_all()
         shutil.rmtree(stage, ignore_errors=True)
@@ -143,22 +145,6 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
         stop_all()
         shutil.rmtree(stage, ignore_errors=True)
         raise
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     print(f"\n{out / script_path.name}, {out / 'comparison.json'} ({time.monotonic() - t0:.1f} s)")
     return EXIT_OK
 
-
-def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
-
-
-def _move_into_place(stage: Path, out: Path) -> None:
-    """Replace ``out`` by the finished ``stage`` (an earlier result is removed only now)."""
-    if out.exists():
-        old = out.parent / f".{out.name}.old-{os.getpid()}"
-        out.rename(old)
-        stage.rename(out)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        stage.rename(out)

@@ -33,16 +33,16 @@ class Metric:
     ns2: list[float | None]
 
     def cells(self) -> tuple[str, str, str]:
-        a, b = _summary(self.tcplab), _summary(self.ns2)
+        a, b = mean_ci(self.tcplab), mean_ci(self.ns2)
         ratio = "–"
         if a is not None and b is not None and b[0] != 0:
             ratio = f"{a[0] / b[0]:.2f}"
         elif a is not None and b is not None and a[0] == b[0] == 0:
             ratio = "="
-        return _show(a), _show(b), ratio
+        return show(a), show(b), ratio
 
     def as_json(self) -> dict[str, Any]:
-        a, b = _summary(self.tcplab), _summary(self.ns2)
+        a, b = mean_ci(self.tcplab), mean_ci(self.ns2)
         return {
             "tcplab": self.tcplab, "ns2": self.ns2,
             "tcplab_mean": a and a[0], "tcplab_ci95": a and a[1],
@@ -50,7 +50,8 @@ class Metric:
         }
 
 
-def _summary(xs: list[float | None]) -> tuple[float, float] | None:
+def mean_ci(xs: list[float | None]) -> tuple[float, float] | None:
+    """Mean and 95 % CI half-width of the numbers in ``xs`` (Nones left out; one value: CI 0)."""
     vals = [x for x in xs if x is not None]
     if not vals:
         return None
@@ -58,7 +59,8 @@ def _summary(xs: list[float | None]) -> tuple[float, float] | None:
     return s.mean, (0.0 if math.isnan(s.ci95) else s.ci95)
 
 
-def _show(s: tuple[float, float] | None) -> str:
+def show(s: tuple[float, float] | None) -> str:
+    """``mean ± ci`` with one decimal below 1000, thousands separated and no decimal above."""
     if s is None:
         return "–"
     mean, ci = s
@@ -138,6 +140,13 @@ def network_metrics(wireless: bool, sims: list[dict[str, Any]], nss: list[Parsed
     m("route discoveries (ns-2: RREQs originated)", [nodes(s, "discoveries") for s in sims],
       [p.net.rreq_originated for p in nss])
     return out
+
+
+def seed_span(seeds: list[int]) -> str:
+    """``1–5`` for consecutive seeds, else ``1,3,7``."""
+    if seeds == list(range(seeds[0], seeds[-1] + 1)):
+        return f"{seeds[0]}–{seeds[-1]}"
+    return ",".join(map(str, seeds))
 
 
 def rows(metrics: list[Metric]) -> list[tuple[str, str, str, str]]:

@@ -70,7 +70,9 @@ def explicit_tcp(text: str, fmt: str, overrides: list[tuple[str, str]], flows: l
         if parts[0] == "tcp" and len(parts) > 1:
             glob.add(parts[1])
         elif parts[0] == "flows" and len(parts) > 3 and parts[2] == "tcp":
-            by_name.setdefault(parts[1], set()).add(parts[3])
+            # A flow by name or, as --set also allows, by its index in the list.
+            name = flows[int(parts[1])]["name"] if parts[1].isdigit() and int(parts[1]) < len(flows) else parts[1]
+            by_name.setdefault(name, set()).add(parts[3])
     return {f["name"]: glob | by_name.get(f["name"], set()) for f in flows}
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..units import rate_bps, seconds, size_bytes
-from .subset import ROUTING, _num, tcp_settings
+from .subset import ROUTING, _num, refuse, tcp_settings
 
 SPEED_OF_LIGHT = 299792458.0  # ns-2.35 propagation: SPEED_OF_LIGHT
 NS2_PT, NS2_FREQ, NS2_ANTENNA_Z = 0.28183815, 914e6, 1.5  # Phy/WirelessPhy Pt_, freq_; Antenna Z_
@@ -87,11 +87,48 @@ def _m(d: str) -> float:
 
 
 class _Writer:
+    """The script's lines in order (a call adds one line, or a block of lines without its last newline)."""
+
     def __init__(self) -> None:
         self.lines: list[str] = []
 
-    def __call__(self, line: str = "") -> None:
+    def __call__(self, line: str) -> None:
         self.lines.append(line)
+
+
+#: What every script does first: its arguments (seed, trace file), the simulator with that seed,
+#: the trace, and ``finish`` (scheduled at the end of the run).
+_PRELUDE = """\
+# Run: ns THIS.tcl [SEED [TRACE]]   (default seed 1, trace out.tr)
+set seed 1
+set tracefile out.tr
+if {$argc >= 1} { set seed [lindex $argv 0] }
+if {$argc >= 2} { set tracefile [lindex $argv 1] }
+set ns_ [new Simulator]
+$defaultRNG seed $seed
+set tf [open $tracefile w]
+$ns_ trace-all $tf
+proc finish {} {
+    global ns_ tf
+    $ns_ flush-trace
+    close $tf
+    exit 0
+}"""
+
+#: node-config's error hooks call a proc per interface; these return one Bernoulli model each, with
+#: the rate the node being built asks for (``errp_``), and keep it in ``last_err_`` for the fades.
+_ERROR_PROCS = "\n".join(
+    f"""proc {d}_err_ {{}} {{
+    global errp_ last_err_
+    set em [new ErrorModel]
+    $em unit pkt
+    $em set rate_ [lindex $errp_({d}) 0]
+    $em ranvar [new RandomVariable/Uniform]
+    set last_err_({d}) $em
+    return $em
+}}"""
+    for d in ("in", "out")
+)
 
 
 def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir: Path) -> Script:
@@ -100,21 +137,7 @@ def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir:
     name = resolved["name"]
     wlan = (resolved.get("wlans") or [None])[0]
     w(f"# {name}: written by `tcplab validate ns2` for ns-2.35; do not edit.")
-    w("# Run: ns THIS.tcl [SEED [TRACE]]   (default seed 1, trace out.tr)")
-    w("set seed 1")
-    w("set tracefile out.tr")
-    w("if {$argc >= 1} { set seed [lindex $argv 0] }")
-    w("if {$argc >= 2} { set tracefile [lindex $argv 1] }")
-    w("set ns_ [new Simulator]")
-    w("$defaultRNG seed $seed")
-    w("set tf [open $tracefile w]")
-    w("$ns_ trace-all $tf")
-    w("proc finish {} {")
-    w("    global ns_ tf")
-    w("    $ns_ flush-trace")
-    w("    close $tf")
-    w("    exit 0")
-    w("}")
+    w(_PRELUDE)
     notes: list[str] = ["ns-2's TCP has no connection set-up: the first data packet leaves at the flow's start time "
                         "(tcplab: SYN handshake and request first, unless its profile says otherwise)"]
     links = resolved.get("links") or []
@@ -127,8 +150,6 @@ def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir:
         nodes = [s["node"] for s in wlan["stations"]]
         others = [n["name"] for n in resolved["nodes"] if n["name"] not in nodes]
         if others:
-            from .subset import refuse
-
             raise refuse(f"nodes.{others[0]}", others[0], "a node on no link and in no WLAN has no place in ns-2's wireless network")
         lay = _Layout({n: f"$node_({i})" for i, n in enumerate(nodes)}, {n: i for i, n in enumerate(nodes)}, {})
         routing = _wireless(w, resolved, wlan, base_dir, notes, hier=False)
@@ -334,8 +355,6 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
     shift_x = -min(0.0, *(p[0] for p in positions))
     shift_y = -min(0.0, *(p[1] for p in positions))
     if (shift_x or shift_y) and wl.get("mobility_file"):
-        from .subset import refuse
-
         raise refuse(f"wlans.{wl['name']}.stations", "…", "negative coordinates with a setdest file (ns-2's topography starts at 0, 0)")
     if shift_x or shift_y:
         notes.append(f"positions shifted by ({_num(shift_x)} m, {_num(shift_y)} m): ns-2's topography starts at 0, 0")
@@ -350,7 +369,7 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
     w("set chan_ [new Channel/WirelessChannel]")
     lossy = [s for s in stations if s.get("loss") or s.get("outage")]
     if lossy:
-        _error_procs(w)
+        w(_ERROR_PROCS)
     ifq = "CMUPriQueue" if agent == "DSR" else "Queue/DropTail/PriQueue"  # ns-2's DSR needs CMUPriQueue
     propagation = "Propagation/FreeSpace" if prop["model"] == "free_space" else "Propagation/TwoRayGround"
     w(f"$ns_ node-config -adhocRouting {agent} -llType LL -macType Mac/802_11 -ifqType {ifq} \\")
@@ -428,21 +447,6 @@ def _station_p(s: dict[str, Any], direction: str) -> float:
     if d == "both" or (d == "a_to_b" and direction == "out") or (d == "b_to_a" and direction == "in"):
         return float(loss["p"])
     return 0.0
-
-
-def _error_procs(w: _Writer) -> None:
-    """node-config's error hooks call a proc per interface; these return one Bernoulli model
-    each, with the rate the node being built asks for (``errp_``)."""
-    for d in ("in", "out"):
-        w(f"proc {d}_err_ {{}} {{")
-        w("    global errp_ last_err_")
-        w("    set em [new ErrorModel]")
-        w("    $em unit pkt")
-        w(f"    $em set rate_ [lindex $errp_({d}) 0]")
-        w("    $em ranvar [new RandomVariable/Uniform]")
-        w(f"    set last_err_({d}) $em")
-        w("    return $em")
-        w("}")
 
 
 def _waypoint_max(s: dict[str, Any], k: int) -> float:

@@ -84,27 +84,23 @@ class _Pkt:
     drop: str | None = None
 
 
+@dataclass
+class _Seqs:
+    """One flow's seqnos as the trace goes: sent by the sender, received by the sink, and the next
+    one the sink needs in order."""
+
+    sent: set[int] = field(default_factory=set)
+    received: set[int] = field(default_factory=set)
+    next_expected: int = 0
+
+
 def parse(path: Path, flows: list[FlowMap], wireless: bool) -> Parsed:
     with open(path, encoding="utf-8", errors="replace") as fh:
         return parse_lines(fh, flows, wireless)
 
 
 def parse_lines(lines: Iterable[str], flows: list[FlowMap], wireless: bool) -> Parsed:
-    out = {f.name: FlowCounters(f.name) for f in flows}
-    net = NetCounters()
-    # endpoint keys -> (flow, "data" | "ack")
-    by_ends: dict[tuple[int, int, int, int], tuple[FlowMap, str]] = {}
-    by_fid: dict[int, FlowMap] = {}
-    for f in flows:
-        by_ends[(f.addr("src"), f.src_port, f.addr("dst"), f.dst_port)] = (f, "data")
-        by_ends[(f.addr("dst"), f.dst_port, f.addr("src"), f.src_port)] = (f, "ack")
-        by_fid[f.fid] = f
-    by_var = {(f.addr("src"), f.src_port): f for f in flows}
-    pkts: dict[int, tuple[FlowMap, str, _Pkt]] = {}
-    seqs_sent: dict[str, set[int]] = {f.name: set() for f in flows}
-    seqs_rcvd: dict[str, set[int]] = {f.name: set() for f in flows}
-    next_expected: dict[str, int] = {f.name: 0 for f in flows}
-    queues: dict[tuple[int, int], list[int]] = {}  # wired: uids waiting in each link direction's queue
+    r = _Reader(flows)
     for line in lines:
         c = line[:1]
         if c in "rsf" and " MAC " in line[:40]:
@@ -118,105 +114,168 @@ def parse_lines(lines: Iterable[str], flows: list[FlowMap], wireless: bool) -> P
             continue
         # Both formats may share one file (wired-cum-wireless): each line says which it is.
         if tok[0] in ("s", "r", "f", "D") and tok[2].startswith("_"):
-            _wireless_event(tok, by_ends, pkts, out, net, seqs_sent, seqs_rcvd, next_expected)
+            r.wireless_event(tok)
         elif tok[0] in ("+", "-", "r", "d") and len(tok) >= 12 and tok[2].isdigit():
-            _wired_event(tok, by_fid, pkts, out, seqs_sent, seqs_rcvd, next_expected, net, queues)
+            r.wired_event(tok)
         elif len(tok) == 7 and tok[5] == "nrexmit_":
-            f = by_var.get((int(tok[1]), int(tok[2])))
+            f = r.by_var.get((int(tok[1]), int(tok[2])))
             if f is not None:
-                out[f.name].rtos = int(float(tok[6]))
-    for f, kind, p in pkts.values():
-        if p.sent and not p.received:
-            cause = p.drop or "in flight"
-            (out[f.name].data_lost if kind == "data" else out[f.name].acks_lost)[cause] += 1
-    for f in flows:
-        c = out[f.name]
-        c.delivered_packets = next_expected[f.name]
-        c.retransmissions = c.data_sent - len(seqs_sent[f.name])
-    return Parsed(out, net)
+                r.out[f.name].rtos = int(float(tok[6]))
+    return r.finish(flows)
+
+
+class _Reader:
+    """The counters, and what they are derived from, while the trace is read line by line."""
+
+    def __init__(self, flows: list[FlowMap]) -> None:
+        self.out = {f.name: FlowCounters(f.name) for f in flows}
+        self.net = NetCounters()
+        # endpoint keys -> (flow, "data" | "ack")
+        self.by_ends: dict[tuple[int, int, int, int], tuple[FlowMap, str]] = {}
+        for f in flows:
+            self.by_ends[(f.addr("src"), f.src_port, f.addr("dst"), f.dst_port)] = (f, "data")
+            self.by_ends[(f.addr("dst"), f.dst_port, f.addr("src"), f.src_port)] = (f, "ack")
+        self.by_fid = {f.fid: f for f in flows}
+        self.by_var = {(f.addr("src"), f.src_port): f for f in flows}
+        self.pkts: dict[int, tuple[FlowMap, str, _Pkt]] = {}
+        self.seqs = {f.name: _Seqs() for f in flows}
+        self.queues: dict[tuple[int, int], list[int]] = {}  # wired: uids waiting in each link direction's queue
+
+    def finish(self, flows: list[FlowMap]) -> Parsed:
+        for f, kind, p in self.pkts.values():
+            if p.sent and not p.received:
+                cause = p.drop or "in flight"
+                (self.out[f.name].data_lost if kind == "data" else self.out[f.name].acks_lost)[cause] += 1
+        for f in flows:
+            c = self.out[f.name]
+            c.delivered_packets = self.seqs[f.name].next_expected
+            c.retransmissions = c.data_sent - len(self.seqs[f.name].sent)
+        return Parsed(self.out, self.net)
+
+    def _packet(self, uid: int, f: FlowMap, kind: str) -> _Pkt:
+        entry = self.pkts.get(uid)
+        if entry is None:
+            entry = (f, kind, _Pkt())
+            self.pkts[uid] = entry
+        return entry[2]
+
+    def wireless_event(self, tok: list[str]) -> None:
+        net = self.net
+        ev, t, layer, reason, ptype = tok[0], float(tok[1]), tok[3], tok[4], tok[6]
+        try:
+            uid = int(tok[5])
+        except ValueError:
+            return
+        if ev == "D":
+            if layer == "MAC" and reason in ("COL", "ERR", "BSY"):
+                pass  # a frame lost at one receiver: the MAC retries it, no packet is lost
+            else:
+                if layer == "MAC" and reason == "RET" and ptype not in ("RTS", "CTS", "ACK"):
+                    net.mac_retry_drops += 1
+                if layer == "IFQ" and reason in ("---", "IFQ"):
+                    net.ifq_drops += 1  # a full interface queue (ARP's drops are traced at the IFQ too)
+                if ptype in ("tcp", "ack", "cbr"):
+                    # Drops of the traffic's packets; routing packets' drops (an AODV RREQ at the end of
+                    # its ring's TTL) are part of route discovery, not losses.
+                    net.drops[reason if layer != "IFQ" or reason != "---" else "IFQ"] += 1
+        if ptype in ("AODV", "DSR", "message") and layer == "RTR" and ev in ("s", "f"):
+            kind = _routing_kind(tok, ptype)
+            net.routing_sent[kind] += 1
+            if kind == "AODV RREQ" and ev == "s" and _aodv_origin(tok) == int(tok[2].strip("_")):
+                net.rreq_originated += 1
+            elif kind == "DSR request" and ev == "s" and _ip_src(tok) == int(tok[2].strip("_")):
+                net.rreq_originated += 1
+            return
+        if ptype not in ("tcp", "ack", "cbr") or len(tok) < 17:
+            return
+        try:
+            src, sport = _addr(tok[13].lstrip("["))
+            dst, dport = _addr(tok[14])
+        except ValueError:
+            return
+        hit = self.by_ends.get((src, sport, dst, dport))
+        if hit is None:
+            return
+        f, kind = hit
+        node = int(tok[2].strip("_"))
+        p = self._packet(uid, f, kind)
+        if ev == "D":
+            p.drop = "IFQ" if layer == "IFQ" and reason == "---" else reason
+            return
+        if layer != "AGT":
+            return
+        c = self.out[f.name]
+        seq = _seq(tok)
+        if ev == "s" and kind == "data" and node == f.src:
+            p.sent = True
+            c.data_sent += 1
+            if seq is not None:
+                self.seqs[f.name].sent.add(seq)
+        elif ev == "s" and kind == "ack" and node == f.dst:
+            p.sent = True
+            c.acks_sent += 1
+        elif ev == "r" and node == (f.dst if kind == "data" else f.src):
+            p.received = True
+            if kind == "data" and seq is not None:
+                self._arrive(f, seq, t)
+
+    def wired_event(self, tok: list[str]) -> None:
+        ev, t, frm, to, ptype = tok[0], float(tok[1]), int(tok[2]), int(tok[3]), tok[4]
+        if ptype not in ("tcp", "ack", "cbr"):
+            return
+        try:
+            fid, uid, seq = int(tok[7]), int(tok[11]), int(tok[10])
+        except ValueError:
+            return
+        f = self.by_fid.get(fid)
+        if f is None:
+            return
+        kind = "ack" if ptype == "ack" else "data"
+        p = self._packet(uid, f, kind)
+        c = self.out[f.name]
+        origin, target = (f.src, f.dst) if kind == "data" else (f.dst, f.src)
+        q = self.queues.setdefault((frm, to), [])
+        if ev == "+":
+            q.append(uid)
+            if frm == origin and not p.sent:
+                p.sent = True
+                if kind == "data":
+                    c.data_sent += 1
+                    self.seqs[f.name].sent.add(seq)
+                else:
+                    c.acks_sent += 1
+        elif ev == "-":
+            if uid in q:
+                q.remove(uid)
+        elif ev == "d":
+            # ns-2's link error model (lossmodel) sits before the link's enqueue trace: its drops have
+            # no "+" on that link; a queue drops a packet it traced on arrival.
+            p.drop = "queue" if uid in q else "link"
+            if uid in q:
+                q.remove(uid)
+            self.net.drops[p.drop] += 1
+        elif ev == "r" and to == target:
+            p.received = True
+            if kind == "data":
+                self._arrive(f, seq, t)
+
+    def _arrive(self, f: FlowMap, seq: int, t: float) -> None:
+        c, s = self.out[f.name], self.seqs[f.name]
+        if seq in s.received:
+            c.duplicates += 1
+            return
+        s.received.add(seq)
+        n = s.next_expected
+        while n in s.received:
+            n += 1
+        s.next_expected = n
+        if f.size is not None and c.completion_s is None and n * f.payload >= f.size:
+            c.completion_s = t - f.start_s
 
 
 def _addr(field_: str) -> tuple[int, int]:
     a, _, p = field_.partition(":")
     return int(a), int(p)
-
-
-def _wireless_event(tok, by_ends, pkts, out, net, seqs_sent, seqs_rcvd, next_expected) -> None:  # type: ignore[no-untyped-def]
-    ev, t, layer, reason, ptype = tok[0], float(tok[1]), tok[3], tok[4], tok[6]
-    try:
-        uid = int(tok[5])
-    except ValueError:
-        return
-    if ev == "D":
-        if layer == "MAC" and reason in ("COL", "ERR", "BSY"):
-            pass  # a frame lost at one receiver: the MAC retries it, no packet is lost
-        else:
-            if layer == "MAC" and reason == "RET" and ptype not in ("RTS", "CTS", "ACK"):
-                net.mac_retry_drops += 1
-            if layer == "IFQ" and reason in ("---", "IFQ"):
-                net.ifq_drops += 1  # a full interface queue (ARP's drops are traced at the IFQ too)
-            if ptype in ("tcp", "ack", "cbr"):
-                # Drops of the traffic's packets; routing packets' drops (an AODV RREQ at the end of
-                # its ring's TTL) are part of route discovery, not losses.
-                net.drops[reason if layer != "IFQ" or reason != "---" else "IFQ"] += 1
-    if ptype in ("AODV", "DSR", "message") and layer == "RTR" and ev in ("s", "f"):
-        kind = _routing_kind(tok, ptype)
-        net.routing_sent[kind] += 1
-        if kind == "AODV RREQ" and ev == "s" and _aodv_origin(tok) == int(tok[2].strip("_")):
-            net.rreq_originated += 1
-        elif kind == "DSR request" and ev == "s" and _ip_src(tok) == int(tok[2].strip("_")):
-            net.rreq_originated += 1
-        return
-    if ptype not in ("tcp", "ack", "cbr") or len(tok) < 17:
-        return
-    try:
-        src, sport = _addr(tok[13].lstrip("["))
-        dst, dport = _addr(tok[14])
-    except ValueError:
-        return
-    hit = by_ends.get((src, sport, dst, dport))
-    if hit is None:
-        return
-    f, kind = hit
-    node = int(tok[2].strip("_"))
-    entry = pkts.get(uid)
-    if entry is None:
-        entry = (f, kind, _Pkt())
-        pkts[uid] = entry
-    p = entry[2]
-    if ev == "D":
-        p.drop = "IFQ" if layer == "IFQ" and reason == "---" else reason
-        return
-    if layer != "AGT":
-        return
-    c = out[f.name]
-    seq = _seq(tok)
-    if ev == "s" and kind == "data" and node == f.src:
-        p.sent = True
-        c.data_sent += 1
-        if seq is not None:
-            seqs_sent[f.name].add(seq)
-    elif ev == "s" and kind == "ack" and node == f.dst:
-        p.sent = True
-        c.acks_sent += 1
-    elif ev == "r" and node == (f.dst if kind == "data" else f.src):
-        p.received = True
-        if kind == "data" and seq is not None:
-            _arrive(c, f, seq, t, seqs_rcvd, next_expected)
-
-
-def _arrive(c: FlowCounters, f: FlowMap, seq: int, t: float, seqs_rcvd, next_expected) -> None:  # type: ignore[no-untyped-def]
-    got = seqs_rcvd[f.name]
-    if seq in got:
-        c.duplicates += 1
-        return
-    got.add(seq)
-    n = next_expected[f.name]
-    while n in got:
-        n += 1
-    next_expected[f.name] = n
-    if f.size is not None and c.completion_s is None and n * f.payload >= f.size:
-        c.completion_s = t - f.start_s
 
 
 def _seq(tok: list[str]) -> int | None:
@@ -264,48 +323,3 @@ def _routing_kind(tok: list[str], ptype: str) -> str:
     except IndexError:
         pass
     return "DSR other"
-
-
-def _wired_event(tok, by_fid, pkts, out, seqs_sent, seqs_rcvd, next_expected, net, queues) -> None:  # type: ignore[no-untyped-def]
-    ev, t, frm, to, ptype = tok[0], float(tok[1]), int(tok[2]), int(tok[3]), tok[4]
-    if ptype not in ("tcp", "ack", "cbr"):
-        return
-    try:
-        fid, uid, seq = int(tok[7]), int(tok[11]), int(tok[10])
-    except ValueError:
-        return
-    f = by_fid.get(fid)
-    if f is None:
-        return
-    kind = "ack" if ptype == "ack" else "data"
-    entry = pkts.get(uid)
-    if entry is None:
-        entry = (f, kind, _Pkt())
-        pkts[uid] = entry
-    p = entry[2]
-    c = out[f.name]
-    origin, target = (f.src, f.dst) if kind == "data" else (f.dst, f.src)
-    q = queues.setdefault((frm, to), [])
-    if ev == "+":
-        q.append(uid)
-        if frm == origin and not p.sent:
-            p.sent = True
-            if kind == "data":
-                c.data_sent += 1
-                seqs_sent[f.name].add(seq)
-            else:
-                c.acks_sent += 1
-    elif ev == "-":
-        if uid in q:
-            q.remove(uid)
-    elif ev == "d":
-        # ns-2's link error model (lossmodel) sits before the link's enqueue trace: its drops have
-        # no "+" on that link; a queue drops a packet it traced on arrival.
-        p.drop = "queue" if uid in q else "link"
-        if uid in q:
-            q.remove(uid)
-        net.drops[p.drop] += 1
-    elif ev == "r" and to == target:
-        p.received = True
-        if kind == "data":
-            _arrive(c, f, seq, t, seqs_rcvd, next_expected)
