@@ -47,6 +47,7 @@ def _cases(tmp: Path) -> list[tuple[str, Callable[[], Any], type, str]]:
         ("pcap_dir ''", lambda: tcplab.run(W, pcap_dir=""), SE, "pcap_dir"),
         ("pcap_dir int", lambda: tcplab.run(W, pcap_dir=5), TE, "pcap_dir"),
         ("pcap_dir a file", lambda: tcplab.run(W, pcap_dir=__file__), SE, "pcap_dir"),
+        ("pcap_80211 str", lambda: tcplab.run(W, pcap_dir=tmp, pcap_80211="yes"), TE, "pcap_80211"),
         ("pcap_dir's parent missing", lambda: tcplab.run(W, pcap_dir=tmp / "no" / "dir"), SE, "pcap_dir"),
         ("dict int key", lambda: tcplab.run({**W, 1: 2}), TE, "key 1"),
         ("dict nan", lambda: tcplab.run({**W, "duration": float("nan")}), SE, "duration"),

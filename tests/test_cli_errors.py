@@ -31,6 +31,7 @@ BAD = [
     (["nonsense"], "invalid choice"),
     (["run", EXAMPLE, "--set", "a"], "--set expects path=value"),
     (["run", EXAMPLE, "--pcap"], "--pcap needs --out"),
+    (["run", EXAMPLE, "--pcap-80211"], "--pcap-80211 needs --out"),
     (["run", EXAMPLE, "--set", "flows.download.size=2e19B"], "9223372036854775807B"),
     (["run", EXAMPLE, "--set", "flows.download.size=1e30MB"], "9223372036854775807B"),
     (["run", EXAMPLE, "--set", "duration=1e400s"], "not a finite number"),

@@ -42,7 +42,10 @@ def _argv(rng: random.Random, scen: str, tmp: Path) -> list[str]:
     return argv
 
 
-def test_cli_arguments(tmp_path: Path) -> None:
+def test_cli_arguments(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every path given is inside tmp_path; the default ones (results/tcplab.db, report/) are made
+    # inside it too, not in the checkout.
+    monkeypatch.chdir(tmp_path)
     scen = tmp_path / "w.toml"
     scen.write_text(WIRED_TOML.replace('duration = "10s"', 'duration = "10ms"'))
     rng = random.Random(38)
@@ -56,7 +59,6 @@ def test_cli_arguments(tmp_path: Path) -> None:
                 code = exc.code if isinstance(exc.code, int) else 2
         assert code in (0, 1, 2), (i, argv, err.getvalue()[-2000:])
         assert "Traceback" not in err.getvalue(), (i, argv, err.getvalue()[-2000:])
-    # Nothing written outside tmp_path's own folders (o1, o2, db, x.csv are inside it).
 
 
 def _value(rng: random.Random, depth: int = 0) -> Any:

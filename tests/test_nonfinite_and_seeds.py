@@ -53,9 +53,13 @@ def test_set_nonfinite_is_refused(tmp_path: Path, value: str) -> None:
     assert f"links.bottleneck.loss.p: {NON_FINITE}" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_set_nonfinite_inside_a_table_value_is_located() -> None:
+@pytest.mark.parametrize(
+    "value", ["{ model = 'bernoulli', p = nan }", {"model": "bernoulli", "p": float("nan")}], ids=["text", "dict"]
+)
+def test_set_nonfinite_inside_a_table_value_is_located(value: object) -> None:
+    """The same field named whether the value is --set text or Python data (the core names it)."""
     with pytest.raises(tcplab.ScenarioError) as e:
-        tcplab.resolve(WIRED_TOML, {"links.bottleneck.loss": "{ model = 'bernoulli', p = nan }"})
+        tcplab.resolve(WIRED_TOML, {"links.bottleneck.loss": value})
     assert e.value.errors() == [{"loc": "links.bottleneck.loss.p", "msg": NON_FINITE}]
 
 

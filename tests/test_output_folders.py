@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -119,23 +118,37 @@ def test_manifest_entries_outside_the_folder_are_ignored(tmp_path: Path) -> None
     assert outside.read_text() == "keep"
 
 
+#: ``python -m tcplab``, except that the core's ``run`` first says on stderr that it was entered: by
+#: then ``tcplab run --out`` has created its staging folder, so the test can wait for that line.
+STARTED = "test: the core's run was entered"
+CLI_SAYING_WHEN_IT_RUNS = f"""
+import sys
+from tcplab import _core, cli
+real_run = _core.run
+def run(*args):
+    print({STARTED!r}, file=sys.stderr, flush=True)
+    return real_run(*args)
+_core.run = run
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_terminated_run_leaves_no_staging_folder(tmp_path: Path, wired_toml: Path, sig: signal.Signals) -> None:
     """The run is endless (days of work): the signal always arrives while it runs, whatever the
-    machine's speed; the test waits for the staging folder to exist, not for a fixed time."""
+    machine's speed; the test waits for the run to be entered (a line on stderr), not for a time."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
     p = subprocess.Popen(
-        [sys.executable, "-m", "tcplab", "run", str(wired_toml), "--out", str(tmp_path / "R"), *ENDLESS],
+        [sys.executable, "-c", CLI_SAYING_WHEN_IT_RUNS, "run", str(wired_toml), "--out", str(tmp_path / "R"), *ENDLESS],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
     )
     try:
-        deadline = time.monotonic() + 300  # a safety net only
-        while not _staging_left(tmp_path) and time.monotonic() < deadline and p.poll() is None:
-            time.sleep(0.05)
-        assert _staging_left(tmp_path), "the run never started"
+        assert p.stderr is not None
+        first = p.stderr.readline()  # blocks until the run is entered, or the process ends (EOF)
+        assert first.rstrip("\n") == STARTED and _staging_left(tmp_path), f"the run never started: {first}"
         p.send_signal(sig)
         _, err = p.communicate(timeout=300)
     finally:

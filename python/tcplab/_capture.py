@@ -27,11 +27,20 @@ def capture_request(
         raise scenario_error("pcap_dir", f"{folder} exists and is not a folder")
     if not folder.exists() and not folder.parent.is_dir():
         raise scenario_error("pcap_dir", f"the folder {folder.parent} does not exist (only {folder.name} is created)")
-    trace = _core.resolve(text, fmt, pairs)["trace"]  # an invalid scenario is refused before any folder exists
+    pairs = capture_lists(text, fmt, pairs, True, pcap_80211)  # an invalid scenario: no folder made
     folder.mkdir(exist_ok=True)
-    pairs = list(pairs)
-    if not trace.get("pcap"):
-        pairs.append(("trace.pcap", '["*"]'))
-    if pcap_80211 and not trace.get("pcap_80211"):
-        pairs.append(("trace.pcap_80211", '["*"]'))
     return pairs, os.fspath(folder)
+
+
+def capture_lists(
+    text: str, fmt: str, pairs: list[tuple[str, str]], ip: bool, wifi: bool
+) -> list[tuple[str, str]]:
+    """``pairs`` plus ``trace.pcap = ["*"]`` if ``ip`` and ``trace.pcap_80211 = ["*"]`` if ``wifi``,
+    each only when the scenario names no interfaces of its own (``--pcap``, ``--pcap-80211``)."""
+    trace = _core.resolve(text, fmt, pairs)["trace"]
+    pairs = list(pairs)
+    if ip and not trace.get("pcap"):
+        pairs.append(("trace.pcap", '["*"]'))
+    if wifi and not trace.get("pcap_80211"):
+        pairs.append(("trace.pcap_80211", '["*"]'))
+    return pairs

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from tcplab import _core
+from tcplab._args import SEED_MAX, check_seed
+from tcplab._capture import capture_lists
 from tcplab._fs import DEFAULT_STORE, check_out, publish, remove_staging, staging_dir, write_text
 from tcplab.exceptions import ScenarioError, TcplabError, format_error
 from tcplab.result import Result
@@ -61,29 +63,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-SEED_MAX = 2**64 - 1
-
-
 def _seed(text: str) -> int:
-    """A seed is a u64 in the core: refuse anything else here, before a run starts."""
+    """A seed by the API's rule (``check_seed``: a u64, what the core takes), before a run starts."""
     try:
         seed = int(text, 0)
-    except ValueError:
-        seed = -1
-    if not 0 <= seed <= SEED_MAX:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a seed; allowed: an integer from 0 to {SEED_MAX}")
+        check_seed(seed)
+    except ValueError:  # not an integer, or out of range (ScenarioError)
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed; allowed: an integer from 0 to {SEED_MAX}") from None
     return seed
 
 
 def _scenario_file(name: str) -> ScenarioText:
     """Read a scenario file, turning the ways it can be unreadable into one line naming it."""
-    path = Path(name)
-    if path.is_dir():
-        raise UsageError(f"{name}: is a directory; expected a scenario file (.toml or .json)")
     try:
-        return load(path)
+        return load(Path(name))
     except FileNotFoundError as exc:
         raise UsageError(f"{name}: no such file") from exc
+    except IsADirectoryError as exc:  # refused by _fs.read_input
+        raise UsageError(f"{name}: is a directory; expected a scenario file (.toml or .json)") from exc
     except PermissionError as exc:
         raise UsageError(f"{name}: permission denied") from exc
 
@@ -120,22 +117,16 @@ RUN_MARKER = "summary.json"
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    if args.pcap and not args.out:
-        raise UsageError("--pcap needs --out DIR (the pcaps are written there)")
-    if args.pcap_80211 and not args.out:
-        raise UsageError("--pcap-80211 needs --out DIR (the pcaps are written there)")
+    for flag, wanted in (("--pcap", args.pcap), ("--pcap-80211", args.pcap_80211)):
+        if wanted and not args.out:
+            raise UsageError(f"{flag} needs --out DIR (the pcaps are written there)")
     overrides = [parse_set(s) for s in args.set]
     src = _scenario_file(args.file)
     for w in _core.warnings(src.text, src.format, overrides):  # valid, but likely not what was meant
         _err(f"warning: {w['loc']}: {w['msg']}")
-    trace = _core.resolve(src.text, src.format, overrides)["trace"] if args.pcap or args.pcap_80211 else {}
-    if args.pcap and not trace.get("pcap"):
-        # --pcap with no trace.pcap list in the scenario: capture every link and WLAN interface.
-        overrides.append(("trace.pcap", '["*"]'))
-    if args.pcap_80211 and not trace.get("pcap_80211"):
-        # --pcap-80211 with no trace.pcap_80211 list: capture every station's 802.11 frames.
-        overrides.append(("trace.pcap_80211", '["*"]'))
     captures = args.pcap or args.pcap_80211
+    if captures:  # every interface (every station's 802.11 frames) unless the scenario lists some
+        overrides = capture_lists(src.text, src.format, overrides, args.pcap, args.pcap_80211)
     out = Path(args.out) if args.out else None
     if out is not None:
         check_out(out, RUN_MARKER, "run output")

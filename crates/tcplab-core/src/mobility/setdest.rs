@@ -87,21 +87,19 @@ pub fn parse_setdest(text: &str) -> Result<Setdest, SetdestError> {
         let unquoted = l.replace('"', " ");
         let tok: Vec<&str> = unquoted.split_whitespace().collect();
         match tok.as_slice() {
-            [node, "set", coord, v] => {
+            [node, "set", axis @ ("X_" | "Y_" | "Z_"), v] => {
                 let n = node_index(node).map_err(e)?;
-                let axis = match *coord {
-                    "X_" => "X_",
-                    "Y_" => "Y_",
-                    "Z_" => "Z_",
-                    _ => return Err(e("unknown coordinate; allowed: X_, Y_, Z_".to_string())),
-                };
                 let v = number(v, axis).map_err(e)?;
                 let m = motion(&mut out, n, line);
-                match axis {
+                match *axis {
                     "X_" => m.x = Some(v),
                     "Y_" => m.y = Some(v),
                     _ => {}
                 }
+            }
+            [node, "set", _, _] => {
+                node_index(node).map_err(e)?;
+                return Err(e("unknown coordinate; allowed: X_, Y_, Z_".to_string()));
             }
             ["$ns_", "at", t, node, "setdest", x, y, speed] => {
                 let at = number(t, "time").map_err(e)?;

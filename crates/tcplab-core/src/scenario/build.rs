@@ -348,7 +348,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     let snaplen = s.trace.pcap_snaplen.unwrap_or(65_535);
     if pcap_dir.is_some() {
         // Every capture's file name is checked before the first file is created.
-        super::pcap_names::capture_files(s).map_err(|e| vec![e])?;
+        super::pcap_names::check_capture_files(s).map_err(|e| vec![e])?;
     }
     let mut errs = Vec::new();
     for (li, l) in s.links.iter().enumerate() {
@@ -420,12 +420,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
             );
             wlan_stas[wi].push(sta);
             if capture_80211 {
-                // Names made safe like the IP captures' (scenario::pcap_names).
-                let file = format!(
-                    "{}-{}-80211.pcap",
-                    super::pcap_names::file_stem(&ws.name),
-                    super::pcap_names::file_stem(&st.node)
-                );
+                let file = super::pcap_names::capture_file_80211(&ws.name, &st.node);
                 if let Some(pw) = open_capture(pcap_dir, &file, snaplen, 127, &mut errs) {
                     w.set_station_capture_80211(sta, pw);
                 }

@@ -1,10 +1,11 @@
 //! Refusing, before anything is built, a scenario whose run cannot fit in memory.
 //!
-//! What grows fastest with the scenario is the static routing table: every node gets a
-//! next hop to every other node (`routes[src][dst]`, [`crate::net::shortest_paths`]), so N
-//! nodes need N² entries. A run of 10⁵ nodes asked for 10¹⁰ × 12 B = 120 GB and the process
-//! aborted (`memory allocation of 1200000 bytes failed`, exit 134), 10⁶ nodes reached 21 GB
-//! before failing. The estimate below counts those tables, the WLAN adjacency lists (at most
+//! What grows fastest with the scenario is the static routing table: every node that routes
+//! statically gets a next hop to every other node (`routes[src][dst]`,
+//! [`crate::net::shortest_paths_for`]), so N such nodes need N² entries; the stations of a
+//! WLAN with an ad hoc routing protocol get none. A run of 10⁵ nodes asked for
+//! 10¹⁰ × 12 B = 120 GB and the process aborted (`memory allocation of 1200000 bytes failed`,
+//! exit 134), 10⁶ nodes reached 21 GB before failing. The estimate below counts those tables, the WLAN adjacency lists (at most
 //! every station hears every other) and a per-node allowance, and the build is refused with
 //! the estimate when it exceeds the limit: [`LIMIT_ENV`] if set, else 80 % of the machine's
 //! available memory (`MemAvailable` of /proc/meminfo).
@@ -13,6 +14,9 @@
 //! 70 MB at N = 1000, 107 MB at 2000, 254 MB at 4000, i.e. a 59–62 MB base plus 12 B per node
 //! pair (docs/validation/robustness.md); the per-node part was below 1 KiB.
 
+use std::collections::BTreeSet;
+
+use super::routing::RoutingProtocolName;
 use super::schema::Scenario;
 use super::units::parse_size;
 use super::{err, FieldError};
@@ -26,6 +30,25 @@ pub const LIMIT_ENV: &str = "TCPLAB_MEMORY_LIMIT";
 /// flows): four times the measured < 1 KiB, so that the estimate errs on the safe side.
 const PER_NODE: u64 = 4096;
 
+/// The nodes that keep a static routing table: all but the stations of WLANs with an ad hoc
+/// routing protocol (`build::install_routing` gives those their agent instead).
+fn static_routing_nodes(s: &Scenario) -> u64 {
+    let dynamic: BTreeSet<&str> = s
+        .wlans
+        .iter()
+        .filter(|w| {
+            w.routing
+                .as_ref()
+                .is_some_and(|r| r.protocol != RoutingProtocolName::Static)
+        })
+        .flat_map(|w| w.stations.iter().map(|st| st.node.as_str()))
+        .collect();
+    s.nodes
+        .iter()
+        .filter(|n| !dynamic.contains(n.name.as_str()))
+        .count() as u64
+}
+
 /// Estimated peak bytes of the run's data structures that grow with the scenario.
 pub fn estimate(s: &Scenario) -> u64 {
     let n = s.nodes.len() as u64;
@@ -37,7 +60,11 @@ pub fn estimate(s: &Scenario) -> u64 {
         .map(|w| (w.stations.len() as u64).pow(2))
         .sum();
     n.saturating_mul(PER_NODE)
-        .saturating_add(n.saturating_mul(n).saturating_mul(route))
+        .saturating_add(
+            static_routing_nodes(s)
+                .saturating_mul(n)
+                .saturating_mul(route),
+        )
         .saturating_add(stations.saturating_mul(adj))
 }
 
@@ -97,10 +124,11 @@ fn check_against(s: &Scenario, max: u64, how: &str) -> Result<(), FieldError> {
     Err(err(
         "nodes",
         format!(
-            "{n} nodes need about {} of memory (static routes: {} B per node pair, {n}² pairs), \
-             more than the limit of {} ({how})",
+            "{n} nodes need about {} of memory (static routes: {} B per node pair, {} × {n} \
+             pairs), more than the limit of {} ({how})",
             gb(need),
             std::mem::size_of::<Option<Hop>>(),
+            static_routing_nodes(s),
             gb(max),
         ),
     ))
@@ -128,6 +156,39 @@ mod tests {
         assert_eq!(std::mem::size_of::<Option<Hop>>(), 12);
         assert_eq!(small, 1000 * PER_NODE + 1000 * 1000 * 12);
         assert_eq!(big, 4000 * PER_NODE + 4000 * 4000 * 12);
+    }
+
+    /// `n` stations of one ad hoc WLAN running `protocol`, and one wired node beside them.
+    fn adhoc(n: usize, protocol: &str) -> Scenario {
+        let mut nodes: Vec<String> = (0..n).map(|i| format!("{{\"name\":\"s{i}\"}}")).collect();
+        nodes.push("{\"name\":\"wired\"}".to_string());
+        let stations: Vec<String> = (0..n)
+            .map(|i| format!("{{\"node\":\"s{i}\",\"position\":[\"{i}m\",\"0m\"]}}"))
+            .collect();
+        let text = format!(
+            "{{\"name\":\"a\",\"nodes\":[{}],\"wlans\":[{{\"name\":\"w\",\"mode\":\"adhoc\",\
+             \"routing\":{{\"protocol\":\"{protocol}\"}},\"stations\":[{}]}}],\
+             \"flows\":[{{\"name\":\"f\",\"app\":\"bulk\",\"client\":\"s0\",\"server\":\"s1\"}}]}}",
+            nodes.join(","),
+            stations.join(",")
+        );
+        parse(&text, Format::Json, &[]).expect("parses")
+    }
+
+    #[test]
+    fn only_statically_routed_nodes_count_routes() {
+        // The routing table is built only for nodes without an ad hoc routing agent
+        // (net::shortest_paths_for): with AODV, only the wired node has one (1 × 1001 entries).
+        let adj = std::mem::size_of::<(Hop, NodeId)>() as u64;
+        let stations = 1000 * 1000 * adj;
+        assert_eq!(
+            estimate(&adhoc(1000, "aodv")),
+            1001 * PER_NODE + 1001 * 12 + stations
+        );
+        assert_eq!(
+            estimate(&adhoc(1000, "static")),
+            1001 * PER_NODE + 1001 * 1001 * 12 + stations
+        );
     }
 
     #[test]

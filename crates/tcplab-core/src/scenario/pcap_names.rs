@@ -1,10 +1,11 @@
-//! File names of pcap captures: `<link or WLAN>-<node>.pcap` inside the capture folder.
+//! File names of pcap captures inside the capture folder: `<link or WLAN>-<node>.pcap` (IP) and
+//! `<WLAN>-<node>-80211.pcap` (802.11).
 //!
 //! Link, WLAN and node names are free text in a scenario, so they become file names only after
 //! [`file_stem`] has made them safe: no path separator, no `..`, no leading dot, nothing outside
-//! a portable set. Two interfaces whose names map to the same file are refused up front
-//! ([`capture_files`]), before any file is created: one capture must never overwrite another,
-//! and no name may make a capture land outside the folder (`../../x`, `/abs/path`).
+//! a portable set. Two captures whose names map to the same file are refused up front
+//! ([`check_capture_files`]), before any file is created: one capture must never overwrite
+//! another, and no name may make a capture land outside the folder (`../../x`, `/abs/path`).
 
 use std::collections::BTreeMap;
 
@@ -35,42 +36,63 @@ pub fn capture_file(iface: &str, node: &str) -> String {
     format!("{}-{}.pcap", file_stem(iface), file_stem(node))
 }
 
-/// The capture files the scenario's `trace.pcap` asks for, as (interface, node, file); an
-/// error of `trace.pcap` if two interfaces would be written to the same file.
-pub fn capture_files(s: &Scenario) -> Result<Vec<(String, String, String)>, FieldError> {
-    let wanted = |name: &str| s.trace.pcap.iter().any(|p| p == "*" || p == name);
-    let mut out = Vec::new();
+/// The file name of the 802.11 (radiotap) capture of station `node` of WLAN `wlan`.
+pub fn capture_file_80211(wlan: &str, node: &str) -> String {
+    format!("{}-{}-80211.pcap", file_stem(wlan), file_stem(node))
+}
+
+/// An error if two of the captures the scenario asks for (`trace.pcap`, then
+/// `trace.pcap_80211`) would be written to the same file; it is the field of the second.
+pub fn check_capture_files(s: &Scenario) -> Result<(), FieldError> {
+    let wanted = |list: &[String], name: &str| list.iter().any(|p| p == "*" || p == name);
+    // (field, interface, node, file)
+    let mut out: Vec<(&str, String, &str, String)> = Vec::new();
     for l in &s.links {
         let name = link_name(l);
-        if wanted(&name) {
+        if wanted(&s.trace.pcap, &name) {
             for node in [&l.a, &l.b] {
-                out.push((name.clone(), node.clone(), capture_file(&name, node)));
+                out.push(("trace.pcap", name.clone(), node, capture_file(&name, node)));
             }
         }
     }
-    for w in s.wlans.iter().filter(|w| wanted(&w.name)) {
-        for st in &w.stations {
-            out.push((
-                w.name.clone(),
-                st.node.clone(),
-                capture_file(&w.name, &st.node),
-            ));
+    for (field, list) in [
+        ("trace.pcap", &s.trace.pcap),
+        ("trace.pcap_80211", &s.trace.pcap_80211),
+    ] {
+        for w in s.wlans.iter().filter(|w| wanted(list, &w.name)) {
+            for st in &w.stations {
+                let file = if field == "trace.pcap" {
+                    capture_file(&w.name, &st.node)
+                } else {
+                    capture_file_80211(&w.name, &st.node)
+                };
+                out.push((field, w.name.clone(), &st.node, file));
+            }
         }
     }
-    let mut seen: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
-    for (iface, node, file) in &out {
-        if let Some((i0, n0)) = seen.insert(file, (iface, node)) {
+    let what = |field: &str, iface: &str, node: &str| {
+        let kind = if field == "trace.pcap" {
+            ""
+        } else {
+            " (802.11)"
+        };
+        format!("'{iface}' at '{node}'{kind}")
+    };
+    let mut seen: BTreeMap<&str, String> = BTreeMap::new();
+    for (field, iface, node, file) in &out {
+        let this = what(field, iface, node);
+        if let Some(first) = seen.insert(file, this.clone()) {
             return Err(err(
-                "trace.pcap",
+                *field,
                 format!(
-                    "the captures of '{i0}' at '{n0}' and of '{iface}' at '{node}' would both be \
-                     written to {file} (in file names, characters other than letters, digits, \
-                     '.', '_' and '-' become '_'); rename one of them"
+                    "the captures of {first} and of {this} would both be written to {file} (in \
+                     file names, characters other than letters, digits, '.', '_' and '-' become \
+                     '_'); rename one of them"
                 ),
             ));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -87,9 +109,55 @@ mod tests {
         assert_eq!(file_stem("a\\b:c\0d é"), "a_b_c_d__");
         assert_eq!(file_stem("bottleneck"), "bottleneck");
         assert_eq!(capture_file("wlan-1.b", "n_0"), "wlan-1.b-n_0.pcap");
+        assert_eq!(capture_file_80211("../w", "n 0"), "_.._w-n_0-80211.pcap");
         for name in ["../../escaped", "/abs/path", "..", "a/../../b", "./x"] {
             let f = capture_file(name, name);
             assert!(!f.contains('/') && !f.starts_with('.'), "{f}");
         }
+    }
+
+    /// A WLAN `cell` with stations `bs` (its AP) and `<mh>`, capturing `ip` and `wifi`.
+    fn wlan(mh: &str, ip: &str, wifi: &str) -> Scenario {
+        let text = format!(
+            r#"
+            [[nodes]]
+            name = "bs"
+            [[nodes]]
+            name = "{mh}"
+            [[wlans]]
+            name = "cell"
+            mode = "infrastructure"
+            ap = "bs"
+            [[wlans.stations]]
+            node = "bs"
+            position = ["0m", "0m"]
+            [[wlans.stations]]
+            node = "{mh}"
+            position = ["50m", "0m"]
+            [trace]
+            pcap = {ip}
+            pcap_80211 = {wifi}
+            "#
+        );
+        super::super::load(&text, super::super::Format::Toml, &[]).expect("a valid scenario")
+    }
+
+    #[test]
+    fn an_ip_capture_and_an_80211_capture_on_one_file_are_refused() {
+        // The IP capture of `cell` at `bs-80211` and the 802.11 capture of `cell` at `bs` are
+        // both cell-bs-80211.pcap.
+        let e = check_capture_files(&wlan("bs-80211", r#"["*"]"#, r#"["cell"]"#)).unwrap_err();
+        assert_eq!(e.loc, "trace.pcap_80211");
+        assert!(
+            e.msg
+                .contains("'cell' at 'bs-80211' and of 'cell' at 'bs' (802.11)")
+                && e.msg.contains("written to cell-bs-80211.pcap"),
+            "{}",
+            e.msg
+        );
+        // Either kind alone, or a station name that does not collide, is fine.
+        assert!(check_capture_files(&wlan("bs-80211", r#"["*"]"#, "[]")).is_ok());
+        assert!(check_capture_files(&wlan("bs-80211", "[]", r#"["*"]"#)).is_ok());
+        assert!(check_capture_files(&wlan("mh", r#"["*"]"#, r#"["*"]"#)).is_ok());
     }
 }

@@ -242,34 +242,14 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
             ));
         }
     }
-    for (i, name) in s.trace.pcap.iter().enumerate() {
-        if name != "*" && !link_names.contains(name) {
-            let names: Vec<&str> = link_names.iter().map(|s| s.as_str()).collect();
-            errs.push(err(
-                format!("trace.pcap[{i}]"),
-                format!(
-                    "unknown link '{name}'; links: {} (or \"*\")",
-                    names.join(", ")
-                ),
-            ));
-        }
-    }
-    for (i, name) in s.trace.pcap_80211.iter().enumerate() {
-        if name != "*" && !wlan_names.contains(name) {
-            let names: Vec<&str> = wlan_names.iter().map(|s| s.as_str()).collect();
-            errs.push(err(
-                format!("trace.pcap_80211[{i}]"),
-                format!(
-                    "unknown WLAN '{name}'; WLANs: {} (or \"*\")",
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        names.join(", ")
-                    }
-                ),
-            ));
-        }
-    }
+    unknown_names(&s.trace.pcap, "trace.pcap", &link_names, "link", &mut errs);
+    unknown_names(
+        &s.trace.pcap_80211,
+        "trace.pcap_80211",
+        &wlan_names,
+        "WLAN",
+        &mut errs,
+    );
     if s.duration.is_some_and(|d| d.0 .0 == 0) {
         errs.push(err("duration", "must be positive"));
     }
@@ -402,6 +382,31 @@ fn validate_agent(
     );
     for (f, m) in a.itcp.map(|c| c.check()).unwrap_or_default() {
         errs.push(err(format!("{loc}.itcp.{f}"), m));
+    }
+}
+
+/// An error at `field[i]` for each name of `list` that is neither "*" nor one of `known`, the
+/// names of the scenario's `what`s (links, WLANs).
+fn unknown_names(
+    list: &[String],
+    field: &str,
+    known: &BTreeSet<String>,
+    what: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    for (i, name) in list.iter().enumerate() {
+        if name != "*" && !known.contains(name) {
+            let names: Vec<&str> = known.iter().map(|s| s.as_str()).collect();
+            let names = if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            };
+            errs.push(err(
+                format!("{field}[{i}]"),
+                format!("unknown {what} '{name}'; {what}s: {names} (or \"*\")"),
+            ));
+        }
     }
 }
 
@@ -903,5 +908,49 @@ fn validate_red(
     }
     if !(w_q > 0.0 && w_q <= 1.0) {
         errs.push(err(format!("{loc}.w_q"), "allowed: 0 < w_q ≤ 1"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{load, Format};
+
+    #[test]
+    fn unknown_capture_interfaces_are_named_with_the_known_ones() {
+        let text = r#"
+            [[nodes]]
+            name = "a"
+            [[nodes]]
+            name = "b"
+            [[links]]
+            name = "wired"
+            a = "a"
+            b = "b"
+            rate = "1Mbps"
+            delay = "1ms"
+            [trace]
+            pcap = ["wired", "nope", "*"]
+            pcap_80211 = ["cell"]
+        "#;
+        let errs = load(text, Format::Toml, &[]).unwrap_err();
+        let at = |loc: &str| {
+            errs.iter()
+                .filter(|e| e.loc == loc)
+                .map(|e| e.msg.as_str())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            at("trace.pcap[1]"),
+            ["unknown link 'nope'; links: wired (or \"*\")"]
+        );
+        assert_eq!(
+            at("trace.pcap_80211[0]"),
+            ["unknown WLAN 'cell'; WLANs: none (or \"*\")"]
+        );
+        assert_eq!(
+            errs.iter().filter(|e| e.loc.starts_with("trace.")).count(),
+            2,
+            "{errs:?}"
+        );
     }
 }
