@@ -138,8 +138,9 @@ def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir:
     wlan = (resolved.get("wlans") or [None])[0]
     w(f"# {name}: written by `tcplab validate ns2` for ns-2.35; do not edit.")
     w(_PRELUDE)
-    notes: list[str] = ["ns-2's TCP has no connection set-up: the first data packet leaves at the flow's start time "
-                        "(tcplab: SYN handshake and request first, unless its profile says otherwise)"]
+    notes: list[str] = ["ns-2's one-way TCP opens with a bare 40-byte SYN from the sender (syn_ true), answered by "
+                        "the sink, and sends no request (tcplab: client SYN, SYN-ACK and the client's request first, "
+                        "unless tcp.open says sender_syn, as the ns2 profile does, or none)"]
     links = resolved.get("links") or []
     routing = None
     if wlan is None:
