@@ -153,8 +153,11 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
 
 
 def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
+    from matplotlib import colormaps
+
     from tcplab.plots import new_figure, save
 
+    colours = colormaps["tab20"].colors  # 14 schemes: the default cycle's 10 colours would repeat
     rs = runs(store, quick)
     out: list[Path] = []
     for fam, metric, xlabel, fname in (
@@ -170,7 +173,8 @@ def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
                   for lv in levels]
             xs = [100 * lv if fam == "fer" else lv for lv in levels]
             ax.errorbar(xs, [x.mean for x in st], yerr=[x.ci95 if math.isfinite(x.ci95) else 0.0 for x in st],
-                        marker="os^vD<>"[i % 7], ls="-" if i < 7 else "--", capsize=2, label=LABEL[s.key])
+                        marker="os^vD<>"[i % 7], ls="-" if i < 7 else "--", capsize=2, label=LABEL[s.key],
+                        color=colours[i % len(colours)])
         ax.set_xlabel(xlabel)
         ax.set_ylabel("goodput (Mb/s)" if metric == "goodput" else "completion time of 2 MB (s)")
         ax.set_title(f"{FAMILY_TITLE[fam]}: every scheme (mean, 95 % CI)")
