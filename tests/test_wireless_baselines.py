@@ -77,7 +77,7 @@ def test_quick_mode_on_a_tiny_subset(tmp_path: Path) -> None:
 
 def _runs(order: dict[str, list[float]], family: str = "fer", level: float = 0.05, metric: str = "goodput") -> list[dict]:
     return [{"scheme": k, "family": family, "level": level, "seed": i, "goodput": None, "completion": None,
-             "retx": 0, "timeouts": 0} | {metric: v} for k, vs in order.items() for i, v in enumerate(vs)]
+             "retx": 0, "timeouts": 0, "finished": 1.0} | {metric: v} for k, vs in order.items() for i, v in enumerate(vs)]
 
 
 def test_the_ordering_rule() -> None:
@@ -134,3 +134,21 @@ def test_the_model_check_fails_when_a_signal_only_scheme_differs() -> None:
     assert wf.same_as_base(base).verdict == HOLDS
     changed = [r | {"goodput": 0.5} if r["scheme"] == "freeze" and r["seed"] == 1 else r for r in base]
     assert wf.same_as_base(changed).verdict == FAILS
+
+
+def test_the_report_shows_every_scheme_side_by_side() -> None:
+    """Each table is a grid: one line per scheme, one column per level, "mean ± CI" in each cell; an
+    experiment without SIDE_BY_SIDE keeps the long form."""
+    from tcplab.experiments.base import TableCell
+    from tcplab.report import Table, experiment_blocks
+
+    rs = _runs({k: [0.5, 0.52] for k in BY_KEY}, level=0.02)
+    cells = exp.cells_of(rs)
+    grids = [b for b in experiment_blocks(exp, cells, wf.findings(rs), True, len(rs), [], [])
+             if isinstance(b, Table) and b.header == ["", "FER 2 %"]]
+    assert grids and [line[0] for line in grids[0].rows] == list(ISSUE_ROWS)
+    assert grids[0].rows[0][1].startswith("0.51 ± ")
+    from tcplab.report import _table_blocks
+
+    long = _table_blocks([TableCell("t", "r", "c", None, 1.0, 0.1, 2, "s")])
+    assert isinstance(long[1], Table) and long[1].header[0] == "row"
