@@ -5,6 +5,7 @@ not reproduced / fails once the data are reversed or the mechanism is switched o
 from __future__ import annotations
 
 import copy
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,15 @@ def test_the_report_shows_every_scheme_side_by_side() -> None:
 
     long = _table_blocks([TableCell("t", "r", "c", None, 1.0, 0.1, 2, "s")])
     assert isinstance(long[1], Table) and long[1].header[0] == "row"
+
+
+def test_a_scheme_that_cannot_run_is_listed_with_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tcplab.experiments.wireless_baselines import schemes
+
+    assert any("none is left out" in n for n in exp.notes([]))
+    vegas = dataclasses.replace(BY_KEY["vegas"], cannot_run={"disconnection": "no reason, a test"})
+    monkeypatch.setattr(schemes, "SCHEMES", tuple(vegas if s.key == "vegas" else s for s in SCHEMES))
+    monkeypatch.setattr(exp, "SCHEMES", schemes.SCHEMES)
+    assert [s.key for s in schemes.runnable("disconnection")].count("vegas") == 0
+    assert "vegas" in [s.key for s in schemes.runnable("fer")]
+    assert any("Vegas on one disconnection: no reason, a test" in n for n in exp.notes([]))

@@ -61,7 +61,7 @@ NOTES = (
     "M-TCP+, ACK holding and Freeze-TCP act only on a disconnection signal: under random errors they run as "
     "their base TCP (checked exactly, see the findings). M-TCP's supervisor host withholds one byte of every "
     "ACK whether or not a disconnection comes, so it differs from NewReno under errors too.",
-    "Every scheme runs on both families of cells; none is left out. A download that has not finished when the "
+    "A download that has not finished when the "
     f"run ends ({sc.DURATION_S} s) has no completion time (the completion table's n counts the finished ones) and "
     "its goodput is the bytes delivered over the whole run; the last table counts them.",
 )
@@ -186,6 +186,10 @@ def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:
 def notes(cells: Sequence[TableCell]) -> list[str]:
     """The model notes, and which cells had downloads that did not finish (from the run's own cells)."""
     out = list(NOTES)
+    # A scheme that cannot run on a family is listed with its reason, never dropped silently.
+    left_out = [f"{s.label} on {FAMILY_TITLE[fam].lower()}: {why}" for s in SCHEMES for fam, why in s.cannot_run.items()]
+    out.append("Schemes left out of a family of cells: " + "; ".join(left_out) if left_out else
+               "Every scheme runs on both families of cells; none is left out.")
     late = [c for c in cells if c.table.endswith("finished within the run's " f"{sc.DURATION_S} s")
             and c.mean is not None and c.mean < 1.0]
     if late:
