@@ -197,10 +197,12 @@ def notes(cells: Sequence[TableCell]) -> list[str]:
             "Downloads not finished when the run ended: "
             + "; ".join(f"{c.row} at {c.column} ({FAMILY_TITLE[_family_of(c.table)].lower()}): "
                         f"{100 * c.mean:.0f} % of {c.n} finished" for c in late)
-            + ". M-TCP's stalls under random errors (seen while building this experiment): after a lost segment the FH's "
-            "snd_una stays one byte below the mobile's rcv_nxt — the byte the supervisor host withholds — and its "
-            "timeout retransmissions never move it, the RTO backing off to its maximum; a defect of the M-TCP model "
-            "under losses, left for its own issue."
+            + ". M-TCP's stalls under random errors (traced while building this experiment): after a lost segment the "
+            "FH's snd_una stays one byte below the mobile's rcv_nxt — the byte the supervisor host withholds — and "
+            "every timeout retransmits only that one-byte remainder of its segment, which the mobile already has, so the "
+            "reduced ACK never advances, the lost segment behind it is never resent and the RTO backs off to its "
+            "maximum; an interaction of the M-TCP agent with the sender's retransmission of partial segments, left "
+            "for its own issue (docs/validation/wireless_baselines.md)."
         )
     return out
 
