@@ -163,11 +163,33 @@ class ExperimentSection:
     claims: list[dict[str, str]] = field(default_factory=list)
 
 
-def _table_blocks(cells: list[TableCell]) -> list[Block]:
+def _matrix_block(rows: list[TableCell]) -> Table:
+    """A table without published values as a grid: one line per row, one column per column, each cell
+    "mean ± 95 % CI" (the experiment asks for it with ``SIDE_BY_SIDE = True``: schemes side by side)."""
+    columns = list(dict.fromkeys(c.column for c in rows))
+    by = {(c.row, c.column): c for c in rows}
+    lines = []
+    for r in dict.fromkeys(c.row for c in rows):
+        line = [r]
+        for col in columns:
+            c = by.get((r, col))
+            line.append("–" if c is None or c.mean is None else f"{fmt(c.mean)} ± {fmt(c.ci95, 2)}")
+        lines.append(line)
+    return Table(["", *columns], lines)
+
+
+def _table_blocks(cells: list[TableCell], side_by_side: bool = False) -> list[Block]:
     blocks: list[Block] = []
     for table in dict.fromkeys(c.table for c in cells):
         rows = [c for c in cells if c.table == table]
         blocks.append(Heading(2, table))
+        if side_by_side and all(c.published is None for c in rows):
+            blocks.append(_matrix_block(rows))
+            ns = sorted({c.n for c in rows})
+            n_text = str(ns[0]) if len(ns) == 1 else f"{ns[0]}–{ns[-1]}"
+            blocks.append(Para(f"Unit: {', '.join(sorted({c.unit for c in rows}))}; mean ± 95 % CI over n = {n_text} "
+                               "replications per cell. Published column: none."))
+            continue
         blocks.append(
             Table(
                 ["row", "column", "published", "ours (mean ± 95 % CI)", "n", "diff", "diff %"],
@@ -364,7 +386,7 @@ def experiment_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Fi
         *_claim_blocks(claims),
         Heading(2, "Findings"),
         Bullets([_finding_line(f) for f in findings] or ["none"]),
-        *_table_blocks(cells),
+        *_table_blocks(cells, bool(getattr(exp, "SIDE_BY_SIDE", False))),
     ]
     if deviations:
         notes, ids = _cause_notes(deviations)

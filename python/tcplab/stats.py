@@ -355,3 +355,19 @@ def combine(verdicts: Iterable[str]) -> str:
     if all(v in (REPRODUCED, DIRECTION_ONLY) for v in checked):
         return DIRECTION_ONLY
     return NOT_SEPARATED
+
+
+def ordered(gaps: Iterable[Summary]) -> str:
+    """Rule for a published ordering ("A above B above C"), given the paired differences of each
+    adjacent pair (better − worse, per seed; the caller orients them so that positive means the
+    published order): REPRODUCED when every difference's 95 % CI lies wholly above 0 (each step is
+    separated); DIRECTION_ONLY when every mean difference is above 0 but some CI reaches 0; NOT_REPRODUCED
+    when some mean difference is at or below 0 (a tie or a reversal).  NOT_CHECKED without data."""
+    gs = list(gaps)
+    if not gs or any(g.n == 0 or math.isnan(g.mean) for g in gs):
+        return NOT_CHECKED
+    if all(above(g) == HOLDS for g in gs):
+        return REPRODUCED
+    if all(g.mean > 0 for g in gs):
+        return DIRECTION_ONLY
+    return NOT_REPRODUCED

@@ -12,7 +12,9 @@ import importlib
 from types import ModuleType
 
 #: Module names (within this package) of every experiment, in report order.
-MODULES: tuple[str, ...] = ("wired_loss", "mtcp_plus", "ack_holding", "adaptive_tcp", "tcp_pgy", "atcp", "routing")
+MODULES: tuple[str, ...] = (
+    "wired_loss", "mtcp_plus", "ack_holding", "adaptive_tcp", "tcp_pgy", "atcp", "routing", "wireless_baselines",
+)
 
 
 def names() -> tuple[str, ...]:
