@@ -138,6 +138,8 @@ impl Socket {
                 let mut e = (s + self.mss).min(self.snd_max);
                 if fin.is_some_and(|f| e == f) && self.snd_max > e {
                     e += 1;
+                } else if !self.sack_on && e == self.snd_max && e - s < self.mss {
+                    e = self.repacketized_end(s, e);
                 }
                 if self.sack_on {
                     e = e.min(self.sb.unsacked_run_end(s, self.snd_max).max(s + 1));
@@ -152,5 +154,24 @@ impl Socket {
             }
             _ => {}
         }
+    }
+
+    /// The end of a timeout's retransmission from `s` when all that is outstanding, [s, e), is
+    /// shorter than a segment — left when an ACK covered part of a segment (M-TCP's supervisor
+    /// host withholds the last byte of every ACK). The retransmission then carries new data up to
+    /// one MSS, within the peer's window, as BSD's go-back-N does (snd_nxt = snd_una, then one MSS
+    /// from there); RFC 6298 (5.4) names the earliest unacknowledged segment, not its boundaries.
+    /// Resending the remainder alone can stall for good: the peer has it, its ACK stays short of
+    /// it again, and a one-segment window never admits new data.
+    fn repacketized_end(&self, s: u64, e: u64) -> u64 {
+        let payload_end = self.fin_seq().unwrap_or_else(|| self.send_end());
+        let mut end = (s + self.mss)
+            .min(payload_end)
+            .min(self.snd_una + self.snd_wnd)
+            .max(e);
+        if self.fin_seq().is_some_and(|f| end == f) {
+            end += 1; // the FIN rides on the last segment
+        }
+        end
     }
 }
