@@ -174,3 +174,20 @@ def test_schedule_findings_follow_the_figures_shapes() -> None:
     assert fs[0] == DIRECTION_ONLY and fs[2] == FAILS  # final RTO x4.5 with T halved
     fs = [f.verdict for f in af.schedule_findings(sched([5, 4, 3, 3], [9, 2, 1]), sched([1], [1, 1]))]
     assert fs[:2] == [NOT_REPRODUCED, FAILS]
+
+
+def test_fig4_window_axis_keeps_renos_collapse_visible() -> None:
+    """Fig. 4 with the holder's cwnd climbing to 2500 segments: the main axis stays bounded to Reno's range
+    (Reno's peak of 20 is at least half its height, so the collapse to 1 and the recovery show), and a log
+    inset shows both full series.  Autoscaling would put Reno's 20 at < 1 % of the height."""
+    t = [0.1 * i for i in range(400)]
+    holding = [min(2.0 + 60 * x, 2500.0) for x in t]
+    reno = [1.0 if 10 <= x < 20 or 25 <= x < 35 else 20.0 for x in t]
+    fig = exp.draw_cwnd({"holding": (t, holding), "reno": (t, reno)}, "two", 4)
+    ax = fig.axes[0]
+    lo, hi = ax.get_ylim()
+    assert lo == 0 and 20 / hi >= 0.5
+    (inset,) = ax.child_axes
+    assert inset.get_yscale() == "log"
+    ilo, ihi = inset.get_ylim()
+    assert ilo <= 1.0 and ihi >= 2500.0

@@ -381,10 +381,54 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
 FIG2 = {"t": 1000.0, "n_acks": 30, "mu0": 1.0, "sigma0": 0.3}
 
 
+#: The main axis of Figs 3-4 reaches this multiple of the larger of Reno's peak and the receiver window: the
+#: paper's figures show Reno's collapse to 1 segment and its recovery, which the ACK holder's cwnd (growing per
+#: ACK while the receiver window of 20 limits what it sends, to ~2500 segments in 40 s) would flatten to a line
+#: at zero.  The holder's full climb is drawn in a log-scale inset instead.
+WINDOW_HEADROOM = 1.3
+
+
+def draw_cwnd(series: dict[str, tuple[list[float], list[float]]], fade: str, fig_no: int) -> Any:
+    """Fig. 3/4 from cwnd series in segments (``series[scheme] = (t_s, segments)``, schemes ``holding`` and
+    ``reno``): a main axis bounded to Reno's range (so its collapse after each fade shows), the holder's line
+    clipped there, and an inset with both full series on a log axis."""
+    from tcplab.plots import new_figure
+
+    fig, ax = new_figure()
+    inset = ax.inset_axes((0.62, 0.52, 0.36, 0.36))
+    styles = {"holding": ("ACK holding", "-", 1.6), "reno": ("TCP Reno", "--", 1.2)}
+    for scheme in sorted(series):
+        t, v = series[scheme]
+        label, ls, lw = styles[scheme]
+        line = ax.step(t, v, where="post", label=label, ls=ls, lw=lw)[0]
+        inset.step(t, [max(x, 1.0) for x in v], where="post", ls=ls, lw=0.9, color=line.get_color())
+    for a, b in FADES[fade]:
+        for axis in (ax, inset):
+            axis.axvspan(float(a[:-1]), float(b[:-1]), color="grey", alpha=0.15, lw=0)
+    ax.axhline(RWND_SEGMENTS, color="k", lw=0.8, ls=":", label=f"receiver window ({RWND_SEGMENTS})")
+    reno_peak = max(series.get("reno", ([], [0.0]))[1], default=0.0)
+    top = WINDOW_HEADROOM * max(reno_peak, RWND_SEGMENTS)
+    ax.set_ylim(0, top)
+    held = series.get("holding")
+    if held and max(held[1], default=0.0) > top:
+        ax.text(0.01, 0.97, f"ACK holding's cwnd leaves the axis (peak {max(held[1]):.0f} segments; "
+                f"it sends at most {RWND_SEGMENTS})", transform=ax.transAxes, fontsize=7, va="top")
+    inset.set_yscale("log")
+    inset.set_title("full range (log)", fontsize=7)
+    inset.tick_params(labelsize=6)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("cwnd at the FH (segments)")
+    ax.set_title(
+        f"Fig. {fig_no}: congestion window, {'one 10 s fade' if fade == 'one' else 'two 10 s fades'}"
+    )
+    ax.legend(frameon=False, loc="lower left", fontsize=8)
+    return fig
+
+
 def _cwnd_figure(
     store: Store, outdir: Path, quick: bool, fade: str, fig_no: int
 ) -> Path | None:
-    from tcplab.plots import new_figure, save
+    from tcplab.plots import save
 
     runs = [
         r
@@ -393,29 +437,12 @@ def _cwnd_figure(
     ]
     if not runs:
         return None
-    fig, ax = new_figure()
-    for r in sorted(runs, key=lambda r: r["scheme"]):
+    series: dict[str, tuple[list[float], list[float]]] = {}
+    for r in runs:
         s = store.series(r["key"])
         s = s.filter(s["series"] == "cwnd")
-        holding = r["scheme"] == "holding"
-        ax.step(
-            s["t_s"].to_list(),
-            [v / SEGMENT_B for v in s["value"].to_list()],
-            where="post",
-            label="ACK holding" if holding else "TCP Reno",
-            ls="-" if holding else "--",
-            lw=1.6 if holding else 1.2,
-        )
-    for a, b in FADES[fade]:
-        ax.axvspan(float(a[:-1]), float(b[:-1]), color="grey", alpha=0.15, lw=0)
-    ax.axhline(RWND_SEGMENTS, color="k", lw=0.8, ls=":", label="receiver window (20)")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("cwnd at the FH (segments)")
-    ax.set_title(
-        f"Fig. {fig_no}: congestion window, {'one 10 s fade' if fade == 'one' else 'two 10 s fades'}"
-    )
-    ax.legend(frameon=False)
-    return save(fig, outdir / f"fig{fig_no}_cwnd_{fade}_fade.png")
+        series[r["scheme"]] = (s["t_s"].to_list(), [v / SEGMENT_B for v in s["value"].to_list()])
+    return save(draw_cwnd(series, fade, fig_no), outdir / f"fig{fig_no}_cwnd_{fade}_fade.png")
 
 
 def _fig2(outdir: Path) -> Path:
