@@ -230,3 +230,29 @@ def test_quick_mode_flags_intervals_wider_than_the_effect(tmp_path: Path) -> Non
     (tmp_path / "x").mkdir()
     (tmp_path / "x" / "tables.json").write_text(json.dumps({"findings": [f.to_json() for f in fs]}))
     assert quick_warnings(tmp_path) == 2
+
+
+def test_every_page_says_what_a_replication_varies(tmp_path: Path) -> None:
+    """Each experiment states what its replications vary (docstring and page); ack-holding's fade shift is
+    drawn from the seed, in its stated range, and the same for both schemes of a seed."""
+    from tcplab.experiments import all_experiments
+    from tcplab.experiments.ack_holding import experiment as ah
+    from tcplab.report import Heading, Para, experiment_blocks
+    from tcplab.store import Store
+
+    for name, exp in all_experiments().items():
+        assert exp.REPLICATIONS and "What a replication varies" in (exp.__doc__ or ""), name
+        with Store(tmp_path / f"{name}.db") as store:
+            cells, findings = exp.analyse(store, False)
+        blocks = experiment_blocks(exp, cells, findings, False, 0, [], [])
+        i = next(k for k, b in enumerate(blocks) if isinstance(b, Heading) and b.text == "What a replication varies")
+        assert isinstance(blocks[i + 1], Para) and blocks[i + 1].text == exp.REPLICATIONS
+    offsets = [ah.fade_offset(s) for s in range(1, 41)]
+    assert all(abs(o) <= ah.FADE_JITTER_S for o in offsets) and len(set(offsets)) == 40
+    assert min(offsets) < -1 and max(offsets) > 1  # spread over the range, not bunched
+    cell = {ah.OUTAGE_PATH: ah.FADES["two"]}
+    o = ah.fade_offset(3)
+    assert ah.fades_of_seed(cell, 3) == ah.fades_of_seed(cell | {"agents": []}, 3)
+    assert ah.fades_of_seed(cell, 3)[ah.OUTAGE_PATH] == [[f"{10 + o:.3f}s", f"{20 + o:.3f}s"],
+                                                          [f"{25 + o:.3f}s", f"{35 + o:.3f}s"]]
+    assert [s.per_seed for s in ah.sweeps(True)[:2]] == [ah.fades_of_seed] * 2

@@ -26,13 +26,19 @@ order to the mobile's application during the 40 s (ns-2 counts in packets; the m
 fits a few hundred packets per second).  The improvement is the ratio x 100, as in the paper, taken
 per replication (same seed for both schemes) and averaged.
 
-Replications vary the seed, which drives the 802.11 backoff (the only randomness); nothing else is
-jittered, so the confidence intervals are narrow and say little about sensitivity to where a fade
-falls relative to the FH's RTO backoff (that sensitivity is discussed in the validation page).
+What a replication varies: the seed drives the 802.11 backoff and, for Table I and the predictor sweep,
+where the fades fall: each replication shifts the whole fade pattern by an offset drawn from its seed,
+uniform in [-FADE_JITTER_S, +FADE_JITTER_S] s (2 s; the same offset for both schemes, so the ratio stays
+paired).  The paper says only "10 s fades during a 40 s transfer" and shows one ns-2 run per case, so
+where a fade falls relative to the FH's window and RTO backoff is left open; drawing it per replication
+makes the confidence intervals cover that instead of the backoff alone.  ``FADE_JITTER_S = 0`` restores
+fixed fades at 10-20 s (and 25-35 s).  The sensitivity and fade-timing sweeps keep their fades fixed
+(they vary the positions themselves).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Sequence
@@ -64,6 +70,35 @@ FACTORS_QUICK: tuple[float, ...] = (0.5, 1.0, 2.0)
 SEGMENT_B = 1000
 RWND_SEGMENTS = 20
 LEAD_S = 0.25
+#: Half-width (s) of the per-replication shift of the fade pattern (module docstring); 0 = fixed fades.
+FADE_JITTER_S = 2.0
+
+#: What a replication varies, for the report page (numbers from the constants above).
+REPLICATIONS = (
+    f"Each replication's seed drives the 802.11 backoff and shifts the whole fade pattern by an offset drawn "
+    f"from the seed, uniform within ±{FADE_JITTER_S:g} s (Table I, Figs 3-4 and the predictor sweep; the same offset "
+    "for ACK holding and Reno). The paper shows one ns-2 run per case and does not say where the fades fall; "
+    "the sensitivity and fade-timing sweeps keep fixed fades."
+)
+
+
+def fade_offset(seed: int, jitter_s: float = FADE_JITTER_S) -> float:
+    """The fade shift of replication ``seed``: uniform in [-jitter_s, +jitter_s] s, rounded to 1 ms, drawn from
+    a hash of the seed (the same for every cell and scheme of that seed, independent of the simulator)."""
+    u = int.from_bytes(hashlib.sha256(f"ack-holding fade offset {seed}".encode()).digest()[:8], "big") / 2.0**64
+    return round((2.0 * u - 1.0) * jitter_s, 3)
+
+
+def shifted(fades: list[list[str]], offset_s: float) -> list[list[str]]:
+    """``fades`` (``[["10s", "20s"], ...]``) moved by ``offset_s`` seconds."""
+    return [[f"{float(a[:-1]) + offset_s:.3f}s", f"{float(b[:-1]) + offset_s:.3f}s"] for a, b in fades]
+
+
+def fades_of_seed(cell: Any, seed: int) -> dict[str, Any]:
+    """Sweep.per_seed for Table I and the predictor sweep: the cell's fades shifted by the seed's offset."""
+    if FADE_JITTER_S == 0:
+        return {}
+    return {OUTAGE_PATH: shifted(cell.get(OUTAGE_PATH, FADES["one"]), fade_offset(seed))}
 
 TABLE = (
     "Table I: throughput over a 40 s transfer (packets of 1000 B delivered in order)"
@@ -82,7 +117,7 @@ PUBLISHED: dict[tuple[str, str], Published] = {
 
 #: Phrases of the prose that quote scenario parameters (inputs, not results): segment size, transfer length,
 #: link rates and delay, fade times, and the fade-timing cause's reading (tests/test_report_prose.py).
-PROSE_CONSTANTS = ("1000-B segments", "in 40 s", "DSSS 2 Mb/s", "FH-BS 10 Mb/s, 50 ms", "10-20 s", "25-35 s",
+PROSE_CONSTANTS = (f"within ±{FADE_JITTER_S:g} s", "1000-B segments", "in 40 s", "DSSS 2 Mb/s", "FH-BS 10 Mb/s, 50 ms", "10-20 s", "25-35 s",
                    "fades 10–20 + 25–35 s", "tcpTick 0.01 s", "wired 50 ms", "within 25 % of")
 
 NOTES = (
@@ -191,6 +226,7 @@ def sweeps(quick: bool) -> list[Sweep]:
             cells=table_cells,
             replications=_reps(quick),
             seed0=1,
+            per_seed=fades_of_seed,
         ),
         Sweep(
             name=predictor_sweep_name(quick),
@@ -198,6 +234,7 @@ def sweeps(quick: bool) -> list[Sweep]:
             cells=pred_cells,
             replications=2 if quick else 10,
             seed0=1,
+            per_seed=fades_of_seed,
         ),
         *sensitivity.sweeps(f"{NAME}/{_mode(quick)}", quick, scenario(), FADES),
         fade_timing.sweep(f"{NAME}/{_mode(quick)}", scenario(), quick),
@@ -388,7 +425,8 @@ FIG2 = {"t": 1000.0, "n_acks": 30, "mu0": 1.0, "sigma0": 0.3}
 WINDOW_HEADROOM = 1.3
 
 
-def draw_cwnd(series: dict[str, tuple[list[float], list[float]]], fade: str, fig_no: int) -> Any:
+def draw_cwnd(series: dict[str, tuple[list[float], list[float]]], fade: str, fig_no: int,
+              fades: list[list[str]] | None = None) -> Any:
     """Fig. 3/4 from cwnd series in segments (``series[scheme] = (t_s, segments)``, schemes ``holding`` and
     ``reno``): a main axis bounded to Reno's range (so its collapse after each fade shows), the holder's line
     clipped there, and an inset with both full series on a log axis."""
@@ -402,7 +440,7 @@ def draw_cwnd(series: dict[str, tuple[list[float], list[float]]], fade: str, fig
         label, ls, lw = styles[scheme]
         line = ax.step(t, v, where="post", label=label, ls=ls, lw=lw)[0]
         inset.step(t, [max(x, 1.0) for x in v], where="post", ls=ls, lw=0.9, color=line.get_color())
-    for a, b in FADES[fade]:
+    for a, b in fades if fades is not None else FADES[fade]:
         for axis in (ax, inset):
             axis.axvspan(float(a[:-1]), float(b[:-1]), color="grey", alpha=0.15, lw=0)
     ax.axhline(RWND_SEGMENTS, color="k", lw=0.8, ls=":", label=f"receiver window ({RWND_SEGMENTS})")
@@ -442,7 +480,8 @@ def _cwnd_figure(
         s = store.series(r["key"])
         s = s.filter(s["series"] == "cwnd")
         series[r["scheme"]] = (s["t_s"].to_list(), [v / SEGMENT_B for v in s["value"].to_list()])
-    return save(draw_cwnd(series, fade, fig_no), outdir / f"fig{fig_no}_cwnd_{fade}_fade.png")
+    fades = fades_of_seed({OUTAGE_PATH: FADES[fade]}, 1).get(OUTAGE_PATH, FADES[fade])
+    return save(draw_cwnd(series, fade, fig_no, fades), outdir / f"fig{fig_no}_cwnd_{fade}_fade.png")
 
 
 def _fig2(outdir: Path) -> Path:
