@@ -418,48 +418,52 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
 FIG2 = {"t": 1000.0, "n_acks": 30, "mu0": 1.0, "sigma0": 0.3}
 
 
-#: The main axis of Figs 3-4 reaches this multiple of the larger of Reno's peak and the receiver window: the
-#: paper's figures show Reno's collapse to 1 segment and its recovery, which the ACK holder's cwnd (growing per
-#: ACK while the receiver window of 20 limits what it sends, to ~2500 segments in 40 s) would flatten to a line
-#: at zero.  The holder's full climb is drawn in a log-scale inset instead.
-WINDOW_HEADROOM = 1.3
+#: The main axis of Figs 3-4 ends at this multiple of the receiver window: both senders' cwnd grows per ACK
+#: while the receiver window of 20 limits what they send (ns-2 has no cwnd cap either), to ~1250 segments
+#: before the first fade and ~2500 for the ACK holder by 40 s, which on an autoscaled axis flattens Reno's
+#: collapse to 1 segment and its slow-start recovery (what the paper's figures show) to a line at zero.  The
+#: full climb of both is drawn in a log-scale panel above instead.
+WINDOW_TOP_RWND = 1.5
 
 
 def draw_cwnd(series: dict[str, tuple[list[float], list[float]]], fade: str, fig_no: int,
               fades: list[list[str]] | None = None) -> Any:
     """Fig. 3/4 from cwnd series in segments (``series[scheme] = (t_s, segments)``, schemes ``holding`` and
-    ``reno``): a main axis bounded to Reno's range (so its collapse after each fade shows), the holder's line
-    clipped there, and an inset with both full series on a log axis."""
-    from tcplab.plots import new_figure
+    ``reno``), in two panels sharing the time axis: above, both full series on a log axis (the climb, and the
+    holder keeping its window through each fade); below, a linear axis bounded to WINDOW_TOP_RWND receiver
+    windows, where Reno's collapse to 1 segment after each fade and its slow-start recovery show."""
+    from matplotlib.figure import Figure
 
-    fig, ax = new_figure()
-    inset = ax.inset_axes((0.62, 0.52, 0.36, 0.36))
+    fig = Figure(figsize=(6.4, 5.4), dpi=110, layout="constrained")
+    full, ax = fig.subplots(2, 1, sharex=True, height_ratios=(1.0, 1.5))
     styles = {"holding": ("ACK holding", "-", 1.6), "reno": ("TCP Reno", "--", 1.2)}
+    for axis in (full, ax):
+        axis.grid(True, alpha=0.3)
+        axis.spines[["top", "right"]].set_visible(False)
+        for a, b in fades if fades is not None else FADES[fade]:
+            axis.axvspan(float(a[:-1]), float(b[:-1]), color="grey", alpha=0.15, lw=0)
+        axis.axhline(RWND_SEGMENTS, color="k", lw=0.8, ls=":",
+                     label=f"receiver window ({RWND_SEGMENTS})" if axis is ax else None)
     for scheme in sorted(series):
         t, v = series[scheme]
         label, ls, lw = styles[scheme]
         line = ax.step(t, v, where="post", label=label, ls=ls, lw=lw)[0]
-        inset.step(t, [max(x, 1.0) for x in v], where="post", ls=ls, lw=0.9, color=line.get_color())
-    for a, b in fades if fades is not None else FADES[fade]:
-        for axis in (ax, inset):
-            axis.axvspan(float(a[:-1]), float(b[:-1]), color="grey", alpha=0.15, lw=0)
-    ax.axhline(RWND_SEGMENTS, color="k", lw=0.8, ls=":", label=f"receiver window ({RWND_SEGMENTS})")
-    reno_peak = max(series.get("reno", ([], [0.0]))[1], default=0.0)
-    top = WINDOW_HEADROOM * max(reno_peak, RWND_SEGMENTS)
+        full.step(t, [max(x, 1.0) for x in v], where="post", ls=ls, lw=lw, color=line.get_color())
+    top = WINDOW_TOP_RWND * RWND_SEGMENTS
     ax.set_ylim(0, top)
-    held = series.get("holding")
-    if held and max(held[1], default=0.0) > top:
-        ax.text(0.01, 0.97, f"ACK holding's cwnd leaves the axis (peak {max(held[1]):.0f} segments; "
-                f"it sends at most {RWND_SEGMENTS})", transform=ax.transAxes, fontsize=7, va="top")
-    inset.set_yscale("log")
-    inset.set_title("full range (log)", fontsize=7)
-    inset.tick_params(labelsize=6)
+    full.set_yscale("log")
+    full.set_ylabel("cwnd (segments, log)")
+    peaks = {styles[k][0]: max(v, default=0.0) for k, (_, v) in sorted(series.items())}
+    if any(p > top for p in peaks.values()):
+        shown = ", ".join(f"{k} {p:.0f}" for k, p in peaks.items())
+        full.set_title(f"full range (peaks: {shown} segments; either sends at most the receiver window)",
+                       fontsize=8)
     ax.set_xlabel("time (s)")
-    ax.set_ylabel("cwnd at the FH (segments)")
-    ax.set_title(
+    ax.set_ylabel(f"cwnd at the FH (segments, up to {top:g})")
+    fig.suptitle(
         f"Fig. {fig_no}: congestion window, {'one 10 s fade' if fade == 'one' else 'two 10 s fades'}"
     )
-    ax.legend(frameon=False, loc="lower left", fontsize=8)
+    ax.legend(frameon=False, loc="upper right", fontsize=8)
     return fig
 
 
