@@ -174,3 +174,21 @@ def test_schedule_findings_follow_the_figures_shapes() -> None:
     assert fs[0] == DIRECTION_ONLY and fs[2] == FAILS  # final RTO x4.5 with T halved
     fs = [f.verdict for f in af.schedule_findings(sched([5, 4, 3, 3], [9, 2, 1]), sched([1], [1, 1]))]
     assert fs[:2] == [NOT_REPRODUCED, FAILS]
+
+
+def test_fig4_window_axis_keeps_renos_collapse_visible() -> None:
+    """Fig. 4 as our runs draw it: both windows climb past 1000 segments before the first fade (the receiver
+    window of 20 limits what is sent, not cwnd) and the holder's reaches 2500.  The main axis stays bounded
+    near the receiver window, so Reno's collapse to 1 segment and its recovery are visible (20 segments is at
+    least half its height), and a log panel above shows both full series.  Autoscaling put 20 at < 1 % of the height."""
+    t = [0.1 * i for i in range(400)]
+    holding = [min(2.0 + 125 * x, 1250.0) if x < 20 else 1250.0 + 60 * (x - 20) for x in t]
+    reno = [min(2.0 + 125 * x, 1250.0) if x < 10 else 1.0 if 10 <= x < 22 or 25 <= x < 35 else 2.0 ** (x - 22)
+            if x < 25 else 2.0 ** (x - 35) for x in t]
+    fig = exp.draw_cwnd({"holding": (t, holding), "reno": (t, reno)}, "two", 4)
+    full, ax = fig.axes
+    lo, hi = ax.get_ylim()
+    assert ax.get_yscale() == "linear" and lo == 0 and 20 / hi >= 0.5
+    assert full.get_yscale() == "log"
+    flo, fhi = full.get_ylim()
+    assert flo <= 1.0 and fhi >= max(holding)

@@ -203,3 +203,24 @@ def test_the_ssthresh_finding_pairs_the_senders_by_seed() -> None:
     fs = af.findings({}, {}, {}, [], 6.0, {}, ssthresh=ss)
     f = next(f for f in fs if "higher ssthresh than Westwood+" in f.text)
     assert f.verdict == HOLDS, f.detail
+
+
+def test_fig8_fer_axis_separates_every_published_and_measured_point() -> None:
+    """Fig. 8's FER axis: the paper's points (0 and 0.1 %) and ours (0-10 %) at least 6 % of the axis width
+    apart.  A linear 0-10 % axis puts 0, 0.1, 0.5 and 1 % within its first tenth (0.1 % apart by 1 %)."""
+    from tcplab.experiments.adaptive_tcp import figures as af_fig
+
+    x = [100 * p.fer for p in exp.fig8(False)]
+    assert x[:4] == [0.0, 0.1, 0.5, 1.0]
+    per = {v: ([1.0] * len(x), [0.1] * len(x)) for v in ("newreno", "westwood", "adaptive")}
+    pub = {v: af_fig.published_points(v) for v in per}
+    assert {a for pts in pub.values() for a, _ in pts} == {0.0, 0.1}
+    fig = af_fig.draw_lines(x, per, af_fig.FER_LABEL, "Mb/s", "t", pub, fer_x=True)
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "symlog"
+    xs = sorted(set(x) | {a for pts in pub.values() for a, _ in pts})
+    lo, hi = ax.get_xlim()
+    assert lo <= 0.0 and hi >= 10.0
+    frac = [ax.transAxes.inverted().transform(ax.transData.transform((a, 1.0)))[0] for a in xs]
+    assert min(b - a for a, b in zip(frac, frac[1:])) > 0.06, list(zip(xs, frac))
+    assert [float(t) for t in ax.get_xticks()] == xs

@@ -230,3 +230,62 @@ def test_quick_mode_flags_intervals_wider_than_the_effect(tmp_path: Path) -> Non
     (tmp_path / "x").mkdir()
     (tmp_path / "x" / "tables.json").write_text(json.dumps({"findings": [f.to_json() for f in fs]}))
     assert quick_warnings(tmp_path) == 2
+
+
+def test_every_page_says_what_a_replication_varies(tmp_path: Path) -> None:
+    """Each experiment states what its replications vary (docstring and page); ack-holding's fade shift is
+    drawn from the seed, in its stated range, and the same for both schemes of a seed."""
+    from tcplab.experiments import all_experiments
+    from tcplab.experiments.ack_holding import experiment as ah
+    from tcplab.report import Heading, Para, experiment_blocks
+    from tcplab.store import Store
+
+    for name, exp in all_experiments().items():
+        assert exp.REPLICATIONS and "What a replication varies" in (exp.__doc__ or ""), name
+        with Store(tmp_path / f"{name}.db") as store:
+            cells, findings = exp.analyse(store, False)
+        blocks = experiment_blocks(exp, cells, findings, False, 0, [], [])
+        i = next(k for k, b in enumerate(blocks) if isinstance(b, Heading) and b.text == "What a replication varies")
+        assert isinstance(blocks[i + 1], Para) and blocks[i + 1].text == exp.REPLICATIONS
+    offsets = [ah.fade_offset(s) for s in range(1, 41)]
+    assert all(abs(o) <= ah.FADE_JITTER_S for o in offsets) and len(set(offsets)) == 40
+    assert min(offsets) < -1 and max(offsets) > 1  # spread over the range, not bunched
+    cell = {ah.OUTAGE_PATH: ah.FADES["two"]}
+    o = ah.fade_offset(3)
+    assert ah.fades_of_seed(cell, 3) == ah.fades_of_seed(cell | {"agents": []}, 3)
+    assert ah.fades_of_seed(cell, 3)[ah.OUTAGE_PATH] == [[f"{10 + o:.3f}s", f"{20 + o:.3f}s"],
+                                                          [f"{25 + o:.3f}s", f"{35 + o:.3f}s"]]
+    assert [s.per_seed for s in ah.sweeps(True)[:2]] == [ah.fades_of_seed] * 2
+
+
+def test_quick_mode_warning_reaches_the_page_and_the_console(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The CI-wider-than-the-effect warning where a verdict is shown: a heading on the experiment's page, and a
+    line on the console after `reproduce --quick` (never without --quick, never when every finding is decided)."""
+    import tcplab.report as report
+    from tcplab import cli
+    from tcplab.experiments.base import Finding
+    from tcplab.report import Heading, experiment_blocks
+    from tcplab.runner import SweepReport
+    from tcplab.stats import HOLDS, NOT_SEPARATED
+
+    wide = [Finding.over_cases("A beats B", [(HOLDS, "x"), (NOT_SEPARATED, "y = +0.1 ± 0.5")], "r")]
+    decided = [Finding.decided("C beats D", HOLDS, "all hold", "r")]
+    heading = "Warning: confidence intervals wider than the effects they judge"
+    for fs, shown in ((wide, True), (decided, False)):
+        texts = [b.text for b in experiment_blocks(wired_loss, [], fs, True, 0, [], []) if isinstance(b, Heading)]
+        assert (heading in texts) == shown
+
+    for fs, quick, shown in ((wide, True, True), (wide, False, False), (decided, True, False)):
+        out = tmp_path / f"r{len(fs)}{quick}{shown}"
+
+        def fake(experiments, store, outdir, q, **kw):  # type: ignore[no-untyped-def]
+            (outdir / "wired-loss").mkdir(parents=True)
+            (outdir / "wired-loss" / "tables.json").write_text(json.dumps({"findings": [f.to_json() for f in fs]}))
+            return outdir / "index.md", [SweepReport("s", 1, 1, (), ())]
+
+        monkeypatch.setattr(report, "reproduce", fake)
+        argv = ["reproduce", "wired-loss", "--out", str(out), "--store", str(tmp_path / f"{out.name}.db")]
+        assert cli.main(argv + (["--quick"] if quick else [])) == 0
+        err = capsys.readouterr().err
+        assert ("warning: quick mode: 1 finding(s) have a 95 % CI wider than the effect" in err) == shown, err

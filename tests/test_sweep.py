@@ -190,3 +190,30 @@ def test_local_and_ray_store_identical_results(wired: dict[str, Any], tmp_path: 
             assert stored(remote, "exec") == expected
     finally:
         ray.shutdown()
+
+
+def test_per_seed_overrides_vary_each_replication(wired: dict[str, Any], tmp_path: Path) -> None:
+    """``per_seed`` adds overrides drawn from the seed: each replication simulates its own scenario (the drawn
+    value is in its stored scenario and changes the result), the cell keeps its label, and a sweep without
+    it stores exactly the runs it stored before (same keys)."""
+    import json
+
+    def delay_of(cell: Any, seed: int) -> dict[str, Any]:
+        return {"links.bottleneck.delay": f"{3 + 4 * seed}ms"}  # 7 and 11 ms; the base has 10 ms
+
+    base = Sweep("plain", wired, cells=[{"links.bottleneck.loss.p": 0.0}], replications=2, seed0=1)
+    varied = Sweep("varied", wired, cells=[{"links.bottleneck.loss.p": 0.0}], replications=2, seed0=1,
+                   per_seed=delay_of)
+    with Store(tmp_path / "s.db") as store:
+        plain = run_sweep(base, store, workers=1, progress=False)
+        rep = run_sweep(varied, store, workers=1, progress=False)
+        assert rep.cached == 0 and len(rep.executed) == 2 and not set(rep.executed) & set(plain.executed)
+        rows = store.runs("varied", status="ok", with_scenario=True).sort("seed")
+        assert set(rows["cell"].to_list()) == {'{"links.bottleneck.loss.p":0.0}'}
+        delays = [json.loads(s)["links"][1]["delay"] for s in rows["scenario_json"].to_list()]
+        assert delays[0] != delays[1]
+        rtt = [json.loads(s)["flows"][0]["rtt_min_s"] for s in rows["summary_json"].to_list()]
+        assert rtt[1] - rtt[0] == pytest.approx(2 * 0.004, abs=1e-4)  # the drawn delays, 7 vs 11 ms one way
+        assert run_sweep(base, store, workers=1, progress=False).executed == ()
+    with pytest.raises(TypeError, match="per_seed"):
+        Sweep("bad", wired, per_seed=3)  # type: ignore[arg-type]

@@ -376,6 +376,9 @@ def experiment_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Fi
     notes = model_notes(exp, cells)
     if notes:
         blocks += [Heading(2, "Model notes"), Bullets(notes)]
+    replications = getattr(exp, "REPLICATIONS", "")
+    if replications:
+        blocks += [Heading(2, "What a replication varies"), Para(replications)]
     warnings = wide_intervals(findings)
     if warnings:
         blocks += [Heading(2, "Warning: confidence intervals wider than the effects they judge"), Bullets(warnings)]

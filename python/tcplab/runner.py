@@ -61,6 +61,12 @@ class Sweep:
     variants: Sequence[str] = ()
     replications: int = 1
     seed0: int = 1
+    #: Per-replication overrides: ``per_seed(cell, seed)`` returns override paths -> values added to the
+    #: cell's for that seed only (a start offset or fade position drawn from the seed, say, so that
+    #: replications vary what the papers vary besides the radio's backoff).  It must be a pure function of
+    #: its arguments (results are stored and resumed by key); the cell keeps its label, so analyses find
+    #: the replications under it; the drawn values are in each run's stored scenario.
+    per_seed: Callable[[Mapping[str, Any], int], Mapping[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         # Wrong types raise TypeError, wrong values ScenarioError (a ValueError), naming the field.
@@ -92,6 +98,8 @@ class Sweep:
                 if not isinstance(cell, Mapping):
                     raise TypeError(f"sweep.cells[{i}]: expected a table of override path = value, got {cell!r}")
                 check_tree(dict(cell), f"sweep.cells[{i}]")
+        if self.per_seed is not None and not callable(self.per_seed):
+            raise TypeError(f"sweep.per_seed: expected a function (cell, seed) -> overrides, got {self.per_seed!r}")
         if isinstance(self.variants, (str, bytes)) or not all(isinstance(v, str) for v in self.variants):
             raise TypeError(f"sweep.variants: expected a list of variant names, e.g. ['reno', 'sack'], got {self.variants!r}")
 
@@ -235,6 +243,14 @@ class _Planned:
     scenario_json: str
 
 
+def _keyed(src: Any, pairs: tuple[tuple[str, str], ...]) -> tuple[str, Any]:
+    """A cell's resolved scenario as stored, and what its run key hashes."""
+    resolved = _core.resolve(src.text, src.format, list(pairs))
+    # What a run reads besides its scenario is part of what was simulated.
+    files = movement_files(resolved)
+    return canonical_json(resolved), (resolved | {"movement_files": files} if files else resolved)
+
+
 def run_sweep(
     sweep: Sweep,
     store: Store,
@@ -267,11 +283,15 @@ def run_sweep(
 
     for cell in sweep.expand():
         cell_json = canonical_json(cell)
-        pairs = tuple(cell_pairs(cell))
-        try:
-            resolved = _core.resolve(src.text, src.format, list(pairs))
-        except ScenarioError as exc:
-            for seed in sweep.seeds():
+        once: tuple[str, Any] | None = None  # without per-seed overrides a cell resolves once for all seeds
+        for seed in sweep.seeds():
+            extra = dict(sweep.per_seed(cell, seed)) if sweep.per_seed is not None else {}
+            pairs = tuple(cell_pairs(cell | extra))
+            try:
+                if once is None or extra:
+                    once = _keyed(src, pairs)
+                scenario_json, keyed = once
+            except ScenarioError as exc:
                 key = run_key({"unresolved": [src.text, src.format, pairs]}, seed, version)
                 store.record(
                     RunRecord(
@@ -279,12 +299,7 @@ def run_sweep(
                     )
                 )
                 failed_now.append(key)
-            continue
-        scenario_json = canonical_json(resolved)
-        # What a run reads besides its scenario is part of what was simulated.
-        files = movement_files(resolved)
-        keyed = resolved | {"movement_files": files} if files else resolved
-        for seed in sweep.seeds():
+                continue
             key = run_key(keyed, seed, version)
             if key in plans:
                 plans[key].members.append((cell_json, seed))

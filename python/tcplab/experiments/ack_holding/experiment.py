@@ -26,13 +26,19 @@ order to the mobile's application during the 40 s (ns-2 counts in packets; the m
 fits a few hundred packets per second).  The improvement is the ratio x 100, as in the paper, taken
 per replication (same seed for both schemes) and averaged.
 
-Replications vary the seed, which drives the 802.11 backoff (the only randomness); nothing else is
-jittered, so the confidence intervals are narrow and say little about sensitivity to where a fade
-falls relative to the FH's RTO backoff (that sensitivity is discussed in the validation page).
+What a replication varies: the seed drives the 802.11 backoff and, for Table I and the predictor sweep,
+where the fades fall: each replication shifts the whole fade pattern by an offset drawn from its seed,
+uniform in [-FADE_JITTER_S, +FADE_JITTER_S] s (2 s; the same offset for both schemes, so the ratio stays
+paired).  The paper says only "10 s fades during a 40 s transfer" and shows one ns-2 run per case, so
+where a fade falls relative to the FH's window and RTO backoff is left open; drawing it per replication
+makes the confidence intervals cover that instead of the backoff alone.  ``FADE_JITTER_S = 0`` restores
+fixed fades at 10-20 s (and 25-35 s).  The sensitivity and fade-timing sweeps keep their fades fixed
+(they vary the positions themselves).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Sequence
@@ -64,6 +70,35 @@ FACTORS_QUICK: tuple[float, ...] = (0.5, 1.0, 2.0)
 SEGMENT_B = 1000
 RWND_SEGMENTS = 20
 LEAD_S = 0.25
+#: Half-width (s) of the per-replication shift of the fade pattern (module docstring); 0 = fixed fades.
+FADE_JITTER_S = 2.0
+
+#: What a replication varies, for the report page (numbers from the constants above).
+REPLICATIONS = (
+    f"Each replication's seed drives the 802.11 backoff and shifts the whole fade pattern by an offset drawn "
+    f"from the seed, uniform within ±{FADE_JITTER_S:g} s (Table I, Figs 3-4 and the predictor sweep; the same offset "
+    "for ACK holding and Reno). The paper shows one ns-2 run per case and does not say where the fades fall; "
+    "the sensitivity and fade-timing sweeps keep fixed fades."
+)
+
+
+def fade_offset(seed: int, jitter_s: float = FADE_JITTER_S) -> float:
+    """The fade shift of replication ``seed``: uniform in [-jitter_s, +jitter_s] s, rounded to 1 ms, drawn from
+    a hash of the seed (the same for every cell and scheme of that seed, independent of the simulator)."""
+    u = int.from_bytes(hashlib.sha256(f"ack-holding fade offset {seed}".encode()).digest()[:8], "big") / 2.0**64
+    return round((2.0 * u - 1.0) * jitter_s, 3)
+
+
+def shifted(fades: list[list[str]], offset_s: float) -> list[list[str]]:
+    """``fades`` (``[["10s", "20s"], ...]``) moved by ``offset_s`` seconds."""
+    return [[f"{float(a[:-1]) + offset_s:.3f}s", f"{float(b[:-1]) + offset_s:.3f}s"] for a, b in fades]
+
+
+def fades_of_seed(cell: Any, seed: int) -> dict[str, Any]:
+    """Sweep.per_seed for Table I and the predictor sweep: the cell's fades shifted by the seed's offset."""
+    if FADE_JITTER_S == 0:
+        return {}
+    return {OUTAGE_PATH: shifted(cell.get(OUTAGE_PATH, FADES["one"]), fade_offset(seed))}
 
 TABLE = (
     "Table I: throughput over a 40 s transfer (packets of 1000 B delivered in order)"
@@ -82,7 +117,7 @@ PUBLISHED: dict[tuple[str, str], Published] = {
 
 #: Phrases of the prose that quote scenario parameters (inputs, not results): segment size, transfer length,
 #: link rates and delay, fade times, and the fade-timing cause's reading (tests/test_report_prose.py).
-PROSE_CONSTANTS = ("1000-B segments", "in 40 s", "DSSS 2 Mb/s", "FH-BS 10 Mb/s, 50 ms", "10-20 s", "25-35 s",
+PROSE_CONSTANTS = (f"within ±{FADE_JITTER_S:g} s", "1000-B segments", "in 40 s", "DSSS 2 Mb/s", "FH-BS 10 Mb/s, 50 ms", "10-20 s", "25-35 s",
                    "fades 10–20 + 25–35 s", "tcpTick 0.01 s", "wired 50 ms", "within 25 % of")
 
 NOTES = (
@@ -191,6 +226,7 @@ def sweeps(quick: bool) -> list[Sweep]:
             cells=table_cells,
             replications=_reps(quick),
             seed0=1,
+            per_seed=fades_of_seed,
         ),
         Sweep(
             name=predictor_sweep_name(quick),
@@ -198,6 +234,7 @@ def sweeps(quick: bool) -> list[Sweep]:
             cells=pred_cells,
             replications=2 if quick else 10,
             seed0=1,
+            per_seed=fades_of_seed,
         ),
         *sensitivity.sweeps(f"{NAME}/{_mode(quick)}", quick, scenario(), FADES),
         fade_timing.sweep(f"{NAME}/{_mode(quick)}", scenario(), quick),
@@ -381,10 +418,59 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
 FIG2 = {"t": 1000.0, "n_acks": 30, "mu0": 1.0, "sigma0": 0.3}
 
 
+#: The main axis of Figs 3-4 ends at this multiple of the receiver window: both senders' cwnd grows per ACK
+#: while the receiver window of 20 limits what they send (ns-2 has no cwnd cap either), to ~1250 segments
+#: before the first fade and ~2500 for the ACK holder by 40 s, which on an autoscaled axis flattens Reno's
+#: collapse to 1 segment and its slow-start recovery (what the paper's figures show) to a line at zero.  The
+#: full climb of both is drawn in a log-scale panel above instead.
+WINDOW_TOP_RWND = 1.5
+
+
+def draw_cwnd(series: dict[str, tuple[list[float], list[float]]], fade: str, fig_no: int,
+              fades: list[list[str]] | None = None) -> Any:
+    """Fig. 3/4 from cwnd series in segments (``series[scheme] = (t_s, segments)``, schemes ``holding`` and
+    ``reno``), in two panels sharing the time axis: above, both full series on a log axis (the climb, and the
+    holder keeping its window through each fade); below, a linear axis bounded to WINDOW_TOP_RWND receiver
+    windows, where Reno's collapse to 1 segment after each fade and its slow-start recovery show."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.4, 5.4), dpi=110, layout="constrained")
+    full, ax = fig.subplots(2, 1, sharex=True, height_ratios=(1.0, 1.5))
+    styles = {"holding": ("ACK holding", "-", 1.6), "reno": ("TCP Reno", "--", 1.2)}
+    for axis in (full, ax):
+        axis.grid(True, alpha=0.3)
+        axis.spines[["top", "right"]].set_visible(False)
+        for a, b in fades if fades is not None else FADES[fade]:
+            axis.axvspan(float(a[:-1]), float(b[:-1]), color="grey", alpha=0.15, lw=0)
+        axis.axhline(RWND_SEGMENTS, color="k", lw=0.8, ls=":",
+                     label=f"receiver window ({RWND_SEGMENTS})" if axis is ax else None)
+    for scheme in sorted(series):
+        t, v = series[scheme]
+        label, ls, lw = styles[scheme]
+        line = ax.step(t, v, where="post", label=label, ls=ls, lw=lw)[0]
+        full.step(t, [max(x, 1.0) for x in v], where="post", ls=ls, lw=lw, color=line.get_color())
+    top = WINDOW_TOP_RWND * RWND_SEGMENTS
+    ax.set_ylim(0, top)
+    full.set_yscale("log")
+    full.set_ylabel("cwnd (segments, log)")
+    peaks = {styles[k][0]: max(v, default=0.0) for k, (_, v) in sorted(series.items())}
+    if any(p > top for p in peaks.values()):
+        shown = ", ".join(f"{k} {p:.0f}" for k, p in peaks.items())
+        full.set_title(f"full range (peaks: {shown} segments; either sends at most the receiver window)",
+                       fontsize=8)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(f"cwnd at the FH (segments, up to {top:g})")
+    fig.suptitle(
+        f"Fig. {fig_no}: congestion window, {'one 10 s fade' if fade == 'one' else 'two 10 s fades'}"
+    )
+    ax.legend(frameon=False, loc="upper right", fontsize=8)
+    return fig
+
+
 def _cwnd_figure(
     store: Store, outdir: Path, quick: bool, fade: str, fig_no: int
 ) -> Path | None:
-    from tcplab.plots import new_figure, save
+    from tcplab.plots import save
 
     runs = [
         r
@@ -393,29 +479,13 @@ def _cwnd_figure(
     ]
     if not runs:
         return None
-    fig, ax = new_figure()
-    for r in sorted(runs, key=lambda r: r["scheme"]):
+    series: dict[str, tuple[list[float], list[float]]] = {}
+    for r in runs:
         s = store.series(r["key"])
         s = s.filter(s["series"] == "cwnd")
-        holding = r["scheme"] == "holding"
-        ax.step(
-            s["t_s"].to_list(),
-            [v / SEGMENT_B for v in s["value"].to_list()],
-            where="post",
-            label="ACK holding" if holding else "TCP Reno",
-            ls="-" if holding else "--",
-            lw=1.6 if holding else 1.2,
-        )
-    for a, b in FADES[fade]:
-        ax.axvspan(float(a[:-1]), float(b[:-1]), color="grey", alpha=0.15, lw=0)
-    ax.axhline(RWND_SEGMENTS, color="k", lw=0.8, ls=":", label="receiver window (20)")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("cwnd at the FH (segments)")
-    ax.set_title(
-        f"Fig. {fig_no}: congestion window, {'one 10 s fade' if fade == 'one' else 'two 10 s fades'}"
-    )
-    ax.legend(frameon=False)
-    return save(fig, outdir / f"fig{fig_no}_cwnd_{fade}_fade.png")
+        series[r["scheme"]] = (s["t_s"].to_list(), [v / SEGMENT_B for v in s["value"].to_list()])
+    fades = fades_of_seed({OUTAGE_PATH: FADES[fade]}, 1).get(OUTAGE_PATH, FADES[fade])
+    return save(draw_cwnd(series, fade, fig_no, fades), outdir / f"fig{fig_no}_cwnd_{fade}_fade.png")
 
 
 def _fig2(outdir: Path) -> Path:

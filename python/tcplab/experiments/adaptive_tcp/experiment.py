@@ -12,6 +12,8 @@ docs/validation/adaptive_tcp.md.  Runs last 100 s (60 s with 4 APs) instead of t
 that the whole experiment runs in under 5 minutes here: steady state is reached within the first
 seconds, and the replications give the confidence intervals.  Utilisation is the goodput of all
 flows together (bytes delivered in order x 8 / run time).
+
+What a replication varies: the frame-error draws and the 802.11 backoff; flow starts fixed (REPLICATIONS).
 """
 
 from __future__ import annotations
@@ -41,6 +43,12 @@ from tcplab.store import Store
 
 NAME = "adaptive-tcp"
 TITLE = "Adaptive TCP vs Westwood+ and NewReno over 802.11 with frame errors (Dalal et al.)"
+
+#: What a replication varies, for the report page.
+REPLICATIONS = (
+    "Each replication's seed drives the frame-error draws of every station's Gilbert–Elliott chain (the paper's "
+    "errors) and the 802.11 backoff; flow start times are fixed."
+)
 
 DURATION = "100s"
 MULTI_DURATION = "60s"

@@ -83,24 +83,64 @@ def _traces(store: Store, runs1: dict[str, dict[str, Any]], outdir: Path, names:
     return save(fig, outdir / file)
 
 
-def _lines(store: Store, quick: bool, points: list[Point], x: list[float], xlabel: str, metric_name: str,
-           ylabel: str, title: str, path: Path, published: bool = False) -> Path:
-    from tcplab.plots import new_figure, save
+#: Below this FER (%) the FER axis is linear, above it logarithmic: Fig. 8's published points sit at 0 and
+#: 0.1 % and its measured ones at 0.5, 1, 2, 5 and 10 %, which a linear 0-10 % axis crowds into its first 1 %.
+FER_LINTHRESH_PCT = 0.1
+FER_LABEL = "FER (%; linear up to 0.1 %, logarithmic above)"
+
+
+def fer_axis(ax: Any, fers_pct: list[float]) -> None:
+    """A symmetric-log FER axis (linear to FER_LINTHRESH_PCT, log above) ticked at the points' own FERs, so that
+    0, 0.1, 0.5 and 1 % are as far apart as 1, 2, 5 and 10 %."""
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    ax.set_xscale("symlog", linthresh=FER_LINTHRESH_PCT, linscale=0.5)
+    ticks = sorted(set(fers_pct))
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticklabels([f"{t:g}" for t in ticks])
+    hi = max(ticks)
+    ax.set_xlim(-0.02, hi * 1.15 if hi > 0 else 1.0)
+
+
+def draw_lines(x: list[float], per_variant: dict[str, tuple[list[float], list[float]]], xlabel: str, ylabel: str,
+               title: str, published: dict[str, list[tuple[float, float]]] | None = None,
+               fer_x: bool = False) -> Any:
+    """One line with 95 % CI bars per sender (``per_variant[v] = (means, ci95s)``) and, in the sender's colour,
+    the paper's points as crosses; ``fer_x`` draws x on :func:`fer_axis`."""
+    from tcplab.plots import new_figure
 
     fig, ax = new_figure()
-    per = [metric(store, p.name(exp.prefix(quick)), metric_name) for p in points]
-    for v in ALL:
-        ss = [summarise(m.get(v, {}).values()) for m in per]
-        line = ax.errorbar(x, [s.mean for s in ss], yerr=[s.ci95 if math.isfinite(s.ci95) else 0.0 for s in ss],
-                           marker="o", capsize=3, label=LABEL[v])
-        pub = [(100 * fer, p.value) for (kind, fer, var), p in exp.PUBLISHED.items() if kind == "util" and var == v]
-        if published and pub:
+    for v, (means, cis) in per_variant.items():
+        line = ax.errorbar(x, means, yerr=cis, marker="o", capsize=3, label=LABEL[v])
+        pub = (published or {}).get(v)
+        if pub:
             ax.plot(*zip(*pub), "x", ms=9, mew=2, color=line.lines[0].get_color())
+    if fer_x:
+        fer_axis(ax, list(x) + [a for pts in (published or {}).values() for a, _ in pts])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(frameon=False)
-    return save(fig, path)
+    return fig
+
+
+def _lines(store: Store, quick: bool, points: list[Point], x: list[float], xlabel: str, metric_name: str,
+           ylabel: str, title: str, path: Path, published: bool = False, fer_x: bool = False) -> Path:
+    from tcplab.plots import save
+
+    per = [metric(store, p.name(exp.prefix(quick)), metric_name) for p in points]
+    per_variant: dict[str, tuple[list[float], list[float]]] = {}
+    for v in ALL:
+        ss = [summarise(m.get(v, {}).values()) for m in per]
+        per_variant[v] = ([s.mean for s in ss], [s.ci95 if math.isfinite(s.ci95) else 0.0 for s in ss])
+    pub = {v: published_points(v) for v in ALL} if published else None
+    return save(draw_lines(x, per_variant, xlabel, ylabel, title, pub, fer_x), path)
+
+
+def published_points(variant: str) -> list[tuple[float, float]]:
+    """Fig. 8's points printed in the paper's text for ``variant``: (FER %, Mb/s)."""
+    return [(100 * fer, p.value) for (kind, fer, var), p in exp.PUBLISHED.items() if kind == "util" and var == variant]
 
 
 def draw(store: Store, outdir: Path, quick: bool) -> list[Path]:
@@ -113,15 +153,16 @@ def draw(store: Store, outdir: Path, quick: bool) -> list[Path]:
                 _traces(store, runs1, outdir, [("westwood", "ssthresh"), ("adaptive", "ssthresh")],
                         "Fig. 7: ssthresh, Westwood+ vs Adaptive TCP (FER 1 %)", "fig7_ssthresh_westwood.png")]
     p8 = exp.fig8(quick)
-    out.append(_lines(store, quick, p8, [100 * p.fer for p in p8], "FER (%)", "util", "utilisation (Mb/s)",
+    out.append(_lines(store, quick, p8, [100 * p.fer for p in p8], FER_LABEL, "util", "utilisation (Mb/s)",
                       "Fig. 8: bandwidth utilisation vs FER (x: the paper's numbers)",
-                      outdir / "fig8_utilisation_vs_fer.png", published=True))
+                      outdir / "fig8_utilisation_vs_fer.png", published=True, fer_x=True))
     p9 = exp.fig9(quick)
     out.append(_lines(store, quick, p9, [float(p.delay[:-2]) for p in p9], "wired delay D (ms)", "util",
                       "utilisation (Mb/s)", "Fig. 9: utilisation vs wired delay (FER 1 %)", outdir / "fig9_utilisation_vs_delay.png"))
     p10 = exp.fig10(quick)
-    out.append(_lines(store, quick, p10, [100 * p.fer for p in p10], "FER (%)", "util", "utilisation (Mb/s)",
-                      "Fig. 10: utilisation with a 5 Mb/s backbone", outdir / "fig10_utilisation_5mbps.png"))
+    out.append(_lines(store, quick, p10, [100 * p.fer for p in p10], FER_LABEL, "util", "utilisation (Mb/s)",
+                      "Fig. 10: utilisation with a 5 Mb/s backbone", outdir / "fig10_utilisation_5mbps.png",
+                      fer_x=True))
     p11 = [p for p in exp.fig11(quick) if p.fer == exp.MULTI_FERS[quick][-1]]
     out.append(_lines(store, quick, p11, [p.flows for p in p11], "flows over 4 APs", "util", "utilisation (Mb/s)",
                       f"Fig. 11: aggregate utilisation, 4 APs (FER {100 * p11[0].fer:g} %)", outdir / "fig11_multi_flow.png"))

@@ -10,6 +10,8 @@ Loss) on a relay shared by four lossy flows, and the paper's findings decided by
 The network, the movement and every unstated choice are in atcp/scenario.py, docs/validation/atcp.md
 and docs/models/adhoc_tcp.md.  Every sender runs every case with the same seeds (the same losses and
 paths).  Transfer time = the flow's response time (client's SYN to the last byte delivered in order).
+
+What a replication varies: backoff, AODV's random draws and the walking receiver's losses; paths fixed (REPLICATIONS).
 """
 
 from __future__ import annotations
@@ -30,6 +32,12 @@ from tcplab.store import Store
 
 NAME = "atcp"
 TITLE = "ATCP, ELFN, TCP-F and Freeze-TCP over 802.11b ad hoc links (Sridhara & Subramanya)"
+
+#: What a replication varies, for the report page.
+REPLICATIONS = (
+    "Each replication's seed drives the 802.11 backoff, AODV's random draws and the Gilbert–Elliott losses of the "
+    "walking receiver; the movement paths are fixed (the paper's testbed walks one path), the same for every sender."
+)
 
 REPS = {True: 3, False: 10}
 ALL = tuple(VARIANTS)

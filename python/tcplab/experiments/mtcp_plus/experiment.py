@@ -25,6 +25,8 @@ Model choices (docs/validation/mtcp_plus.md has the full list and the reasons):
   delayed-ACK ordering and makes M-TCP's withheld byte cost a whole segment of window, while
   Table 2 shows all four variants equal and delayed ACK faster, i.e. a WLAN-limited path
   (docs/validation/mtcp_plus.md gives both sets of numbers). Every other cell is a prediction.
+
+What a replication varies: only the 802.11 backoff (the paper used identical seeds in all scenarios; REPLICATIONS).
 """
 
 from __future__ import annotations
@@ -46,6 +48,13 @@ from tcplab.store import Store
 
 NAME = "mtcp-plus"
 TITLE = "M-TCP+: disconnection feedback for TCP over 802.11b (Omueti & Trajković)"
+
+#: What a replication varies, for the report page.
+REPLICATIONS = (
+    "Each replication's seed drives only the 802.11 backoff: the paper's link has no frame errors, its "
+    "disconnections are periodic and it used identical random seeds in all scenarios, so it varies nothing "
+    "between runs and neither do we beyond the backoff."
+)
 
 VARIANTS: tuple[str, ...] = ("mtcp_plus", "mtcp", "newreno", "sack")
 LABEL = {"mtcp_plus": "M-TCP+", "mtcp": "M-TCP", "newreno": "NewReno", "sack": "SACK"}

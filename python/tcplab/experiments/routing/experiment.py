@@ -10,6 +10,8 @@ probing recovers throughput lost to route failures) as a qualitative check.
 The networks, senders and every choice are in routing/scenario.py and docs/validation/routing.md.
 Every sender and protocol runs each network with the same seeds (the same movement), so senders
 over one protocol, and protocols under one sender, are compared seed by seed.
+
+What a replication varies: backoff, routing random draws and, on the mobile network, positions and movement (REPLICATIONS).
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ from tcplab.store import Store
 
 NAME = "routing"
 TITLE = "TCP over AODV, DSR and DSDV: NewReno, ELFN and TCP-pgy on a string and under random-waypoint mobility"
+
+#: What a replication varies, for the report page.
+REPLICATIONS = (
+    "Each replication's seed drives the 802.11 backoff, the routing protocols' random draws and, on the mobile "
+    "network, the movers' initial positions, waypoints and speeds (the same for every sender and protocol)."
+)
 
 #: No paper prints these numbers; the findings carry the published claims.
 PUBLISHED: dict[Any, Any] = {}

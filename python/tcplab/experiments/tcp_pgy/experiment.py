@@ -12,6 +12,8 @@ The networks and every unstated choice are in tcp_pgy/scenario.py and docs/valid
 The paper prints no table; its numbers are the percentages in the text (§IV), compared here with
 the same percentages of our runs.  "Spurious retransmissions" are data segments the receiver
 already held when they arrived again; throughput is the bytes delivered in order over the run.
+
+What a replication varies: backoff and AODV's random draws; in the random topologies also positions, waypoints and speeds (REPLICATIONS).
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ from tcplab.store import Store
 
 NAME = "tcp-pgy"
 TITLE = "TCP-pgy (ACK sequence piggybacked on AODV, dup_count) vs NewReno in multi-hop ad hoc networks (Kim & Yoo)"
+
+#: What a replication varies, for the report page.
+REPLICATIONS = (
+    "Each replication's seed drives the 802.11 backoff and AODV's random draws; in the random topologies also the "
+    "movers' initial positions, waypoints and speeds, as the paper's random topologies vary them. The strings "
+    "and the grid are fixed networks with fixed flow starts (the paper states no variation there)."
+)
 
 DURATION = {True: "100s", False: "600s"}
 HOPS = {True: (4, 7, 14), False: (4, 6, 7, 8, 10, 12, 14)}

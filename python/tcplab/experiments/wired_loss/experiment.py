@@ -21,6 +21,8 @@ used in the formula (stated in the report):
 
 At p = 0 the formula diverges; the reference there is the bottleneck's goodput capacity
 10 Mb/s x 1460/1500.
+
+What a replication varies: the seed drives the Bernoulli loss draws (REPLICATIONS).
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ from tcplab.store import Store
 
 NAME = "wired-loss"
 TITLE = "TCP goodput over a lossy wired bottleneck vs. the Mathis et al. square-root model"
+
+#: What a replication varies, for the report page.
+REPLICATIONS = (
+    "Each replication's seed drives the Bernoulli loss draws on the bottleneck (the model's only randomness); "
+    "nothing else varies (tcplab's own validation, no paper to follow)."
+)
 
 LOSS_P: tuple[float, ...] = (0.0, 0.005, 0.01, 0.02, 0.03, 0.05)
 VARIANTS: tuple[str, ...] = ("reno", "newreno", "sack")
