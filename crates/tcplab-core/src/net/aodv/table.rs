@@ -84,6 +84,7 @@ impl Route {
     pub fn should_update(&self, seq: u32, hops: u8, repair_keeps_hops: bool) -> bool {
         let known = match self.state {
             RouteState::Valid => true,
+            // ns-2.35 recvReply/recvRequest compare rt_hops, which local_rt_repair leaves set.
             RouteState::Repairing => repair_keeps_hops,
             RouteState::Invalid => false,
         };
