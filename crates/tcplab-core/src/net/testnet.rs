@@ -54,6 +54,8 @@ pub struct Net<A> {
     pub nodes: Vec<A>,
     adj: Vec<BTreeSet<usize>>,
     down: BTreeSet<(usize, usize)>,
+    /// Links whose next data unicast fails once (a MAC giving up on a link that still works).
+    fail_once: BTreeSet<(usize, usize)>,
     pub now: SimTime,
     pub hop_delay: SimTime,
     queue: BinaryHeap<Reverse<(SimTime, u64)>>,
@@ -92,6 +94,7 @@ impl<A: RoutingAgent> Net<A> {
             nodes,
             adj,
             down: BTreeSet::new(),
+            fail_once: BTreeSet::new(),
             now: SimTime::ZERO,
             hop_delay: SimTime::from_millis(1),
             queue: BinaryHeap::new(),
@@ -114,6 +117,12 @@ impl<A: RoutingAgent> Net<A> {
     pub fn fail_link(&mut self, a: usize, b: usize) {
         self.down.insert((a, b));
         self.down.insert((b, a));
+    }
+
+    /// The next data unicast from `a` to `b` fails (the MAC reports it) while the link itself
+    /// stays up: a false break, as collisions cause on a static string.
+    pub fn fail_next(&mut self, a: usize, b: usize) {
+        self.fail_once.insert((a, b));
     }
 
     /// Mends the link a–b (a node coming into range).
@@ -192,7 +201,7 @@ impl<A: RoutingAgent> Net<A> {
         let at = self.now + self.hop_delay;
         let pkt = self.data[&id].clone();
         self.data_hops.push((self.now, node, h.next, pkt.clone()));
-        if self.up(node, next) {
+        if self.up(node, next) && !self.fail_once.remove(&(node, next)) {
             self.overhear(at, node, next, &pkt);
             let ev = Ev::Arrive {
                 to: next,

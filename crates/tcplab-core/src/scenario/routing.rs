@@ -148,6 +148,16 @@ pub struct RoutingSpec {
     /// Drop packets queued for the sender of an RERR (ns-2 preset: true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purge_queue_on_rerr: Option<bool>,
+    /// AODV: a route under local repair keeps its hop count, so replies offering the same
+    /// sequence number and no fewer hops do not end the repair, and a further failed packet
+    /// toward it is repaired again (ns-2's `RTF_IN_REPAIR`; ns2 preset: true, rfc3561: false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair_keeps_hops: Option<bool>,
+    /// AODV: forwarded data also refreshes the routes to its next hop, source and previous hop
+    /// (RFC 3561 §6.2; rfc3561 preset: true). ns2 preset: false, ns-2 refreshes only the route
+    /// it used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refresh_reverse_routes: Option<bool>,
     /// Largest random delay before a forwarded broadcast (AODV, DSR; default 10 ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jitter: Option<Duration>,
@@ -223,6 +233,8 @@ pub fn aodv_params(r: &RoutingSpec) -> AodvParams {
     }
     set(&mut p.purge_queue_on_break, r.purge_queue_on_break);
     set(&mut p.purge_queue_on_rerr, r.purge_queue_on_rerr);
+    set(&mut p.repair_keeps_hops, r.repair_keeps_hops);
+    set(&mut p.refresh_reverse_routes, r.refresh_reverse_routes);
     set(&mut p.jitter_max, r.jitter.map(|d| d.0));
     set(&mut p.buffer_capacity, r.buffer.map(|n| n as usize));
     set(&mut p.buffer_timeout, r.buffer_timeout.map(|d| d.0));

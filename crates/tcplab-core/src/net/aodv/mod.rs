@@ -399,7 +399,7 @@ impl Aodv {
         let hops = q.hop_count.saturating_add(1);
         let life = now + self.p.reverse_route_life(hops);
         let rev = self.table.entry(q.orig);
-        if rev.should_update(q.orig_seq, hops) {
+        if rev.should_update(q.orig_seq, hops, self.p.repair_keeps_hops) {
             let expire = if rev.is_active(now) {
                 rev.expire.max(life)
             } else {
@@ -545,7 +545,7 @@ impl Aodv {
             // An RREP for the route already held (the destination kept its number): still
             // forwarded, as ns-3 and AODV-UU do.
             r.expire = r.expire.max(expire);
-        } else if r.should_update(a.dst_seq, hops) {
+        } else if r.should_update(a.dst_seq, hops, self.p.repair_keeps_hops) {
             r.set(a.dst_seq, hops, from, expire);
         } else {
             return; // RFC §6.7 / ns-2 suppress_reply: nothing learned, nothing forwarded
@@ -689,9 +689,13 @@ impl RoutingAgent for Aodv {
         if let Some(r) = self.table.active(dst, now, bump) {
             let next = r.next;
             // RFC §6.2: a route used for data lives ACTIVE_ROUTE_TIMEOUT more, and so do the
-            // routes to its next hop, to the source and to the previous hop.
+            // routes to its next hop, to the source and to the previous hop (ns-2 `forward`:
+            // only the route used).
             let until = now + self.p.active_route_timeout;
             r.expire = r.expire.max(until);
+            if !self.p.refresh_reverse_routes {
+                return Decision::Forward(self.hop(next));
+            }
             self.table.refresh(next, now, until);
             if let Some(prev) = from {
                 self.table.refresh(pkt.ip.src, now, until);
@@ -755,9 +759,12 @@ impl RoutingAgent for Aodv {
         }
         self.stats.link_breaks += 1;
         let dst = pkt.ip.dst;
-        // ns-2: a route already down has hop count INFINITY2, so it is never repaired.
+        // ns-2: a route already down has hop count INFINITY2, so it is never repaired; one in
+        // repair keeps its hops (`repair_keeps_hops`), so its next failed packet is repaired too.
+        let keeps = self.p.repair_keeps_hops;
         let valid_hops = |r: &table::Route| match r.state {
             RouteState::Valid => r.hops,
+            RouteState::Repairing if keeps => r.hops,
             _ => u8::MAX,
         };
         let Some(hops) = self.table.get(dst).map(valid_hops) else {

@@ -83,6 +83,19 @@ pub struct AodvParams {
     pub purge_interval: Option<SimTime>,
     pub seqno: SeqnoRule,
     pub local_repair: LocalRepair,
+    /// ns-2 (`local_rt_repair` sets `RTF_IN_REPAIR` but leaves `rt_hops`): a route under local
+    /// repair keeps its hop count. An RREP or RREQ replaces it only when fresher or, at an
+    /// equal sequence number, shorter (`recvReply`/`recvRequest` compare `rt_hops`), so the
+    /// neighbours' intermediate replies, which offer the same number and no fewer hops, do not
+    /// end the repair; and a further packet toward it that the MAC fails to deliver is repaired
+    /// again (`num_forwards > rt_hops`) instead of reported. false: a route in repair counts
+    /// as invalid (RFC §6.7: an equal number replaces an invalid route).
+    pub repair_keeps_hops: bool,
+    /// RFC §6.2: a data packet forwarded also refreshes the routes to its next hop, its source
+    /// and its previous hop. false: ns-2's `forward` refreshes only the route it used, so at a
+    /// relay the route back to a TCP sender lives on its ACKs alone and expires
+    /// ACTIVE_ROUTE_TIMEOUT after the last one even while data still flows the other way.
+    pub refresh_reverse_routes: bool,
     /// Set G in originated RREQs so intermediate repliers send a gratuitous RREP (§6.6.3);
     /// compiled out in ns-2.35 (`RREQ_GRAT_RREP`).
     pub gratuitous_rrep: bool,
@@ -141,6 +154,8 @@ impl AodvParams {
             purge_interval: None,
             seqno: SeqnoRule::Rfc,
             local_repair: LocalRepair::Off,
+            repair_keeps_hops: false,
+            refresh_reverse_routes: true,
             gratuitous_rrep: false,
             dest_only: false,
             ack_piggyback: false,
@@ -176,6 +191,8 @@ impl AodvParams {
             purge_interval: Some(SimTime::from_millis(500)),
             seqno: SeqnoRule::Ns2,
             local_repair: LocalRepair::Ns2,
+            repair_keeps_hops: true,
+            refresh_reverse_routes: false,
             gratuitous_rrep: false,
             dest_only: false,
             ack_piggyback: false,

@@ -80,10 +80,17 @@ impl Route {
 
     /// RFC §6.2 (and §6.7): an offered (seq, hops) replaces the entry when its sequence number
     /// is unknown, the offer is fresher, or equal and the entry is invalid or longer.
-    pub fn should_update(&self, seq: u32, hops: u8) -> bool {
+    /// With `repair_keeps_hops` (ns-2) a route in local repair compares like a valid one.
+    pub fn should_update(&self, seq: u32, hops: u8, repair_keeps_hops: bool) -> bool {
+        let known = match self.state {
+            RouteState::Valid => true,
+            // ns-2.35 recvReply/recvRequest compare rt_hops, which local_rt_repair leaves set.
+            RouteState::Repairing => repair_keeps_hops,
+            RouteState::Invalid => false,
+        };
         !self.valid_seq
             || seq_newer(seq, self.seq)
-            || (seq == self.seq && (self.state != RouteState::Valid || hops < self.hops))
+            || (seq == self.seq && (!known || hops < self.hops))
     }
 
     /// Installs a valid route.
@@ -196,14 +203,37 @@ mod tests {
     #[test]
     fn update_rule_prefers_fresher_then_shorter() {
         let mut r = Route::new(7);
-        assert!(r.should_update(1, 9), "unknown sequence number");
+        assert!(r.should_update(1, 9, false), "unknown sequence number");
         r.set(10, 4, 2, SimTime::from_secs(1));
-        assert!(r.should_update(11, 9), "fresher wins even when longer");
-        assert!(!r.should_update(9, 1), "staler loses even when shorter");
-        assert!(r.should_update(10, 3), "equal and shorter");
-        assert!(!r.should_update(10, 4), "equal and as long");
+        assert!(
+            r.should_update(11, 9, false),
+            "fresher wins even when longer"
+        );
+        assert!(
+            !r.should_update(9, 1, false),
+            "staler loses even when shorter"
+        );
+        assert!(r.should_update(10, 3, false), "equal and shorter");
+        assert!(!r.should_update(10, 4, false), "equal and as long");
+        r.state = RouteState::Repairing;
+        assert!(r.should_update(10, 4, false), "in repair counts as invalid");
+        assert!(
+            !r.should_update(10, 4, true),
+            "ns-2: in repair keeps its hops"
+        );
+        assert!(
+            r.should_update(10, 3, true),
+            "ns-2: in repair, a shorter offer wins"
+        );
+        assert!(
+            r.should_update(11, 9, true),
+            "ns-2: in repair, a fresher offer wins"
+        );
         r.down();
-        assert!(r.should_update(10, 4), "equal and the entry is invalid");
+        assert!(
+            r.should_update(10, 4, true),
+            "equal and the entry is invalid"
+        );
         assert_eq!(r.last_hops, 4);
     }
 }

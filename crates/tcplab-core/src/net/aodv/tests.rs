@@ -903,3 +903,127 @@ fn rreq_cache_forgets_expired_pairs() {
         "its duplicate within the window is dropped"
     );
 }
+
+/// A 6-node string 0…5 carrying data 0 → 5 each second for 10 s; then node 3, nearer the
+/// destination than the source (3 forwards > 2 hops), has its next packet to 4 fail at the MAC
+/// while the link 3–4 stays up (a false break) and repairs locally.
+fn string_with_false_break(repair_keeps_hops: bool) -> (Net, PktId) {
+    let mut p = AodvParams::ns2();
+    p.repair_keeps_hops = repair_keeps_hops;
+    let mut net = string(6, p);
+    for s in 0..10 {
+        net.run_until(SimTime::from_secs(s));
+        net.send_data(0, 5);
+    }
+    net.run_until(SimTime::from_secs(10));
+    net.fail_next(3, 4);
+    let id = net.send_data(0, 5);
+    net.run_until(SimTime::from_secs(15));
+    (net, id)
+}
+
+/// ns-2 `local_rt_repair` leaves `rt_hops`, and `recvReply` takes an equal sequence number
+/// only with fewer hops: the repairing node's neighbours answer its RREQ from their own routes
+/// (same number, no fewer hops) and do not forward it, so the repair does not complete; the
+/// held packet waits until the repair timer, scheduled with the RREQ's absolute timeout as a
+/// delay (≈ 10 s + 10.24 s), brings the route down, after which the same reply is taken.
+/// Without the rule the first intermediate reply ends the repair at once.
+#[test]
+fn ns2_repair_is_not_ended_by_replies_offering_the_same_route() {
+    let (mut net, id) = string_with_false_break(true);
+    let repairs = net
+        .sent_by(3, is(RREQ))
+        .iter()
+        .filter(|s| matches!(msg(s), AodvMsg::Rreq(q) if q.orig == addr(3)))
+        .count();
+    assert!(
+        repairs >= 2,
+        "node 3 repairs locally and retries: {repairs}"
+    );
+    let replies = net
+        .sent_by(4, is(RREP))
+        .iter()
+        .filter(|s| s.at >= SimTime::from_secs(10) && s.next == addr(3))
+        .count();
+    assert!(replies >= 2, "node 4 answers each try from its route");
+    let r = net.nodes[3].table().get(addr(5)).unwrap();
+    assert_eq!(r.state, RouteState::Repairing, "at 15 s");
+    assert!(!delivered_ids(&net, 5).contains(&id));
+    assert_eq!(net.nodes[3].buffered(), 1);
+    net.run_until(SimTime::from_secs(30));
+    let at = net
+        .delivered
+        .iter()
+        .find(|d| PktId(d.2.ip.ident as u32) == id)
+        .map(|d| d.0);
+    assert!(
+        at.is_some_and(|t| t > SimTime::from_secs(20)),
+        "delivered after the late repair timer: {at:?}"
+    );
+
+    let (net, id) = string_with_false_break(false);
+    let at = net
+        .delivered
+        .iter()
+        .find(|d| PktId(d.2.ip.ident as u32) == id)
+        .map(|d| d.0);
+    assert!(
+        at.is_some_and(|t| t < SimTime::from_millis(10_100)),
+        "repaired by a neighbour's reply at once: {at:?}"
+    );
+}
+
+/// ns-2 `rt_ll_failed` on a route in repair: its hop count is kept, so the next packet the MAC
+/// fails to deliver toward it is buffered for the repair too (no drop, no RERR); without the
+/// rule it counts as a route already down: dropped, and the queue to the neighbour purged.
+#[test]
+fn ns2_second_failure_during_a_repair_is_repaired_too() {
+    for keeps in [true, false] {
+        let mut p = AodvParams::ns2();
+        p.repair_keeps_hops = keeps;
+        let mut net = string(6, p);
+        net.send_data(0, 5);
+        net.run_until(SimTime::from_secs(1));
+        net.fail_link(3, 4);
+        let a = net.send_data(0, 5);
+        let b = net.send_data(0, 5);
+        net.run_until(SimTime::from_millis(1010));
+        let broken: Vec<_> = net
+            .dropped
+            .iter()
+            .filter(|d| d.1 == 3 && d.3 == DropReason::LinkBroken)
+            .map(|d| d.2)
+            .collect();
+        let info = format!("{:?}", net.dropped);
+        if keeps {
+            assert!(broken.is_empty(), "{broken:?}");
+            assert_eq!(net.nodes[3].buffered(), 2, "{a:?} and {b:?} held: {info}");
+            assert!(net.purged.iter().all(|p| p.1 != 3));
+        } else {
+            assert_eq!(broken, vec![b], "{info}");
+        }
+    }
+}
+
+/// ns-2 `forward` refreshes only the route it used: on a string carrying data 0 → 3 and nothing
+/// back, relay 1's route to the source (learned from the RREQ, REV_ROUTE_LIFE 6 s) expires
+/// although data from 0 crosses it every second; with the RFC §6.2 rule the data keeps it.
+#[test]
+fn ns2_data_refreshes_only_the_route_it_uses() {
+    for refresh in [false, true] {
+        let mut p = no_jitter(AodvParams::ns2());
+        p.refresh_reverse_routes = refresh;
+        let mut net = string(4, p);
+        for s in 0..20 {
+            net.run_until(SimTime::from_secs(s));
+            net.send_data(0, 3);
+        }
+        net.run_until(SimTime::from_millis(19500));
+        assert_eq!(delivered_ids(&net, 3).len(), 20);
+        let now = net.now;
+        let to_dst = net.nodes[1].table().get(addr(3)).unwrap().is_active(now);
+        let to_src = net.nodes[1].table().get(addr(0)).unwrap().is_active(now);
+        assert!(to_dst, "the route used stays");
+        assert_eq!(to_src, refresh, "the route back to the source");
+    }
+}
