@@ -239,6 +239,21 @@ pub struct WifiIo {
     pub overheard: Vec<(u32, PktId, u32, u32)>,
 }
 
+impl WifiIo {
+    /// Nothing but events to schedule: no packet handed up, freed, lost, failed, overheard or
+    /// captured.
+    #[inline]
+    pub fn is_idle(&self) -> bool {
+        self.up.is_empty()
+            && self.freed.is_empty()
+            && self.lost.is_empty()
+            && self.pcap_tx.is_empty()
+            && self.air.is_empty()
+            && self.failed.is_empty()
+            && self.overheard.is_empty()
+    }
+}
+
 /// A frame as one station's 802.11 capture records it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AirFrame {
@@ -763,7 +778,8 @@ impl Wifi {
             Reception::Threshold => (None, PreambleDetection::Sensed),
             Reception::Sinr(p) => (Some(p.noise_w), p.preamble),
         };
-        let spans = reception::FrameSpans::new(&self.wlans[w].cfg.phy, f.rate, d);
+        // The SINR model's account of the frame (the threshold model keeps none).
+        let spans = noise.map(|_| reception::FrameSpans::new(&self.wlans[w].cfg.phy, f.rate, d));
         let mut max_delay = SimTime::ZERO;
         if !self.radios[s as usize].down {
             // Reach and delay as the stations stand when the frame starts (the neighbour cache
@@ -797,7 +813,9 @@ impl Wifi {
                     power: nb.reach.power,
                     end,
                     collided: false,
-                    sinr: reception::SinrLock::new(now + nb.delay, spans),
+                    sinr: spans.map_or(reception::SinrLock::UNUSED, |sp| {
+                        reception::SinrLock::new(now + nb.delay, sp)
+                    }),
                 };
                 // Half duplex: a station that is sending does not receive the frame.
                 let mut locked = false;
