@@ -283,6 +283,9 @@ pub struct Wifi {
     radios: Vec<Radio>,
     txs: Vec<TxRec>,
     free_txs: Vec<u32>,
+    /// The actions of the MAC input in progress (its allocation kept between inputs). Carrying
+    /// them out gives other MACs only inputs that ask for none (`Dcf::sense`), so one list
+    /// serves.
     acts: Vec<MacAction>,
     pub io: WifiIo,
     /// Published link signals, in time order.

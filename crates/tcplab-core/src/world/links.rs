@@ -9,6 +9,7 @@ use crate::packet::Ecn;
 use crate::rng::Rng;
 use crate::sim::Event;
 use crate::time::SimTime;
+use crate::trace::view::Discard;
 use crate::trace::PcapWriter;
 
 /// Counters of one interface (one direction of a link).
@@ -68,8 +69,7 @@ impl World {
             Enqueue::Dropped => {
                 ifc.stats.drops_queue += 1;
                 let node = ifc.node;
-                self.view_drop(node, id, crate::trace::view::R_QUEUE, None);
-                self.lose(id);
+                self.lose_at(node, id, Discard::Queue, None);
                 return;
             }
             Enqueue::QueuedMarked => {
@@ -103,20 +103,19 @@ impl World {
         // model decides.
         let lost = if ifc.outage.is_down(now) || ifc.outage.is_down(arrive) {
             ifc.stats.drops_outage += 1;
-            Some(crate::trace::view::R_OUTAGE)
+            Some(Discard::Outage)
         } else if ifc.loss.lose(&mut ifc.rng) {
             ifc.stats.drops_loss += 1;
-            Some(crate::trace::view::R_LOSS)
+            Some(Discard::Loss)
         } else {
             None
         };
         let (peer, node) = (ifc.peer, ifc.node);
         self.queue.schedule(now + tx, Event::TxDone(i));
         self.view_wire_tx(i, id, tx);
-        if let Some(reason) = lost {
+        if let Some(why) = lost {
             let to = self.ifaces[peer.idx()].node;
-            self.view_drop(node, id, reason, Some(to));
-            self.lose(id);
+            self.lose_at(node, id, why, Some(to));
         } else {
             self.queue.schedule(arrive, Event::Arrive(peer, id));
         }

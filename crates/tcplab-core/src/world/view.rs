@@ -2,10 +2,11 @@
 //! these at the places where a packet goes on the air or a wire, is dropped, or a station
 //! moves. Each returns at once when the view trace is off.
 
+use super::flowstats::Tagged;
 use super::World;
 use crate::ids::{IfaceId, NodeId, PktId};
 use crate::time::SimTime;
-use crate::trace::view::{self as v, Row, ViewTrace};
+use crate::trace::view::{self as v, Discard, Row, ViewTrace};
 use crate::wifi::{FrameEvent, FrameKind, BROADCAST};
 
 impl World {
@@ -33,27 +34,29 @@ impl World {
         }
     }
 
+    /// The class of packet `id` at `node` and its viewer flow index: a TCP flow's index, or
+    /// (number of TCP flows + index) for a CBR flow's datagram.
     fn classify(&self, node: NodeId, id: PktId) -> (u8, Option<u32>) {
         let p = &self.packets[id.idx()];
-        v::classify(
-            p,
-            crate::net::RoutingAgent::is_control(&self.routing[node.idx()], p),
-            self.flows.len(),
-            &self.cbr,
-        )
+        let is_control = crate::net::RoutingAgent::is_control(&self.routing[node.idx()], p);
+        let flow = match self.tagged(p.flow) {
+            _ if is_control => None,
+            Some(Tagged::Tcp(f)) => Some(f as u32),
+            Some(Tagged::Cbr(k)) => Some((self.flows.len() + k) as u32),
+            None => None,
+        };
+        (v::classify(p, is_control), flow)
     }
 
     /// Reads the frames the MAC traced since the last call, while their packets are still in
     /// the arena (the world calls this before it frees the copies the MAC is done with).
     pub(super) fn view_frames(&mut self) {
-        let Some(view) = self.view.as_mut() else {
+        // Out of the world while its rows are written (the rows read the world).
+        let Some(mut view) = self.view.take() else {
             return;
         };
-        let frames = self.wifi.frames.get_or_insert_with(Vec::new);
-        let new = std::mem::take(frames);
-        let start = view.frames_seen.min(new.len());
-        let mut rows = Vec::with_capacity(new.len() - start);
-        for r in &new[start..] {
+        let frames = self.wifi.frames.as_deref().unwrap_or_default();
+        for r in &frames[view.frames_seen.min(frames.len())..] {
             let node = self.wifi.stations[r.sta as usize].node;
             let peer_sta = if r.event == FrameEvent::Tx {
                 r.dst
@@ -84,7 +87,7 @@ impl World {
             } else {
                 0
             };
-            rows.push(Row {
+            view.push(Row {
                 t: r.t,
                 node: node.0,
                 peer,
@@ -98,24 +101,14 @@ impl World {
                 reason: 0,
             });
         }
-        let view = self.view.as_mut().expect("checked above");
-        for row in rows {
-            view.push(row);
-        }
-        let frames = self.wifi.frames.as_mut().expect("set above");
         if view.keep_frames {
-            // The run returns the frame trace too: put it back and remember how far it is read.
-            let mut new = new;
-            new.append(frames);
-            *frames = new;
+            // The run returns the frame trace too: remember how far it is read.
             view.frames_seen = frames.len();
-        } else {
+        } else if let Some(frames) = self.wifi.frames.as_mut() {
             // Only the viewer wants the frames: keep the MAC's buffer empty (and its allocation).
-            let mut new = new;
-            new.clear();
-            *frames = new;
-            view.frames_seen = 0;
+            frames.clear();
         }
+        self.view = Some(view);
     }
 
     /// Packet `id` starts its time on wired interface `i` (`dur` on the wire).
@@ -142,12 +135,19 @@ impl World {
         self.view.as_mut().expect("checked").push(row);
     }
 
-    /// Packet `id` is dropped at `node` for `reason` (a `trace::view::REASON_NAMES` code);
-    /// `peer` is the next hop it was meant for, if known.
-    pub(super) fn view_drop(&mut self, node: NodeId, id: PktId, reason: u8, peer: Option<NodeId>) {
+    /// Packet `id` is dropped at `node` for `why`; `peer` is the next hop it was meant for, if
+    /// known.
+    pub(super) fn view_drop(
+        &mut self,
+        node: NodeId,
+        id: PktId,
+        why: Discard,
+        peer: Option<NodeId>,
+    ) {
         if self.view.is_none() {
             return;
         }
+        let reason = why.code();
         let (class, flow) = self.classify(node, id);
         let row = Row {
             t: self.now,

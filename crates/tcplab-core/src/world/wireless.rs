@@ -8,6 +8,7 @@ use crate::net::{Hop, Port, PortKind, RoutingAgent};
 use crate::packet::{Addr, Ecn};
 use crate::rng::Rng;
 use crate::time::SimTime;
+use crate::trace::view::Discard;
 use crate::trace::PcapWriter;
 use crate::wifi::BROADCAST;
 
@@ -141,14 +142,16 @@ impl World {
                 self.capture_air();
             }
             // Packets a routing packet pushed out of a full interface queue.
-            for p in std::mem::take(&mut self.wifi.io.lost) {
-                self.lose(p);
+            if !self.wifi.io.lost.is_empty() {
+                for p in std::mem::take(&mut self.wifi.io.lost) {
+                    self.lose(p);
+                }
             }
             if !self.wifi.io.failed.is_empty() {
                 for (s, p, dst) in std::mem::take(&mut self.wifi.io.failed) {
                     self.link_failed(s, p, dst);
                 }
-                self.free_packets.append(&mut freed);
+                self.release(&mut freed);
                 continue;
             }
             if !self.wifi.io.overheard.is_empty() {
@@ -162,7 +165,7 @@ impl World {
                 }
             }
             if self.wifi.io.up.is_empty() {
-                self.free_packets.append(&mut freed);
+                self.release(&mut freed);
                 break;
             }
             let mut up = std::mem::take(&mut self.wifi.io.up);
@@ -179,11 +182,20 @@ impl World {
                 let from = self.nodes[self.wifi.stations[src as usize].node.idx()].addr;
                 self.receive_ip(node, id, self.sta_port[s as usize], from);
             }
-            self.free_packets.append(&mut freed);
+            self.release(&mut freed);
             up.clear();
             if self.wifi.io.up.is_empty() {
                 self.wifi.io.up = up;
             }
+        }
+    }
+
+    /// Frees the copies of `freed` (the MAC's list of a round of `wifi_io`), and gives the list's
+    /// allocation back to the MAC unless the round made a new list.
+    fn release(&mut self, freed: &mut Vec<PktId>) {
+        self.free_packets.append(freed);
+        if self.wifi.io.freed.is_empty() {
+            std::mem::swap(&mut self.wifi.io.freed, freed);
         }
     }
 
@@ -242,8 +254,7 @@ impl World {
         if self.wifi_aqm(sta, id, prio) == Enqueue::Dropped
             || !self.wifi.enqueue(self.now, sta, id, next, len, prio)
         {
-            self.view_drop(node, id, crate::trace::view::R_QUEUE, None);
-            self.lose(id);
+            self.lose_at(node, id, Discard::Queue, None);
         }
         if !self.wifi.io.up.is_empty()
             || !self.wifi.io.overheard.is_empty()
