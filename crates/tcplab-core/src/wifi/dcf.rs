@@ -1136,7 +1136,7 @@ mod tests {
                             mac.input(t, Input::MediumIdle);
                         }
                     }
-                    _ => t = t + us(rng.below(400)),
+                    _ => t += us(rng.below(400)),
                 }
             }
         }
