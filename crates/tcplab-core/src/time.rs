@@ -39,19 +39,23 @@ impl SimTime {
     pub const fn as_nanos(self) -> u64 {
         self.0
     }
+    #[inline]
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 * 1e-9
     }
     pub fn as_millis(self) -> u64 {
         self.0 / 1_000_000
     }
+    #[inline]
     pub fn saturating_sub(self, o: SimTime) -> SimTime {
         SimTime(self.0.saturating_sub(o.0))
     }
+    #[inline]
     pub fn saturating_add(self, o: SimTime) -> SimTime {
         SimTime(self.0.saturating_add(o.0))
     }
     /// Scales a span, saturating.
+    #[inline]
     pub fn times(self, k: u64) -> SimTime {
         SimTime(self.0.saturating_mul(k))
     }
@@ -82,17 +86,20 @@ impl SimTime {
 
 impl Add for SimTime {
     type Output = SimTime;
+    #[inline]
     fn add(self, o: SimTime) -> SimTime {
         SimTime(self.0.saturating_add(o.0))
     }
 }
 impl AddAssign for SimTime {
+    #[inline]
     fn add_assign(&mut self, o: SimTime) {
         self.0 = self.0.saturating_add(o.0);
     }
 }
 impl Sub for SimTime {
     type Output = SimTime;
+    #[inline]
     fn sub(self, o: SimTime) -> SimTime {
         SimTime(self.0.saturating_sub(o.0))
     }

@@ -53,6 +53,7 @@ impl PartialEq for Entry {
 }
 impl Eq for Entry {}
 impl PartialOrd for Entry {
+    #[inline]
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }

@@ -453,18 +453,12 @@ impl Dcf {
     ) {
         self.settle(now);
         match input {
-            Input::MediumBusy { arrival } => {
-                self.busy = true;
-                self.freeze(arrival + phy.cca_time, phy);
+            Input::MediumBusy { .. } | Input::RxStart | Input::Captured { .. } => {
+                self.sense_inner(now, input, phy)
             }
             Input::MediumIdle => {
                 self.busy = false;
                 self.phys_idle_since = self.phys_idle_since.max(now);
-            }
-            Input::RxStart => {
-                self.rx_locked = true;
-                // 10.3.2.5 (2016): a frame started, so a NAV set by an RTS stands.
-                self.rts_nav = None;
             }
             Input::Frame(f) => {
                 self.rx_locked = false;
@@ -473,10 +467,6 @@ impl Dcf {
             Input::FrameError => {
                 self.rx_locked = false;
                 self.on_rx_error(now, phy, mac, out);
-            }
-            Input::Captured { air_time } => {
-                // ns-2.35 Mac802_11::capture(): NAV = EIFS + the captured-away frame's air time.
-                self.nav_until = self.nav_until.max(now + phy.eifs + air_time);
             }
             Input::TxEnd => self.on_tx_end(now, phy, out),
             Input::Timer => self.on_timer(now, phy, mac, out),
@@ -488,6 +478,42 @@ impl Dcf {
             }
         }
         self.resume(phy);
+    }
+
+    /// Handles one of the inputs a frame's start gives its hearers (`MediumBusy`, `RxStart`,
+    /// `Captured`), exactly as [`Dcf::handle`] would. These never ask for an action and never
+    /// bring [`Dcf::next_deadline`] forward (they only freeze a count, lock the PHY or extend the
+    /// NAV, and arrive while the medium is busy, when no count starts), so the channel needs
+    /// neither to carry out actions nor to re-arm the station's timer after them; other inputs
+    /// are refused (debug builds).
+    pub fn sense(&mut self, now: SimTime, input: Input<'_>, phy: &PhyParams) {
+        debug_assert!(matches!(
+            input,
+            Input::MediumBusy { .. } | Input::RxStart | Input::Captured { .. }
+        ));
+        self.settle(now);
+        self.sense_inner(now, input, phy);
+        self.resume(phy);
+    }
+
+    #[inline]
+    fn sense_inner(&mut self, now: SimTime, input: Input<'_>, phy: &PhyParams) {
+        match input {
+            Input::MediumBusy { arrival } => {
+                self.busy = true;
+                self.freeze(arrival + phy.cca_time, phy);
+            }
+            Input::RxStart => {
+                self.rx_locked = true;
+                // 10.3.2.5 (2016): a frame started, so a NAV set by an RTS stands.
+                self.rts_nav = None;
+            }
+            Input::Captured { air_time } => {
+                // ns-2.35 Mac802_11::capture(): NAV = EIFS + the captured-away frame's air time.
+                self.nav_until = self.nav_until.max(now + phy.eifs + air_time);
+            }
+            _ => {}
+        }
     }
 
     /// The station's own transmission ended at `end`.
@@ -1000,6 +1026,121 @@ mod tests {
             seq: 7,
             retry: false,
         }
+    }
+
+    // ------------------------------------------------------------------ quiet inputs
+
+    /// The channel neither runs actions nor re-arms a hearer's timer after `Dcf::sense` (a
+    /// frame's start): that is exact only if these inputs never bring the next deadline
+    /// forward. Random but consistent input sequences (frames of others starting and ending,
+    /// own transmissions, packets, timers; real CW, RTS/CTS on and off) check it after every
+    /// sensed input.
+    #[test]
+    fn inputs_at_a_frames_start_never_bring_the_deadline_forward() {
+        let mut checked = 0;
+        for (seed, rts) in [(1, false), (2, true), (3, false), (4, true)] {
+            let mut mac = Mac::with(
+                PhyParams::ns2_dsss(),
+                MacParams {
+                    rts_threshold: if rts { 0 } else { 2347 },
+                    ..MacParams::default()
+                },
+            );
+            let mut rng = Rng::derive(seed, crate::rng::StreamId::Custom(7));
+            // Frames of others on the air: (end, whether our PHY is locked on it).
+            let mut others: Vec<(SimTime, bool)> = Vec::new();
+            let mut tx_end: Option<SimTime> = None;
+            let mut pkt = 0;
+            let mut t = us(0);
+            for _ in 0..4000 {
+                // Own transmission ends and deadlines, in time order, up to `t`.
+                loop {
+                    let d = mac.dcf.next_deadline().filter(|&d| d <= t);
+                    let e = tx_end.filter(|&e| e <= t);
+                    match (d, e) {
+                        (Some(d), e) if e.is_none_or(|e| d < e) => {
+                            let n = mac.sent().len();
+                            mac.input(d.max(mac.now), Input::Timer);
+                            if mac.sent().len() > n {
+                                let (at, f) = *mac.sent().last().unwrap();
+                                tx_end = Some(at + mac.phy.duration(f.bytes, f.rate));
+                            }
+                        }
+                        (_, Some(e)) => {
+                            tx_end = None;
+                            mac.input(e.max(mac.now), Input::TxEnd);
+                        }
+                        _ => break,
+                    }
+                }
+                mac.now = t;
+                match rng.below(4) {
+                    0 => {
+                        pkt += 1;
+                        let dst = if rng.below(3) == 0 { BROADCAST } else { PEER };
+                        mac.offer(t, queued(dst, pkt));
+                    }
+                    1 if others.len() < 3 => {
+                        let end = t + us(50 + rng.below(2000));
+                        let locked = others.iter().any(|o| o.1);
+                        let lock = !locked && tx_end.is_none();
+                        let mut sense = |mac: &mut Mac, i: Input<'_>| {
+                            let before = mac.dcf.next_deadline();
+                            mac.dcf.sense(t, i, &mac.phy);
+                            let after = mac.dcf.next_deadline();
+                            assert!(
+                                after.is_none_or(|a| before.is_some_and(|b| a >= b)),
+                                "seed {seed}: {i:?} at {t:?} moved the deadline {before:?} -> {after:?}"
+                            );
+                            checked += 1;
+                        };
+                        if others.is_empty() {
+                            let arrival = t + us(1);
+                            sense(&mut mac, Input::MediumBusy { arrival });
+                        }
+                        if lock {
+                            sense(&mut mac, Input::RxStart);
+                        } else if locked && rng.below(2) == 0 {
+                            let air_time = end - t;
+                            sense(&mut mac, Input::Captured { air_time });
+                        }
+                        others.push((end, lock));
+                    }
+                    2 if !others.is_empty() => {
+                        let i = (0..others.len()).min_by_key(|&i| others[i].0).unwrap();
+                        let (end, locked) = others.remove(i);
+                        let end = end.max(t);
+                        mac.run_until(end);
+                        t = end;
+                        if locked {
+                            let kinds = [
+                                FrameKind::Data,
+                                FrameKind::Ack,
+                                FrameKind::Rts,
+                                FrameKind::Cts,
+                            ];
+                            let kind = kinds[rng.below(4) as usize];
+                            let (src, dst) = if rng.below(2) == 0 {
+                                (PEER, ME)
+                            } else {
+                                (PEER, OTHER)
+                            };
+                            let f = frame(kind, src, dst, us(rng.below(500)));
+                            if rng.below(4) == 0 {
+                                mac.input(t, Input::FrameError);
+                            } else {
+                                mac.input(t, Input::Frame(&f));
+                            }
+                        }
+                        if others.is_empty() {
+                            mac.input(t, Input::MediumIdle);
+                        }
+                    }
+                    _ => t += us(rng.below(400)),
+                }
+            }
+        }
+        assert!(checked > 3000, "only {checked} sensed inputs checked");
     }
 
     // ------------------------------------------------------------------ NAV

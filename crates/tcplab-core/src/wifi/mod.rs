@@ -239,6 +239,21 @@ pub struct WifiIo {
     pub overheard: Vec<(u32, PktId, u32, u32)>,
 }
 
+impl WifiIo {
+    /// Nothing but events to schedule: no packet handed up, freed, lost, failed, overheard or
+    /// captured.
+    #[inline]
+    pub fn is_idle(&self) -> bool {
+        self.up.is_empty()
+            && self.freed.is_empty()
+            && self.lost.is_empty()
+            && self.pcap_tx.is_empty()
+            && self.air.is_empty()
+            && self.failed.is_empty()
+            && self.overheard.is_empty()
+    }
+}
+
 /// A frame as one station's 802.11 capture records it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AirFrame {
@@ -268,9 +283,10 @@ pub struct Wifi {
     radios: Vec<Radio>,
     txs: Vec<TxRec>,
     free_txs: Vec<u32>,
-    /// Action lists of the MAC inputs in progress, kept with their allocations: one list per
-    /// depth, since carrying out an input's actions can give another MAC an input.
-    acts: Vec<Vec<MacAction>>,
+    /// The actions of the MAC input in progress (its allocation kept between inputs). Carrying
+    /// them out gives other MACs only inputs that ask for none (`Dcf::sense`), so one list
+    /// serves.
+    acts: Vec<MacAction>,
     pub io: WifiIo,
     /// Published link signals, in time order.
     pub log: Vec<LinkSignal>,
@@ -592,13 +608,11 @@ impl Wifi {
             prio,
             rate,
         };
-        let mut acts = self.acts.pop().unwrap_or_default();
         let cfg = &self.wlans[w].cfg;
         let ok = self.stations[s as usize]
             .mac
-            .enqueue(now, q, &cfg.phy, &cfg.mac, &mut acts);
-        self.run_actions(now, s, &mut acts);
-        self.acts.push(acts);
+            .enqueue(now, q, &cfg.phy, &cfg.mac, &mut self.acts);
+        self.run_actions(now, s);
         self.rearm(now, s);
         ok
     }
@@ -610,20 +624,34 @@ impl Wifi {
             return; // superseded
         }
         st.timer = None;
+        if st.mac.next_deadline().is_none_or(|d| d > now) {
+            // The deadline this timer was armed for moved later or went away (the awaited
+            // response came, the count froze): the MAC has nothing to do now, so it is only
+            // re-armed. Exact: `Input::Timer` acts only on a deadline that has come.
+            self.rearm(now, s);
+            return;
+        }
         self.mac_input(now, s, Input::Timer);
     }
 
     /// Gives station `s`'s MAC one input at `at` and carries out what it asks for (at `now`,
     /// the engine's time, which is `at` or up to one propagation delay later).
     fn mac_input_at(&mut self, now: SimTime, at: SimTime, s: u32, input: Input<'_>) {
-        let mut acts = self.acts.pop().unwrap_or_default();
+        self.mac_handle(now, at, s, input);
+        self.rearm(now, s);
+    }
+
+    /// `mac_input_at` without the timer re-arm (for a caller that gives the same station a
+    /// second input at once and re-arms after it).
+    #[inline]
+    fn mac_handle(&mut self, now: SimTime, at: SimTime, s: u32, input: Input<'_>) {
         let cfg = &self.wlans[self.stations[s as usize].wlan as usize].cfg;
         self.stations[s as usize]
             .mac
-            .handle(at, input, &cfg.phy, &cfg.mac, &mut acts);
-        self.run_actions(now, s, &mut acts);
-        self.acts.push(acts);
-        self.rearm(now, s);
+            .handle(at, input, &cfg.phy, &cfg.mac, &mut self.acts);
+        if !self.acts.is_empty() {
+            self.run_actions(now, s);
+        }
     }
 
     fn mac_input(&mut self, now: SimTime, s: u32, input: Input<'_>) {
@@ -643,8 +671,13 @@ impl Wifi {
         }
     }
 
-    fn run_actions(&mut self, now: SimTime, s: u32, acts: &mut Vec<MacAction>) {
-        for a in acts.drain(..) {
+    /// Carries out the actions station `s`'s MAC just asked for, in order. None of them gives a
+    /// MAC an input that acts (a frame's start only [`Dcf::sense`]s its hearers), so the list
+    /// is not added to while it is read.
+    fn run_actions(&mut self, now: SimTime, s: u32) {
+        let n = self.acts.len();
+        for i in 0..n {
+            let a = self.acts[i];
             match a {
                 MacAction::Transmit(f, d) => self.start_tx(now, s, f, d),
                 MacAction::Deliver { pkt, src } => self.deliver_up(s, pkt, src),
@@ -669,6 +702,8 @@ impl Wifi {
                 }
             }
         }
+        debug_assert_eq!(self.acts.len(), n);
+        self.acts.clear();
     }
 
     /// Draws station `s`'s sending (`tx`) or receiving chain for one data frame transmission
@@ -746,7 +781,8 @@ impl Wifi {
             Reception::Threshold => (None, PreambleDetection::Sensed),
             Reception::Sinr(p) => (Some(p.noise_w), p.preamble),
         };
-        let spans = reception::FrameSpans::new(&self.wlans[w].cfg.phy, f.rate, d);
+        // The SINR model's account of the frame (the threshold model keeps none).
+        let spans = noise.map(|_| reception::FrameSpans::new(&self.wlans[w].cfg.phy, f.rate, d));
         let mut max_delay = SimTime::ZERO;
         if !self.radios[s as usize].down {
             // Reach and delay as the stations stand when the frame starts (the neighbour cache
@@ -780,7 +816,9 @@ impl Wifi {
                     power: nb.reach.power,
                     end,
                     collided: false,
-                    sinr: reception::SinrLock::new(now + nb.delay, spans),
+                    sinr: spans.map_or(reception::SinrLock::UNUSED, |sp| {
+                        reception::SinrLock::new(now + nb.delay, sp)
+                    }),
                 };
                 // Half duplex: a station that is sending does not receive the frame.
                 let mut locked = false;
@@ -819,15 +857,21 @@ impl Wifi {
                         }
                     }
                 }
+                // These inputs ask for no action and bring no deadline forward (`Dcf::sense`):
+                // the hearer's timer stays as it is.
+                let (phy, mac) = (
+                    &self.wlans[w].cfg.phy,
+                    &mut self.stations[nb.sta as usize].mac,
+                );
                 if first {
                     let arrival = now + nb.delay;
-                    self.mac_input(now, nb.sta, Input::MediumBusy { arrival });
+                    mac.sense(now, Input::MediumBusy { arrival }, phy);
                 }
                 if locked {
-                    self.mac_input(now, nb.sta, Input::RxStart);
+                    mac.sense(now, Input::RxStart, phy);
                 }
                 if captured {
-                    self.mac_input(now, nb.sta, Input::Captured { air_time: d });
+                    mac.sense(now, Input::Captured { air_time: d }, phy);
                 }
             }
         }
@@ -940,15 +984,22 @@ impl Wifi {
                     power_w: Some(reach.power),
                 });
             }
+            let idle = self.radios[r as usize].sensed == 0;
             match outcome {
-                Outcome::Ok => self.mac_input_at(now, at, r, Input::Frame(&f)),
+                Outcome::Ok => self.mac_handle(now, at, r, Input::Frame(&f)),
                 Outcome::Collided | Outcome::TooWeak | Outcome::Error => {
-                    self.mac_input_at(now, at, r, Input::FrameError)
+                    self.mac_handle(now, at, r, Input::FrameError)
                 }
                 Outcome::Missed => {}
             }
-            if self.radios[r as usize].sensed == 0 {
-                self.mac_input_at(now, at, r, Input::MediumIdle);
+            if idle {
+                // Reception inputs leave `sensed` alone (they start no frame).
+                self.mac_handle(now, at, r, Input::MediumIdle);
+            }
+            // One re-arm after both inputs: MediumIdle removes no deadline, so the one after it
+            // is never later than the one after the reception's end and would supersede it.
+            if outcome != Outcome::Missed || idle {
+                self.rearm(now, r);
             }
         }
         let rec = &mut self.txs[id as usize];

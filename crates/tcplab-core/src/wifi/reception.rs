@@ -121,6 +121,20 @@ pub struct SinrLock {
 }
 
 impl SinrLock {
+    /// The placeholder the threshold model carries (it never reads it).
+    pub const UNUSED: SinrLock = SinrLock {
+        ln_success: 0.0,
+        since: SimTime::ZERO,
+        start: SimTime::ZERO,
+        spans: FrameSpans {
+            header_from: SimTime::ZERO,
+            data_from: SimTime::ZERO,
+            data_to: SimTime::ZERO,
+            header_rate: 0,
+            rate: 0,
+        },
+    };
+
     pub fn new(start: SimTime, spans: FrameSpans) -> SinrLock {
         SinrLock {
             ln_success: 0.0,

@@ -119,8 +119,12 @@ impl World {
             if self.view.is_some() {
                 self.view_frames();
             }
-            for (t, ev) in self.wifi.io.sched.drain(..) {
+            for &(t, ev) in &self.wifi.io.sched {
                 self.queue.schedule(t, ev);
+            }
+            self.wifi.io.sched.clear();
+            if self.wifi.io.is_idle() {
+                break; // most events: the MAC only re-armed timers
             }
             // Copies the MAC is done with are released only after this round's receptions:
             // a broadcast's copy is cloned for each receiver, and a receiver that answers
