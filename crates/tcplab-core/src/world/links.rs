@@ -9,6 +9,7 @@ use crate::packet::Ecn;
 use crate::rng::Rng;
 use crate::sim::Event;
 use crate::time::SimTime;
+use crate::trace::events as ev;
 use crate::trace::PcapWriter;
 
 /// Counters of one interface (one direction of a link).
@@ -69,6 +70,7 @@ impl World {
                 ifc.stats.drops_queue += 1;
                 let node = ifc.node;
                 self.view_drop(node, id, crate::trace::view::R_QUEUE, None);
+                self.ev(node, ev::IFQ, ev::DROP, id, ev::NONE, ev::R_QUEUE);
                 self.lose(id);
                 return;
             }
@@ -77,6 +79,11 @@ impl World {
                 self.packets[id.idx()].ip.ecn = Ecn::Ce;
             }
             Enqueue::Queued => {}
+        }
+        if self.event_trace.is_some() {
+            let ifc = &self.ifaces[i.idx()];
+            let (node, peer) = (ifc.node, self.ifaces[ifc.peer.idx()].node.0);
+            self.ev(node, ev::IFQ, ev::ENQUEUE, id, peer, ev::R_NONE);
         }
         if !self.ifaces[i.idx()].busy {
             self.start_tx(i);
@@ -113,9 +120,16 @@ impl World {
         let (peer, node) = (ifc.peer, ifc.node);
         self.queue.schedule(now + tx, Event::TxDone(i));
         self.view_wire_tx(i, id, tx);
+        if self.event_trace.is_some() {
+            let to = self.ifaces[peer.idx()].node.0;
+            self.ev(node, ev::IFQ, ev::DEQUEUE, id, to, ev::R_NONE);
+            self.ev_wire_send(node, id, to, tx);
+        }
         if let Some(reason) = lost {
             let to = self.ifaces[peer.idx()].node;
             self.view_drop(node, id, reason, Some(to));
+            // The view's loss / outage codes are the event trace's.
+            self.ev(node, ev::LINK, ev::DROP, id, to.0, reason);
             self.lose(id);
         } else {
             self.queue.schedule(arrive, Event::Arrive(peer, id));
@@ -129,7 +143,9 @@ impl World {
         if let Some(w) = ifc.pcap.as_mut() {
             w.record(now, &self.packets[id.idx()]);
         }
-        let from = self.nodes[self.ifaces[peer.idx()].node.idx()].addr;
+        let from_node = self.ifaces[peer.idx()].node;
+        self.ev(node, ev::LINK, ev::RECEIVE, id, from_node.0, ev::R_NONE);
+        let from = self.nodes[from_node.idx()].addr;
         self.receive_ip(node, id, port, from);
     }
 }

@@ -6,15 +6,15 @@ use super::World;
 use crate::ids::{IfaceId, NodeId, PktId};
 use crate::time::SimTime;
 use crate::trace::view::{self as v, Row, ViewTrace};
+use crate::wifi::FrameRecord;
 use crate::wifi::{FrameEvent, FrameKind, BROADCAST};
 
 impl World {
     /// Turns the view trace on (before the stations are placed, so their first positions are
     /// recorded). `keep_frames`: the run also returns the MAC's frame trace (`trace.frames`).
     pub fn enable_view(&mut self, keep_frames: bool) {
-        let mut t = ViewTrace::default();
-        t.keep_frames = keep_frames;
-        self.view = Some(Box::new(t));
+        self.keep_frames = keep_frames;
+        self.view = Some(Box::default());
         if self.wifi.frames.is_none() {
             self.wifi.frames = Some(Vec::new());
         }
@@ -43,17 +43,10 @@ impl World {
         )
     }
 
-    /// Reads the frames the MAC traced since the last call, while their packets are still in
-    /// the arena (the world calls this before it frees the copies the MAC is done with).
-    pub(super) fn view_frames(&mut self) {
-        let Some(view) = self.view.as_mut() else {
-            return;
-        };
-        let frames = self.wifi.frames.get_or_insert_with(Vec::new);
-        let new = std::mem::take(frames);
-        let start = view.frames_seen.min(new.len());
-        let mut rows = Vec::with_capacity(new.len() - start);
-        for r in &new[start..] {
+    /// View rows from the MAC's frame records (read by `trace_frames`, world/events.rs).
+    pub(super) fn view_frame_rows(&mut self, recs: &[FrameRecord]) {
+        let mut rows = Vec::with_capacity(recs.len());
+        for r in recs {
             let node = self.wifi.stations[r.sta as usize].node;
             let peer_sta = if r.event == FrameEvent::Tx {
                 r.dst
@@ -98,23 +91,9 @@ impl World {
                 reason: 0,
             });
         }
-        let view = self.view.as_mut().expect("checked above");
+        let view = self.view.as_mut().expect("checked by the caller");
         for row in rows {
             view.push(row);
-        }
-        let frames = self.wifi.frames.as_mut().expect("set above");
-        if view.keep_frames {
-            // The run returns the frame trace too: put it back and remember how far it is read.
-            let mut new = new;
-            new.append(frames);
-            *frames = new;
-            view.frames_seen = frames.len();
-        } else {
-            // Only the viewer wants the frames: keep the MAC's buffer empty (and its allocation).
-            let mut new = new;
-            new.clear();
-            *frames = new;
-            view.frames_seen = 0;
         }
     }
 
@@ -193,7 +172,7 @@ impl World {
     /// and a starting point for every station that never reported a position.
     pub fn take_view(&mut self) -> Option<ViewTrace> {
         self.view.as_ref()?;
-        self.view_frames();
+        self.trace_frames();
         let mut t = *self.view.take()?;
         let mut placed = vec![false; self.nodes.len()];
         for p in &t.tracks {
