@@ -178,6 +178,9 @@ pub struct EventTrace {
     pub dur: Vec<SimTime>,
     pub retry: Vec<bool>,
     pub reason: Vec<u8>,
+    /// The AODV message of each AODV row, for ns-2's AODV column (row, fields: see
+    /// [`aodv_fields`]); only AODV rows have one.
+    pub aodv: Vec<(u32, [u32; 6])>,
     /// Each packet's uid, by arena slot (`PktId`), and the next uid to hand out.
     pub(crate) slot_uid: Vec<u64>,
     next_uid: u64,
@@ -215,6 +218,11 @@ impl EventTrace {
 
     pub fn len(&self) -> usize {
         self.t.len()
+    }
+
+    /// The last row pushed carries AODV message `fields`.
+    pub fn push_aodv(&mut self, fields: [u32; 6]) {
+        self.aodv.push((self.t.len() as u32 - 1, fields));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -302,7 +310,18 @@ fn ns2_mac_addr(n: u32) -> String {
 /// wireless format and are left out; wired-link rows are written in ns-2's wired format
 /// (`+ - r d`, time, from, to, type, size, flags, flow id, src.port, dst.port, seq, uid).
 pub fn write_ns2<W: Write>(t: &EventTrace, out: &mut W) -> io::Result<()> {
+    let mut aodv = t.aodv.iter().peekable();
     for i in 0..t.len() {
+        let mut fields = None;
+        while let Some(&&(row, f)) = aodv.peek() {
+            if row as usize > i {
+                break;
+            }
+            if row as usize == i {
+                fields = Some(f);
+            }
+            aodv.next();
+        }
         let r = t.row(i);
         if r.layer == LINK {
             write_ns2_wired(&r, out)?;
@@ -389,21 +408,70 @@ pub fn write_ns2<W: Write>(t: &EventTrace, out: &mut W) -> io::Result<()> {
         match r.kind {
             K_TCP | K_ACK => writeln!(out, " [{} {}] 0 0", r.seq, r.ack)?,
             K_UDP => writeln!(out, " [{}] 0 0", r.seq)?,
-            K_AODV => writeln!(out, " [0x{:x}] ({})", r.seq, aodv_name(r.seq))?,
+            K_AODV => write_aodv(out, r.seq, fields.unwrap_or_default())?,
             _ => writeln!(out)?,
         }
     }
     Ok(())
 }
 
-/// ns-2 AODV's names of its message types (aodv_packet.h: 0x02 REQUEST, 0x04 REPLY, 0x08
-/// ERROR, 0x10 HELLO); the event trace keeps RFC 3561's type code in `seq`.
-fn aodv_name(code: u64) -> &'static str {
+/// The fields ns-2 prints of an AODV message (cmu-trace.cc's AODV format): RREQ [hop count,
+/// id, destination, its sequence number, originator, its sequence number]; RREP [hop count,
+/// destination, its sequence number, lifetime (ms)]; RERR [unreachable destinations, the first
+/// one, its sequence number]. Nodes are node indices (`NONE` if the address is no node's).
+pub fn aodv_fields(m: &crate::packet::AodvMsg, node: impl Fn(u32) -> u32) -> [u32; 6] {
+    use crate::packet::AodvMsg as A;
+    match m {
+        A::Rreq(q) => [
+            q.hop_count.into(),
+            q.id,
+            node(q.dst),
+            q.dst_seq,
+            node(q.orig),
+            q.orig_seq,
+        ],
+        A::Rrep(p) => [p.hop_count.into(), node(p.dst), p.dst_seq, p.lifetime_ms, 0, 0],
+        A::Rerr(e) => {
+            let (d, s) = e.unreachable.first().copied().unwrap_or((0, 0));
+            [e.unreachable.len() as u32, node(d), s, 0, 0, 0]
+        }
+        A::RrepAck => [0; 6],
+    }
+}
+
+/// ns-2 AODV's message column (aodv_packet.h's types 0x02 REQUEST, 0x04 REPLY, 0x08 ERROR;
+/// the event trace keeps RFC 3561's type code in `seq`): `[0x2 hops id [dst dseq] [src sseq]]
+/// (REQUEST)`, `[0x4 hops [dst dseq] lifetime] (REPLY)`, the same shape for ERROR (and for
+/// RFC 3561's RREP-ACK, which ns-2 does not have).
+fn write_aodv<W: Write>(out: &mut W, code: u64, f: [u32; 6]) -> io::Result<()> {
+    let n = |x: u32| ns2_node(x);
     match code {
-        1 => "REQUEST",
-        2 => "REPLY",
-        3 => "ERROR",
-        _ => "RREP-ACK",
+        1 => writeln!(
+            out,
+            " [0x2 {} {} [{} {}] [{} {}]] (REQUEST)",
+            f[0],
+            f[1],
+            n(f[2]),
+            f[3],
+            n(f[4]),
+            f[5]
+        ),
+        2 => writeln!(
+            out,
+            " [0x4 {} [{} {}] {:.6}] (REPLY)",
+            f[0],
+            n(f[1]),
+            f[2],
+            f64::from(f[3]) / 1e3
+        ),
+        3 => writeln!(
+            out,
+            " [0x8 {} [{} {}] 0.000000] (ERROR)",
+            f[0],
+            n(f[1]),
+            f[2]
+        ),
+        _ => writeln!(out, " [0x0 0 [0 0] 0.000000] (RREP-ACK)"),
     }
 }
 

@@ -80,7 +80,21 @@ impl World {
         row.event = event;
         row.peer = peer;
         row.reason = reason;
-        self.event_trace.as_mut().expect("checked").push(row);
+        let aodv = self.aodv_fields(id, row.kind);
+        let t = self.event_trace.as_mut().expect("checked");
+        t.push(row);
+        if let Some(f) = aodv {
+            t.push_aodv(f);
+        }
+    }
+
+    /// ns-2's AODV column of packet `id`, if it is an AODV message.
+    fn aodv_fields(&self, id: PktId, kind: u8) -> Option<[u32; 6]> {
+        if kind != e::K_AODV {
+            return None;
+        }
+        let m = self.packets[id.idx()].aodv()?;
+        Some(e::aodv_fields(m, |a| self.ev_node(a)))
     }
 
     /// Packet `id` starts its `dur` on the wire from `node` to `to`.
@@ -288,7 +302,8 @@ impl World {
             } else {
                 row.peer = src;
             }
-            rows.push(row);
+            let aodv = r.pkt.and_then(|id| self.aodv_fields(id, row.kind));
+            rows.push((row, aodv));
         }
         cols.clear();
         if let Some(c) = self.wifi.collision_trace.as_mut() {
@@ -297,10 +312,13 @@ impl World {
             }
         }
         // The channel's collisions come after the batch's other records: restore time order.
-        rows.sort_by_key(|r| r.t);
+        rows.sort_by_key(|r| r.0.t);
         let t = self.event_trace.as_mut().expect("checked by the caller");
-        for row in rows {
+        for (row, aodv) in rows {
             t.push(row);
+            if let Some(f) = aodv {
+                t.push_aodv(f);
+            }
         }
     }
 
