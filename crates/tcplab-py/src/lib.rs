@@ -216,7 +216,8 @@ fn run(
                 pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
             })?;
         }
-        obj.bind(py).set_item("event_trace", events_to_py(py, ev)?)?;
+        obj.bind(py)
+            .set_item("event_trace", events_to_py(py, ev)?)?;
     }
     Ok(obj)
 }

@@ -156,8 +156,12 @@ def build(result: Result, t_from: float | None = None, t_to: float | None = None
     mac = np.isin(cols["class"], [classes.index(c) for c in ("mac_rts", "mac_cts", "mac_ack")])
     rx_ok = cols["event"] == meta["events"].index("rx_ok")
     keep = np.flatnonzero((cols["t_s"] >= lo) & (cols["t_s"] <= hi) & ~(mac & rx_ok))
-    # The core appends the MAC's frames in batches, so rows are sorted by time here.
-    keep = keep[np.argsort(cols["t_s"][keep], kind="stable")]
+    # The core writes rows in time order but for a frame received up to one propagation delay
+    # before an instant already traced (wifi on_rx_end records each receiver at end + its
+    # delay): sort (stably) only when some row is out of order, which is rare.
+    t = cols["t_s"][keep]
+    if np.any(t[1:] < t[:-1]):
+        keep = keep[np.argsort(t, kind="stable")]
     parts = [cols[k][keep].tobytes() for k in PAGE_COLUMNS]
     offsets = np.cumsum([0] + [len(b) for b in parts[:-1]]).tolist()
     tracks = raw["tracks"]

@@ -430,7 +430,14 @@ pub fn aodv_fields(m: &crate::packet::AodvMsg, node: impl Fn(u32) -> u32) -> [u3
             node(q.orig),
             q.orig_seq,
         ],
-        A::Rrep(p) => [p.hop_count.into(), node(p.dst), p.dst_seq, p.lifetime_ms, 0, 0],
+        A::Rrep(p) => [
+            p.hop_count.into(),
+            node(p.dst),
+            p.dst_seq,
+            p.lifetime_ms,
+            0,
+            0,
+        ],
         A::Rerr(e) => {
             let (d, s) = e.unreachable.first().copied().unwrap_or((0, 0));
             [e.unreachable.len() as u32, node(d), s, 0, 0, 0]

@@ -6,7 +6,6 @@
 //! The rows are columns of small integers (codes into the name tables below) so that a 600 s
 //! run stays a few megabytes once the Python side packs them.
 
-use crate::app::CbrFlow;
 use crate::mobility::Point;
 use crate::packet::{Packet, Transport};
 use crate::time::SimTime;
@@ -68,6 +67,30 @@ pub fn routing_reason(r: crate::net::DropReason) -> u8 {
         .iter()
         .position(|n| *n == r.name())
         .unwrap_or(0) as u8
+}
+
+/// Why the network discarded a packet. Its code is worked out only when a row is written (a
+/// routing reason's is a search by name), so a run without the trace pays nothing for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Discard {
+    Queue,
+    Loss,
+    Outage,
+    Ttl,
+    Routing(crate::net::DropReason),
+}
+
+impl Discard {
+    /// The [`REASON_NAMES`] code.
+    pub fn code(self) -> u8 {
+        match self {
+            Discard::Queue => R_QUEUE,
+            Discard::Loss => R_LOSS,
+            Discard::Outage => R_OUTAGE,
+            Discard::Ttl => R_TTL,
+            Discard::Routing(r) => routing_reason(r),
+        }
+    }
 }
 
 /// No flow / no peer (a broadcast).
@@ -168,28 +191,23 @@ impl ViewTrace {
     }
 }
 
-/// The class of a packet and the viewer's flow index for it; `is_control` is the routing
-/// agent's verdict, `cbr` the CBR flows in order, `n_tcp` the number of TCP flows.
-pub fn classify(p: &Packet, is_control: bool, n_tcp: usize, cbr: &[CbrFlow]) -> (u8, Option<u32>) {
+/// The class of a packet; `is_control` is the routing agent's verdict.
+pub fn classify(p: &Packet, is_control: bool) -> u8 {
     if is_control {
-        return (ROUTING, None);
+        return ROUTING;
     }
     if let Some(h) = p.tcp() {
-        let flow = (p.flow != u32::MAX).then_some(p.flow);
         // A segment with payload (or a SYN/FIN, which occupies sequence space) is data.
         let data = p.payload > 0
             || h.flags.has(crate::packet::TcpFlags::SYN)
             || h.flags.has(crate::packet::TcpFlags::FIN);
-        return (if data { TCP_DATA } else { TCP_ACK }, flow);
+        return if data { TCP_DATA } else { TCP_ACK };
     }
     match p.l4.innermost() {
-        Some(Transport::Udp(u)) => {
-            let k = cbr.iter().position(|c| c.port == u.dport);
-            (UDP, k.map(|k| (n_tcp + k) as u32))
-        }
-        Some(Transport::Icmp(_)) => (ICMP, None),
+        Some(Transport::Udp(_)) => UDP,
+        Some(Transport::Icmp(_)) => ICMP,
         // AODV, DSDV, a bare DSR header: routing messages whatever the agent says.
-        _ => (ROUTING, None),
+        _ => ROUTING,
     }
 }
 

@@ -274,7 +274,9 @@ pub struct Wifi {
     radios: Vec<Radio>,
     txs: Vec<TxRec>,
     free_txs: Vec<u32>,
-    acts: Vec<MacAction>,
+    /// Action lists of the MAC inputs in progress, kept with their allocations: one list per
+    /// depth, since carrying out an input's actions can give another MAC an input.
+    acts: Vec<Vec<MacAction>>,
     pub io: WifiIo,
     /// Published link signals, in time order.
     pub log: Vec<LinkSignal>,
@@ -596,13 +598,13 @@ impl Wifi {
             prio,
             rate,
         };
-        let mut acts = std::mem::take(&mut self.acts);
+        let mut acts = self.acts.pop().unwrap_or_default();
         let cfg = &self.wlans[w].cfg;
         let ok = self.stations[s as usize]
             .mac
             .enqueue(now, q, &cfg.phy, &cfg.mac, &mut acts);
         self.run_actions(now, s, &mut acts);
-        self.acts = acts;
+        self.acts.push(acts);
         self.rearm(now, s);
         ok
     }
@@ -620,13 +622,13 @@ impl Wifi {
     /// Gives station `s`'s MAC one input at `at` and carries out what it asks for (at `now`,
     /// the engine's time, which is `at` or up to one propagation delay later).
     fn mac_input_at(&mut self, now: SimTime, at: SimTime, s: u32, input: Input<'_>) {
-        let mut acts = std::mem::take(&mut self.acts);
+        let mut acts = self.acts.pop().unwrap_or_default();
         let cfg = &self.wlans[self.stations[s as usize].wlan as usize].cfg;
         self.stations[s as usize]
             .mac
             .handle(at, input, &cfg.phy, &cfg.mac, &mut acts);
         self.run_actions(now, s, &mut acts);
-        self.acts = acts;
+        self.acts.push(acts);
         self.rearm(now, s);
     }
 

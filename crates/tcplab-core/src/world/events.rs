@@ -97,6 +97,36 @@ impl World {
         Some(e::aodv_fields(m, |a| self.ev_node(a)))
     }
 
+    /// Packet `id` is discarded at `node` for `why` (called by `view_drop`, the hook both
+    /// traces share): a drop row at the layer that discards it.
+    pub(super) fn ev_discard(
+        &mut self,
+        node: NodeId,
+        id: PktId,
+        why: crate::trace::view::Discard,
+        peer: Option<NodeId>,
+    ) {
+        use crate::trace::view::Discard as D;
+        if self.event_trace.is_none() {
+            return;
+        }
+        let (layer, reason) = match why {
+            D::Queue => (e::IFQ, e::R_QUEUE),
+            D::Loss => (e::LINK, e::R_LOSS),
+            D::Outage => (e::LINK, e::R_OUTAGE),
+            D::Ttl => (e::RTR, e::R_TTL),
+            D::Routing(r) => (e::RTR, e::routing_reason(r)),
+        };
+        self.ev(
+            node,
+            layer,
+            e::DROP,
+            id,
+            peer.map_or(e::NONE, |p| p.0),
+            reason,
+        );
+    }
+
     /// Packet `id` starts its `dur` on the wire from `node` to `to`.
     pub(super) fn ev_wire_send(&mut self, node: NodeId, id: PktId, to: u32, dur: SimTime) {
         let before = self.event_trace.as_deref().map_or(0, EventTrace::len);

@@ -1,8 +1,9 @@
 //! Per-flow statistics (trace/flowstats.rs) at the IP layer of each flow's ends: a packet is
 //! counted sent when its source originates it, received when its destination's transport gets
 //! it (its one-way delay from the instant it was sent), lost when the network discards it.
-//! A packet's send instant is kept beside the packet arena (`born`), and follows the packet
-//! when the wireless system copies it for its receiver.
+//! A packet's send instant is kept beside the packet arena (`born`), written when a packet that
+//! counts for a flow is sent (other packets leave it stale: nothing reads it for them), and
+//! follows the packet when the wireless system copies it for its receiver.
 
 use super::World;
 use crate::ids::PktId;
@@ -11,6 +12,12 @@ use crate::trace::flowstats::DirStats;
 /// `Packet::flow` of a CBR flow's datagrams: this bit and the CBR flow's index (TCP flows use
 /// their index, below it).
 pub const CBR_FLOW: u32 = 1 << 31;
+
+/// The flow a packet's `flow` tag names.
+pub(super) enum Tagged {
+    Tcp(usize),
+    Cbr(usize),
+}
 
 /// Which flow direction a packet counts for.
 enum Dir {
@@ -29,19 +36,29 @@ impl World {
         &self.cbr_stats[k]
     }
 
-    fn flow_dir(&self, id: PktId) -> Option<Dir> {
-        let p = &self.packets[id.idx()];
-        if p.flow == u32::MAX {
+    /// The flow `tag` (a packet's `flow`) names, if any: the one decoding of the tag, for the
+    /// statistics and the view trace alike.
+    pub(super) fn tagged(&self, tag: u32) -> Option<Tagged> {
+        if tag == u32::MAX {
             return None;
         }
-        if p.flow & CBR_FLOW != 0 {
-            let k = (p.flow & !CBR_FLOW) as usize;
-            return (k < self.cbr_stats.len()).then_some(Dir::Cbr(k));
+        if tag & CBR_FLOW != 0 {
+            let k = (tag & !CBR_FLOW) as usize;
+            return (k < self.cbr_stats.len()).then_some(Tagged::Cbr(k));
         }
-        let f = p.flow as usize;
-        let fl = self.flows.get(f)?;
-        let forward = p.ip.src == self.nodes[fl.server_node.idx()].addr;
-        Some(Dir::Tcp(f, if forward { 0 } else { 1 }))
+        let f = tag as usize;
+        (f < self.flows.len()).then_some(Tagged::Tcp(f))
+    }
+
+    fn flow_dir(&self, id: PktId) -> Option<Dir> {
+        let p = &self.packets[id.idx()];
+        Some(match self.tagged(p.flow)? {
+            Tagged::Cbr(k) => Dir::Cbr(k),
+            Tagged::Tcp(f) => {
+                let forward = p.ip.src == self.nodes[self.flows[f].server_node.idx()].addr;
+                Dir::Tcp(f, if forward { 0 } else { 1 })
+            }
+        })
     }
 
     fn dir_stats(&mut self, d: Dir) -> &mut DirStats {
@@ -55,6 +72,7 @@ impl World {
     pub(super) fn flow_sent(&mut self, id: PktId) {
         if let Some(d) = self.flow_dir(id) {
             let (now, len) = (self.now, self.packets[id.idx()].ip_len());
+            self.born[id.idx()] = now;
             self.dir_stats(d).on_sent(now, len);
         }
     }

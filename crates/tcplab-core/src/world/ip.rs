@@ -14,6 +14,7 @@ use crate::sim::Event;
 use crate::tcp::ext::Notice;
 use crate::time::SimTime;
 use crate::trace::events as ev;
+use crate::trace::view::Discard;
 use crate::wifi::BROADCAST;
 
 impl World {
@@ -218,16 +219,7 @@ impl World {
     /// an ICMP destination unreachable.
     fn routing_drop(&mut self, node: NodeId, id: PktId, reason: DropReason) {
         self.nodes[node.idx()].drops.count(reason);
-        let code = crate::trace::view::routing_reason(reason);
-        self.view_drop(node, id, code, None);
-        self.ev(
-            node,
-            ev::RTR,
-            ev::DROP,
-            id,
-            ev::NONE,
-            ev::routing_reason(reason),
-        );
+        self.view_drop(node, id, Discard::Routing(reason), None);
         if reason.sends_icmp() {
             self.icmp_unreachable(node, id);
         }
@@ -388,9 +380,7 @@ impl World {
             self.deliver_local(node, id);
         } else if p.ip.ttl <= 1 {
             self.nodes[node.idx()].drops.ttl += 1;
-            self.view_drop(node, id, crate::trace::view::R_TTL, None);
-            self.ev(node, ev::RTR, ev::DROP, id, ev::NONE, ev::R_TTL);
-            self.lose(id);
+            self.lose_at(node, id, Discard::Ttl, None);
         } else {
             p.ip.ttl -= 1;
             self.forward(node, id, Some(from));

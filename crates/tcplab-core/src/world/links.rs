@@ -10,6 +10,7 @@ use crate::rng::Rng;
 use crate::sim::Event;
 use crate::time::SimTime;
 use crate::trace::events as ev;
+use crate::trace::view::Discard;
 use crate::trace::PcapWriter;
 
 /// Counters of one interface (one direction of a link).
@@ -69,9 +70,7 @@ impl World {
             Enqueue::Dropped => {
                 ifc.stats.drops_queue += 1;
                 let node = ifc.node;
-                self.view_drop(node, id, crate::trace::view::R_QUEUE, None);
-                self.ev(node, ev::IFQ, ev::DROP, id, ev::NONE, ev::R_QUEUE);
-                self.lose(id);
+                self.lose_at(node, id, Discard::Queue, None);
                 return;
             }
             Enqueue::QueuedMarked => {
@@ -110,10 +109,10 @@ impl World {
         // model decides.
         let lost = if ifc.outage.is_down(now) || ifc.outage.is_down(arrive) {
             ifc.stats.drops_outage += 1;
-            Some(crate::trace::view::R_OUTAGE)
+            Some(Discard::Outage)
         } else if ifc.loss.lose(&mut ifc.rng) {
             ifc.stats.drops_loss += 1;
-            Some(crate::trace::view::R_LOSS)
+            Some(Discard::Loss)
         } else {
             None
         };
@@ -125,12 +124,9 @@ impl World {
             self.ev(node, ev::IFQ, ev::DEQUEUE, id, to, ev::R_NONE);
             self.ev_wire_send(node, id, to, tx);
         }
-        if let Some(reason) = lost {
+        if let Some(why) = lost {
             let to = self.ifaces[peer.idx()].node;
-            self.view_drop(node, id, reason, Some(to));
-            // The view's loss / outage codes are the event trace's.
-            self.ev(node, ev::LINK, ev::DROP, id, to.0, reason);
-            self.lose(id);
+            self.lose_at(node, id, why, Some(to));
         } else {
             self.queue.schedule(arrive, Event::Arrive(peer, id));
         }

@@ -36,6 +36,7 @@ use crate::packet::{Addr, Packet, TcpFlags};
 use crate::sim::{Event, EventQueue};
 use crate::tcp::{Segment, Socket};
 use crate::time::SimTime;
+use crate::trace::view::Discard;
 use crate::trace::{PcapWriter, SeriesSet};
 use crate::wifi::Wifi;
 
@@ -65,7 +66,8 @@ pub struct World {
     links: Vec<Link>,
     packets: Vec<Packet>,
     free_packets: Vec<PktId>,
-    /// When each packet in the arena was sent by its source (the flow statistics' delays).
+    /// When each packet in the arena was sent by its source (the flow statistics' delays; set
+    /// for the packets that count for a flow only).
     born: Vec<SimTime>,
     /// Flow statistics: each TCP flow's [data, reverse] direction, each CBR flow's.
     tcp_stats: Vec<[crate::trace::flowstats::DirStats; 2]>,
@@ -428,16 +430,23 @@ impl World {
     fn alloc(&mut self, p: Packet) -> PktId {
         if let Some(id) = self.free_packets.pop() {
             self.packets[id.idx()] = p;
-            self.born[id.idx()] = self.now;
             self.ev_new(id);
             id
         } else {
             self.packets.push(p);
-            self.born.push(self.now);
+            // Written when the packet counts for a flow (`flow_sent`), read only then.
+            self.born.push(SimTime::ZERO);
             let id = PktId(self.packets.len() as u32 - 1);
             self.ev_new(id);
             id
         }
+    }
+
+    /// Discards packet `id` at `node` for `why` (`peer`: the next hop it was meant for, if
+    /// known): the view trace's drop row, then `lose`.
+    fn lose_at(&mut self, node: NodeId, id: PktId, why: Discard, peer: Option<NodeId>) {
+        self.view_drop(node, id, why, peer);
+        self.lose(id);
     }
 
     /// Discards packet `id` lost in the network, counting a TCP segment against its flow.

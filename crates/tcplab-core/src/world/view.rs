@@ -2,10 +2,11 @@
 //! these at the places where a packet goes on the air or a wire, is dropped, or a station
 //! moves. Each returns at once when the view trace is off.
 
+use super::flowstats::Tagged;
 use super::World;
 use crate::ids::{IfaceId, NodeId, PktId};
 use crate::time::SimTime;
-use crate::trace::view::{self as v, Row, ViewTrace};
+use crate::trace::view::{self as v, Discard, Row, ViewTrace};
 use crate::wifi::FrameRecord;
 use crate::wifi::{FrameEvent, FrameKind, BROADCAST};
 
@@ -33,19 +34,26 @@ impl World {
         }
     }
 
+    /// The class of packet `id` at `node` and its viewer flow index: a TCP flow's index, or
+    /// (number of TCP flows + index) for a CBR flow's datagram.
     fn classify(&self, node: NodeId, id: PktId) -> (u8, Option<u32>) {
         let p = &self.packets[id.idx()];
-        v::classify(
-            p,
-            crate::net::RoutingAgent::is_control(&self.routing[node.idx()], p),
-            self.flows.len(),
-            &self.cbr,
-        )
+        let is_control = crate::net::RoutingAgent::is_control(&self.routing[node.idx()], p);
+        let flow = match self.tagged(p.flow) {
+            _ if is_control => None,
+            Some(Tagged::Tcp(f)) => Some(f as u32),
+            Some(Tagged::Cbr(k)) => Some((self.flows.len() + k) as u32),
+            None => None,
+        };
+        (v::classify(p, is_control), flow)
     }
 
     /// View rows from the MAC's frame records (read by `trace_frames`, world/events.rs).
     pub(super) fn view_frame_rows(&mut self, recs: &[FrameRecord]) {
-        let mut rows = Vec::with_capacity(recs.len());
+        // Out of the world while its rows are written (the rows read the world).
+        let Some(mut view) = self.view.take() else {
+            return;
+        };
         for r in recs {
             let node = self.wifi.stations[r.sta as usize].node;
             let peer_sta = if r.event == FrameEvent::Tx {
@@ -77,7 +85,7 @@ impl World {
             } else {
                 0
             };
-            rows.push(Row {
+            view.push(Row {
                 t: r.t,
                 node: node.0,
                 peer,
@@ -91,10 +99,7 @@ impl World {
                 reason: 0,
             });
         }
-        let view = self.view.as_mut().expect("checked by the caller");
-        for row in rows {
-            view.push(row);
-        }
+        self.view = Some(view);
     }
 
     /// Packet `id` starts its time on wired interface `i` (`dur` on the wire).
@@ -121,12 +126,21 @@ impl World {
         self.view.as_mut().expect("checked").push(row);
     }
 
-    /// Packet `id` is dropped at `node` for `reason` (a `trace::view::REASON_NAMES` code);
-    /// `peer` is the next hop it was meant for, if known.
-    pub(super) fn view_drop(&mut self, node: NodeId, id: PktId, reason: u8, peer: Option<NodeId>) {
+    /// Packet `id` is dropped at `node` for `why`; `peer` is the next hop it was meant for, if
+    /// known.
+    pub(super) fn view_drop(
+        &mut self,
+        node: NodeId,
+        id: PktId,
+        why: Discard,
+        peer: Option<NodeId>,
+    ) {
+        // One hook, two traces: the event trace's drop row is written here too.
+        self.ev_discard(node, id, why, peer);
         if self.view.is_none() {
             return;
         }
+        let reason = why.code();
         let (class, flow) = self.classify(node, id);
         let row = Row {
             t: self.now,

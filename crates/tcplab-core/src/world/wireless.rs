@@ -9,6 +9,7 @@ use crate::packet::{Addr, Ecn};
 use crate::rng::Rng;
 use crate::time::SimTime;
 use crate::trace::events as ev;
+use crate::trace::view::Discard;
 use crate::trace::PcapWriter;
 use crate::wifi::BROADCAST;
 
@@ -138,10 +139,11 @@ impl World {
                 self.capture_air();
             }
             // Packets a routing packet pushed out of a full interface queue.
-            for (s, p) in std::mem::take(&mut self.wifi.io.lost) {
-                let node = self.wifi.stations[s as usize].node;
-                self.ev(node, ev::IFQ, ev::DROP, p, ev::NONE, ev::R_QUEUE);
-                self.lose(p);
+            if !self.wifi.io.lost.is_empty() {
+                for (s, p) in std::mem::take(&mut self.wifi.io.lost) {
+                    let node = self.wifi.stations[s as usize].node;
+                    self.lose_at(node, p, Discard::Queue, None);
+                }
             }
             if self
                 .wifi
@@ -155,7 +157,7 @@ impl World {
                 for (s, p, dst) in std::mem::take(&mut self.wifi.io.failed) {
                     self.link_failed(s, p, dst);
                 }
-                self.free_packets.append(&mut freed);
+                self.release(&mut freed);
                 continue;
             }
             if !self.wifi.io.overheard.is_empty() {
@@ -169,7 +171,7 @@ impl World {
                 }
             }
             if self.wifi.io.up.is_empty() {
-                self.free_packets.append(&mut freed);
+                self.release(&mut freed);
                 break;
             }
             let mut up = std::mem::take(&mut self.wifi.io.up);
@@ -187,11 +189,20 @@ impl World {
                 let from = self.nodes[self.wifi.stations[src as usize].node.idx()].addr;
                 self.receive_ip(node, id, self.sta_port[s as usize], from);
             }
-            self.free_packets.append(&mut freed);
+            self.release(&mut freed);
             up.clear();
             if self.wifi.io.up.is_empty() {
                 self.wifi.io.up = up;
             }
+        }
+    }
+
+    /// Frees the copies of `freed` (the MAC's list of a round of `wifi_io`), and gives the list's
+    /// allocation back to the MAC unless the round made a new list.
+    fn release(&mut self, freed: &mut Vec<PktId>) {
+        self.free_packets.append(freed);
+        if self.wifi.io.freed.is_empty() {
+            std::mem::swap(&mut self.wifi.io.freed, freed);
         }
     }
 
@@ -255,9 +266,7 @@ impl World {
         if self.wifi_aqm(sta, id, prio) == Enqueue::Dropped
             || !self.wifi.enqueue(self.now, sta, id, next, len, prio)
         {
-            self.view_drop(node, id, crate::trace::view::R_QUEUE, None);
-            self.ev(node, ev::IFQ, ev::DROP, id, peer, ev::R_QUEUE);
-            self.lose(id);
+            self.lose_at(node, id, Discard::Queue, None);
         } else {
             // The MAC's frames for it (if it went on the air at once) are read after this row.
             self.ev(node, ev::IFQ, ev::ENQUEUE, id, peer, ev::R_NONE);
