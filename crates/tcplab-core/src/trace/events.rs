@@ -592,6 +592,38 @@ mod tests {
         assert_eq!(ns2(&[enq]), "", "ns-2's wireless trace has no enqueue line");
     }
 
+    /// AODV's column in ns-2's layout (a RREQ line of the same ns-2.35 trace ends in
+    /// `[0x2 1 1 [2 0] [0 4]] (REQUEST)`, a RREP in `[0x4 1 [2 4] 10.000000] (REPLY)`).
+    #[test]
+    fn aodv_messages_print_ns2s_brackets() {
+        let mut t = EventTrace::new(EventFilter::all());
+        let rreq = Row {
+            layer: RTR,
+            kind: K_AODV,
+            seq: 1,
+            dst: BROADCAST,
+            ..row()
+        };
+        t.push(rreq);
+        t.push_aodv([1, 1, 2, 0, 0, 4]);
+        t.push(Row { seq: 2, ..rreq });
+        t.push_aodv([1, 2, 4, 10_000, 0, 0]);
+        let mut out = Vec::new();
+        write_ns2(&t, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].ends_with("[0:0 -1:0 32 0] [0x2 1 1 [2 0] [0 4]] (REQUEST)"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[1].ends_with(" [0x4 1 [2 4] 10.000000] (REPLY)"),
+            "{}",
+            lines[1]
+        );
+    }
+
     #[test]
     fn every_reason_has_an_ns2_code_and_routing_reasons_map_to_their_names() {
         assert_eq!(REASON_NAMES.len(), NS2_REASON.len());
