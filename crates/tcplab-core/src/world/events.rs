@@ -524,4 +524,55 @@ mod tests {
         assert!(at(2, e::AGT, e::RECEIVE), "received at n2");
         assert!(at(0, e::MAC, e::SEND) && at(1, e::MAC, e::RECEIVE));
     }
+
+    /// Wired links: queue drops at the IFQ and losses on the wire equal the links' counters;
+    /// every packet that entered a queue left it or was dropped there; the ns-2 writer gives
+    /// these rows in ns-2's wired format.
+    #[test]
+    fn wired_rows_equal_the_link_counters() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/wired_lossy.toml"
+        ))
+        .unwrap();
+        let set = [
+            ("duration".to_string(), "\"20s\"".to_string()),
+            (
+                "links.bottleneck.queue.packets".to_string(),
+                "10".to_string(),
+            ),
+            ("links.bottleneck.loss.p".to_string(), "0.001".to_string()),
+            ("tcp.rcv_buf".to_string(), "\"1MiB\"".to_string()),
+            ("trace.events".to_string(), "{}".to_string()),
+        ];
+        let mut p = prepare(&text, Format::Toml, Some(1), &set, None).unwrap();
+        while !p.step(u64::MAX).unwrap() {}
+        let out = p.finish().unwrap();
+        let ev = out.events.as_ref().unwrap();
+        let t = &ev.trace;
+        let rows = |layer: u8, event: u8, reason: u8| {
+            count(t, |i| {
+                t.layer[i] == layer && t.event[i] == event && t.reason[i] == reason
+            })
+        };
+        let links = &out.summary.links;
+        let sum = |f: fn(&crate::api::LinkSummary) -> u64| links.iter().map(f).sum::<u64>();
+        assert!(sum(|l| l.drops_queue) > 0 && sum(|l| l.drops_loss) > 0);
+        assert_eq!(rows(e::IFQ, e::DROP, e::R_QUEUE), sum(|l| l.drops_queue));
+        assert_eq!(rows(e::LINK, e::DROP, e::R_LOSS), sum(|l| l.drops_loss));
+        assert_eq!(rows(e::LINK, e::SEND, e::R_NONE), sum(|l| l.packets_sent));
+        assert_eq!(rows(e::IFQ, e::DEQUEUE, e::R_NONE), sum(|l| l.packets_sent));
+        let queued = rows(e::IFQ, e::ENQUEUE, e::R_NONE);
+        let in_queue_at_end = queued - sum(|l| l.packets_sent);
+        assert!(in_queue_at_end <= 2 * 10, "{queued} queued");
+        let mut text = Vec::new();
+        e::write_ns2(t, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let letters: std::collections::BTreeSet<&str> =
+            text.lines().filter_map(|l| l.split(' ').next()).collect();
+        // Wires: `-` (onto the wire), `r`, `d` (lost on it); agents: `s`, `r`.
+        assert!(letters.is_superset(&["-", "d", "r", "s"].into_iter().collect()));
+        let drop = text.lines().find(|l| l.starts_with("d ")).unwrap();
+        assert_eq!(drop.split(' ').count(), 12, "ns-2's wired columns: {drop}");
+    }
 }
