@@ -83,6 +83,7 @@ def run(
     overrides: Overrides = None,
     pcap_dir: str | os.PathLike | None = None,
     pcap_80211: bool = False,
+    trace_events: str | os.PathLike | None = None,
 ) -> Result:
     """Run one simulation and return its :class:`Result`.
 
@@ -91,6 +92,10 @@ def run(
     like the CLI's ``--set``.  ``pcap_dir``, if given, receives a pcap per interface, as the CLI's
     ``--pcap`` writes them (the interfaces in ``trace.pcap``, or all of them); the folder is created
     if it does not exist yet.  ``pcap_80211=True`` adds the 802.11 captures (``--pcap-80211``).
+    ``trace_events``, if given, is the file the event trace is written to (Parquet, or ns-2's
+    wireless trace format for a ``.tr`` file or ``trace.events.format = "ns2"``; every layer and
+    node unless ``trace.events`` chooses; docs/trace.md); a scenario's ``trace.events.file`` is
+    written too.  The rows are also in ``result.events``.
     Raises :class:`ScenarioError` for invalid input and :class:`SimulationError` if the run fails.
     """
     from tcplab._args import check_path, check_scenario, check_seed, override_items
@@ -102,8 +107,14 @@ def run(
     pcap = check_path(pcap_dir, "pcap_dir", optional=True)
     src = load(scenario_or_path)
     pairs, folder = capture_request(src.text, src.format, pairs, pcap, pcap_80211)
-    raw = _core.run(src.text, src.format, seed, pairs, folder)
-    return Result.from_raw(raw)
+    from tcplab.events import events_request, write_events
+
+    pairs, ev_file, ev_format = events_request(src.text, src.format, pairs, trace_events, "trace_events")
+    ns2 = os.fspath(ev_file) if ev_format == "ns2" and ev_file is not None else None
+    raw = _core.run(src.text, src.format, seed, pairs, folder, ns2)
+    result = Result.from_raw(raw)
+    write_events(result, ev_file, ev_format)
+    return result
 
 
 def resolve(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:

@@ -127,6 +127,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     captures = args.pcap or args.pcap_80211
     if captures:  # every interface (every station's 802.11 frames) unless the scenario lists some
         overrides = capture_lists(src.text, src.format, overrides, args.pcap, args.pcap_80211)
+    from tcplab.events import events_request, write_events
+
+    overrides, ev_file, ev_format = events_request(src.text, src.format, overrides, args.trace_events,
+                                                   "--trace-events")
     out = Path(args.out) if args.out else None
     if out is not None:
         check_out(out, RUN_MARKER, "run output")
@@ -134,9 +138,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     written: list[str] = []
     try:
         raw = _core.run(
-            src.text, src.format, args.seed, overrides, os.fspath(staging) if captures and staging else None
+            src.text, src.format, args.seed, overrides, os.fspath(staging) if captures and staging else None,
+            os.fspath(ev_file) if ev_file is not None and ev_format == "ns2" else None,
         )
         result = Result.from_raw(raw)
+        write_events(result, ev_file, ev_format)
         if out is not None and staging is not None:
             write_text(staging / "summary.json", result.to_json(indent=2) + "\n")
             if result.has_series:  # polars is only imported when there is a frame to write
@@ -534,6 +540,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also write 802.11 captures (radiotap: RTS, CTS, DATA, ACK) into --out, one per station "
         "(<wlan>-<node>-80211.pcap): the WLANs in trace.pcap_80211, or all of them",
+    )
+    p.add_argument(
+        "--trace-events",
+        metavar="FILE",
+        help="write the event trace (one row per packet event: docs/trace.md) to FILE: Parquet, or ns-2's "
+        "wireless trace format for a .tr file or trace.events.format = \"ns2\"; every layer and node unless "
+        "the scenario's trace.events chooses",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.set_defaults(func=cmd_run)

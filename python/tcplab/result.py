@@ -160,7 +160,7 @@ def split_series(raw: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[An
     The per-frame 802.11 trace (``frames``) is left out of the summary too: like the series it is
     bulky, and it is available as ``Result.frames``.
     """
-    summary = {k: v for k, v in raw.items() if k not in ("series", "frames", "view")}
+    summary = {k: v for k, v in raw.items() if k not in ("series", "frames", "view", "event_trace")}
     series = raw.get("series") or None
     if series is not None and not series.get("t_s"):
         series = None
@@ -192,6 +192,7 @@ class Result:
         raw_series: dict[str, list[Any]] | None = None,
         raw_frames: dict[str, list[Any]] | None = None,
         view: dict[str, Any] | None = None,
+        raw_events: dict[str, Any] | None = None,
     ) -> None:
         self.summary = summary
         #: The core's columnar time series, or None when the run recorded none.
@@ -201,6 +202,8 @@ class Result:
         #: What ``tcplab view`` draws (``trace.view = true``): the network's shape, station tracks and
         #: packed event columns (tcplab/viewer/data.py reads them); None otherwise.
         self.view = view
+        #: The core's packed event trace (``trace.events``), or None; ``events`` is its DataFrame.
+        self.raw_events = raw_events
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Result) and self.summary == other.summary
@@ -227,6 +230,15 @@ class Result:
         """The per-frame 802.11 trace (``trace.frames = true``), one row per transmission and per
         reception outcome at the addressee; empty otherwise."""
         return frames_frame(self.raw_frames)
+
+    @functools.cached_property
+    def events(self) -> pl.DataFrame:
+        """The event trace (``trace.events``): one row per packet event (time, node, layer, event,
+        packet kind, uid, flow, seq/ack, bytes, addresses, next or previous hop, drop reason);
+        empty when none was recorded (docs/trace.md)."""
+        from tcplab.events import events_frame
+
+        return events_frame(self.raw_events)
 
     @property
     def has_series(self) -> bool:
@@ -282,7 +294,8 @@ class Result:
     def from_raw(cls, raw: dict[str, Any]) -> Result:
         """Build from the dict returned by ``tcplab._core.run`` (no DataFrame is built yet)."""
         summary, series = split_series(raw)
-        return cls(summary=summary, raw_series=series, raw_frames=raw.get("frames"), view=raw.get("view"))
+        return cls(summary=summary, raw_series=series, raw_frames=raw.get("frames"), view=raw.get("view"),
+                   raw_events=raw.get("event_trace"))
 
     def to_json(self, indent: int | None = None) -> str:
         """The summary (without time series, which belong in Parquet) as JSON text."""

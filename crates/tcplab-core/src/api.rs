@@ -372,6 +372,27 @@ pub struct RunOutput {
     pub frames: FrameColumns,
     /// What `tcplab view` draws (`trace.view = true`), None otherwise.
     pub view: Option<ViewOutput>,
+    /// The event trace (`trace.events`), None otherwise.
+    pub events: Option<EventOutput>,
+}
+
+/// The event trace's rows and the names its codes stand for.
+pub struct EventOutput {
+    pub trace: crate::trace::events::EventTrace,
+    /// Node names by node index.
+    pub nodes: Vec<String>,
+    /// Flow names by the trace's flow index (TCP flows, then CBR flows).
+    pub flows: Vec<String>,
+}
+
+impl EventOutput {
+    /// Writes the rows in ns-2.35's wireless trace format (trace/events.rs).
+    pub fn write_ns2(&self, path: &Path) -> std::io::Result<()> {
+        let f = std::fs::File::create(path)?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
+        crate::trace::events::write_ns2(&self.trace, &mut w)?;
+        std::io::Write::flush(&mut w)
+    }
 }
 
 /// The viewer's data: the network's shape (`World::view_meta`) and the recorded rows.
@@ -442,8 +463,20 @@ impl Prepared {
             meta: self.world.view_meta(),
             trace,
         });
+        let events = self.world.take_events().map(|trace| EventOutput {
+            trace,
+            nodes: self.world.nodes().iter().map(|n| n.name.clone()).collect(),
+            flows: self
+                .world
+                .flows()
+                .iter()
+                .map(|f| f.name.clone())
+                .chain(self.world.cbr().iter().map(|c| c.name.clone()))
+                .collect(),
+        });
         let mut out = summarize(&self.world);
         out.view = view;
+        out.events = events;
         out.summary.byte_conservation_checked = true;
         out.summary.warnings = self.warnings.iter().map(|w| w.to_string()).collect();
         Ok(out)
@@ -803,6 +836,7 @@ pub fn summarize(w: &World) -> RunOutput {
         .collect();
     RunOutput {
         view: None,
+        events: None,
         frames,
         summary: Summary {
             scenario: w.name.clone(),

@@ -171,7 +171,7 @@ fn warnings(
 
 /// Runs one simulation and returns its summary (a dict) with the time series in columns.
 #[pyfunction]
-#[pyo3(signature = (text, format="toml", seed=None, overrides=Vec::new(), pcap_dir=None))]
+#[pyo3(signature = (text, format="toml", seed=None, overrides=Vec::new(), pcap_dir=None, events_ns2=None))]
 fn run(
     py: Python<'_>,
     text: &str,
@@ -179,6 +179,7 @@ fn run(
     seed: Option<u64>,
     overrides: Vec<(String, String)>,
     pcap_dir: Option<PathBuf>,
+    events_ns2: Option<PathBuf>,
 ) -> PyResult<PyObject> {
     let f = format_of(format)?;
     let mut prepared = api::prepare(text, f, seed, &overrides, pcap_dir.as_deref())
@@ -208,7 +209,74 @@ fn run(
     if let Some(v) = &out.view {
         obj.bind(py).set_item("view", view_to_py(py, v)?)?;
     }
+    if let Some(ev) = &out.events {
+        if let Some(path) = &events_ns2 {
+            // ns-2's text format is written here, in Rust: a 600 s trace has millions of lines.
+            py.allow_threads(|| ev.write_ns2(path)).map_err(|e| {
+                pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
+            })?;
+        }
+        obj.bind(py)
+            .set_item("event_trace", events_to_py(py, ev)?)?;
+    }
     Ok(obj)
+}
+
+/// The event trace: names of the codes, and each column as little-endian bytes (`t_s`,
+/// `dur_s` f64; `uid`, `seq`, `ack` u64; `node`, `flow`, `bytes`, `src`, `dst`, `peer` u32;
+/// `sport`, `dport` u16; `layer`, `event`, `kind`, `ttl`, `retry`, `reason` u8).
+fn events_to_py(py: Python<'_>, ev: &api::EventOutput) -> PyResult<PyObject> {
+    use pyo3::types::PyBytes;
+    use tcplab_core::trace::events as e;
+    fn le<T: Copy, const N: usize>(xs: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(xs.len() * N);
+        for &x in xs {
+            out.extend_from_slice(&f(x));
+        }
+        out
+    }
+    let t = &ev.trace;
+    let cols = PyDict::new(py);
+    let put = |k: &str, b: Vec<u8>| cols.set_item(k, PyBytes::new(py, &b));
+    let secs = |x: tcplab_core::time::SimTime| (x.0 as f64 / 1e9).to_le_bytes();
+    put("t_s", le(&t.t, secs))?;
+    put("dur_s", le(&t.dur, secs))?;
+    put("uid", le(&t.uid, u64::to_le_bytes))?;
+    put("seq", le(&t.seq, u64::to_le_bytes))?;
+    put("ack", le(&t.ack, u64::to_le_bytes))?;
+    for (k, c) in [
+        ("node", &t.node),
+        ("flow", &t.flow),
+        ("bytes", &t.bytes),
+        ("src", &t.src),
+        ("dst", &t.dst),
+        ("peer", &t.peer),
+    ] {
+        put(k, le(c, u32::to_le_bytes))?;
+    }
+    put("sport", le(&t.sport, u16::to_le_bytes))?;
+    put("dport", le(&t.dport, u16::to_le_bytes))?;
+    put("layer", t.layer.clone())?;
+    put("event", t.event.clone())?;
+    put("kind", t.kind.clone())?;
+    put("ttl", t.ttl.clone())?;
+    put("retry", t.retry.iter().map(|&r| r as u8).collect())?;
+    put("reason", t.reason.clone())?;
+    let names = serde_json::json!({
+        "nodes": ev.nodes,
+        "flows": ev.flows,
+        "layers": e::LAYER_NAMES,
+        "events": e::EVENT_NAMES,
+        "kinds": e::KIND_NAMES,
+        "reasons": e::REASON_NAMES,
+        "none": e::NONE,
+        "broadcast": e::BROADCAST,
+    });
+    let d = PyDict::new(py);
+    d.set_item("names", json_to_py(py, &names)?)?;
+    d.set_item("rows", t.len())?;
+    d.set_item("columns", cols)?;
+    Ok(d.into_any().unbind())
 }
 
 /// The viewer's data: `meta` as plain data, each trace column as little-endian bytes (`t_s`

@@ -345,6 +345,9 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     for n in &s.nodes {
         ids.insert(n.name.as_str(), w.add_node(&n.name));
     }
+    if let Some(ev) = &s.trace.events {
+        w.enable_events(event_filter(ev, &ids), s.trace.frames == Some(true));
+    }
     let snaplen = s.trace.pcap_snaplen.unwrap_or(65_535);
     if pcap_dir.is_some() {
         // Every capture's file name is checked before the first file is created.
@@ -638,4 +641,35 @@ fn open_capture(
             None
         }
     }
+}
+
+/// The event trace's layers and nodes (every one when the scenario lists none).
+fn event_filter(
+    ev: &super::schema::EventsSpec,
+    ids: &BTreeMap<&str, NodeId>,
+) -> crate::trace::events::EventFilter {
+    use super::schema::EventLayer as L;
+    use crate::trace::events as e;
+    let mut f = e::EventFilter::all();
+    if !ev.layers.is_empty() {
+        f.layers = ev.layers.iter().fold(0, |m, l| {
+            m | 1
+                << match l {
+                    L::Agt => e::AGT,
+                    L::Rtr => e::RTR,
+                    L::Ifq => e::IFQ,
+                    L::Mac => e::MAC,
+                    L::Link => e::LINK,
+                }
+        });
+    }
+    if !ev.nodes.is_empty() {
+        f.nodes = vec![false; ids.len()];
+        for n in &ev.nodes {
+            if let Some(id) = ids.get(n.as_str()) {
+                f.nodes[id.idx()] = true;
+            }
+        }
+    }
+    f
 }

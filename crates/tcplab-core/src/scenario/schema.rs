@@ -280,6 +280,49 @@ pub struct TraceSpec {
     /// Bytes captured per packet (default: the whole packet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pcap_snaplen: Option<u32>,
+    /// The event trace: one row per packet event (send, receive, forward, drop with its
+    /// reason, enqueue, dequeue) at the chosen layers and nodes, written as Parquet or in
+    /// ns-2's wireless trace format (docs/trace.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<EventsSpec>,
+}
+
+/// The event trace's selection and output (`[trace] events = { ... }`).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EventsSpec {
+    /// Layers to record: agt (transport agents), rtr (IP: routing, forwarding, network-layer
+    /// drops), ifq (interface queues), mac (802.11 frames), link (wired links); default all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layers: Vec<EventLayer>,
+    /// Nodes to record (names); default all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes: Vec<String>,
+    /// File the run writes the trace to (relative to the working directory; `tcplab run
+    /// --trace-events FILE` sets or replaces it). Without one the trace is only in the
+    /// result (`result.events`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// parquet (default) or ns2 (text, ns-2.35's wireless trace format).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<EventFormat>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EventLayer {
+    Agt,
+    Rtr,
+    Ifq,
+    Mac,
+    Link,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EventFormat {
+    Parquet,
+    Ns2,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]

@@ -242,6 +242,20 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
             ));
         }
     }
+    if let Some(ev) = &s.trace.events {
+        for (i, name) in ev.nodes.iter().enumerate() {
+            if !s.nodes.iter().any(|n| &n.name == name) {
+                let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_str()).collect();
+                errs.push(err(
+                    format!("trace.events.nodes[{i}]"),
+                    format!("unknown node '{name}'; nodes: {}", names.join(", ")),
+                ));
+            }
+        }
+        if ev.file.as_deref() == Some("") {
+            errs.push(err("trace.events.file", "a file name, not an empty string"));
+        }
+    }
     unknown_names(&s.trace.pcap, "trace.pcap", &link_names, "link", &mut errs);
     unknown_names(
         &s.trace.pcap_80211,

@@ -12,6 +12,7 @@ const TABLES: &[(&str, &str)] = &[
     ("FlowSpec", "a table of flow settings"),
     ("TcpConfig", "a table of TCP settings"),
     ("TraceSpec", "a table of trace settings"),
+    ("EventsSpec", "a table of event-trace settings"),
     ("RateStepSpec", "a table of rate-step settings"),
     ("PropagationSpec", "a table of propagation settings"),
     ("SignalSpec", "a table of link-signal settings"),

@@ -1,5 +1,6 @@
 //! Observability: per-flow summaries, time series and pcap capture.
 
+pub mod events;
 pub mod flowstats;
 pub mod pcap;
 pub mod radiotap;

@@ -131,9 +131,6 @@ pub struct ViewTrace {
     pub tracks: Vec<TrackPoint>,
     /// The last velocity recorded per station (NaN before the first point).
     last_vel: Vec<Point>,
-    /// How far the MAC's frame trace has been read, and whether the run also returns it.
-    pub(crate) frames_seen: usize,
-    pub(crate) keep_frames: bool,
 }
 
 /// One row before it is split into the columns.

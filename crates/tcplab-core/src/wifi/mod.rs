@@ -224,7 +224,7 @@ pub struct WifiIo {
     pub freed: Vec<PktId>,
     /// Queued packets the MAC discarded (pushed out by a routing packet): the world counts them
     /// lost.
-    pub lost: Vec<PktId>,
+    pub lost: Vec<(u32, PktId)>,
     /// Data packets whose first transmission started (for pcap).
     pub pcap_tx: Vec<(u32, PktId)>,
     /// Frames for the 802.11 captures: each frame a captured station sends (at its start) and
@@ -276,6 +276,12 @@ pub const LINK_SAMPLE: u32 = 3;
 pub struct Wifi {
     /// The per-frame trace, when the scenario asks for one.
     pub frames: Option<Vec<FrameRecord>>,
+    /// Every reception destroyed by an overlapping frame, at every hearer (the addressee or
+    /// not: the receptions `rx_collisions` counts), when the event trace asks for them.
+    pub collision_trace: Option<Vec<FrameRecord>>,
+    /// Packets the MAC gave up on after its retries, when the event trace asks for them:
+    /// (time, station, packet, whether the station was in an outage).
+    pub mac_drop_trace: Option<Vec<(SimTime, u32, PktId, bool)>>,
     pub wlans: Vec<Wlan>,
     pub stations: Vec<Station>,
     /// The channel's view of each station's PHY, apart from the rest so that a frame's pass
@@ -686,9 +692,14 @@ impl Wifi {
                 }
                 MacAction::Sent(p) => self.io.freed.push(p),
                 // Pushed out of the queue (never on the air): lost in the network.
-                MacAction::Drop(p, DropCause::QueueOverflow) => self.io.lost.push(p),
-                // The LinkFailure that follows hands the packet to the network layer.
-                MacAction::Drop(..) => {}
+                MacAction::Drop(p, DropCause::QueueOverflow) => self.io.lost.push((s, p)),
+                // The LinkFailure that follows hands the packet to the network layer; the
+                // event trace records the MAC's drop first (ns-2's `D MAC RET`).
+                MacAction::Drop(p, cause) => {
+                    if let Some(d) = self.mac_drop_trace.as_mut() {
+                        d.push((now, s, p, cause == DropCause::Outage));
+                    }
+                }
                 MacAction::LinkFailure { dst, pkt } => {
                     self.io.failed.push((s, pkt, dst));
                     let peer = (dst != BROADCAST).then(|| self.stations[dst as usize].node);
@@ -932,6 +943,9 @@ impl Wifi {
                                 && st.rng_rx.uniform() < lock.sinr.ln_success.exp());
                         if lock.collided && (noise.is_none() || !sinr_ok) {
                             st.mac.stats.rx_collisions += 1;
+                            if let Some(tr) = self.collision_trace.as_mut() {
+                                tr.push(frame_record(at, r, FrameEvent::RxCollision, &f));
+                            }
                             Outcome::Collided
                         } else if !reach.decodable || !sinr_ok {
                             Outcome::TooWeak

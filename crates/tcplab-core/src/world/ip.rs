@@ -13,6 +13,7 @@ use crate::packet::{Addr, Ecn, Ipv4Header, Packet, Transport};
 use crate::sim::Event;
 use crate::tcp::ext::Notice;
 use crate::time::SimTime;
+use crate::trace::events as ev;
 use crate::trace::view::Discard;
 use crate::wifi::BROADCAST;
 
@@ -88,6 +89,9 @@ impl World {
         pkt.ip.ident = self.nodes[node.idx()].next_ident();
         let id = self.alloc(pkt);
         self.flow_sent(id);
+        // ns-2's trace: the agent sends it, the node's router receives it from the agent.
+        self.ev(node, ev::AGT, ev::SEND, id, ev::NONE, ev::R_NONE);
+        self.ev(node, ev::RTR, ev::RECEIVE, id, ev::NONE, ev::R_NONE);
         self.forward(node, id, None);
     }
 
@@ -110,6 +114,13 @@ impl World {
     }
 
     fn send_via(&mut self, node: NodeId, hop: Hop, id: PktId) {
+        if self.ev_wants(ev::RTR, node) {
+            // Its own packets (and its agent's control packets) are sent, others forwarded.
+            let own = self.packets[id.idx()].ip.src == self.nodes[node.idx()].addr;
+            let event = if own { ev::SEND } else { ev::FORWARD };
+            let peer = self.ev_addr(hop.next);
+            self.ev(node, ev::RTR, event, id, peer, ev::R_NONE);
+        }
         match self.nodes[node.idx()].ports.get(hop.port.0 as usize) {
             Some(&PortKind::Wired(i)) => self.enqueue(i, id),
             Some(&PortKind::Wifi(sta)) => {
@@ -330,7 +341,13 @@ impl World {
     /// IP input at `node` of a packet that arrived on `port` from neighbour `from`: routing
     /// control to the agent, local delivery, or forwarding.
     pub(super) fn receive_ip(&mut self, node: NodeId, id: PktId, port: Port, from: Addr) {
+        let prev = if self.event_trace.is_some() {
+            self.ev_addr(from)
+        } else {
+            ev::NONE
+        };
         if self.routing[node.idx()].is_control(&self.packets[id.idx()]) {
+            self.ev(node, ev::RTR, ev::RECEIVE, id, prev, ev::R_NONE);
             let now = self.now;
             let mut io = std::mem::take(&mut self.rio);
             self.routing[node.idx()].on_control(now, port, from, &self.packets[id.idx()], &mut io);
@@ -347,6 +364,12 @@ impl World {
         {
             return;
         }
+        let p = &self.packets[id.idx()];
+        let local = p.ip.dst == self.nodes[node.idx()].addr || p.ip.dst == BROADCAST_ADDR;
+        // ns-2's trace: a packet for this node goes to its agent (no router line), one for
+        // another node through the router.
+        let layer = if local { ev::AGT } else { ev::RTR };
+        self.ev(node, layer, ev::RECEIVE, id, prev, ev::R_NONE);
         let p = &mut self.packets[id.idx()];
         if p.ip.dst == self.nodes[node.idx()].addr {
             let (now, mut io) = (self.now, std::mem::take(&mut self.rio));

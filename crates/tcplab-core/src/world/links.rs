@@ -9,6 +9,7 @@ use crate::packet::Ecn;
 use crate::rng::Rng;
 use crate::sim::Event;
 use crate::time::SimTime;
+use crate::trace::events as ev;
 use crate::trace::view::Discard;
 use crate::trace::PcapWriter;
 
@@ -78,6 +79,11 @@ impl World {
             }
             Enqueue::Queued => {}
         }
+        if self.event_trace.is_some() {
+            let ifc = &self.ifaces[i.idx()];
+            let (node, peer) = (ifc.node, self.ifaces[ifc.peer.idx()].node.0);
+            self.ev(node, ev::IFQ, ev::ENQUEUE, id, peer, ev::R_NONE);
+        }
         if !self.ifaces[i.idx()].busy {
             self.start_tx(i);
         }
@@ -113,6 +119,11 @@ impl World {
         let (peer, node) = (ifc.peer, ifc.node);
         self.queue.schedule(now + tx, Event::TxDone(i));
         self.view_wire_tx(i, id, tx);
+        if self.event_trace.is_some() {
+            let to = self.ifaces[peer.idx()].node.0;
+            self.ev(node, ev::IFQ, ev::DEQUEUE, id, to, ev::R_NONE);
+            self.ev_wire_send(node, id, to, tx);
+        }
         if let Some(why) = lost {
             let to = self.ifaces[peer.idx()].node;
             self.lose_at(node, id, why, Some(to));
@@ -128,7 +139,9 @@ impl World {
         if let Some(w) = ifc.pcap.as_mut() {
             w.record(now, &self.packets[id.idx()]);
         }
-        let from = self.nodes[self.ifaces[peer.idx()].node.idx()].addr;
+        let from_node = self.ifaces[peer.idx()].node;
+        self.ev(node, ev::LINK, ev::RECEIVE, id, from_node.0, ev::R_NONE);
+        let from = self.nodes[from_node.idx()].addr;
         self.receive_ip(node, id, port, from);
     }
 }

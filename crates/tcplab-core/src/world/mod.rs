@@ -14,6 +14,7 @@ mod agents;
 mod apps;
 mod capture;
 mod error;
+mod events;
 mod flowstats;
 mod hash;
 mod ip;
@@ -120,6 +121,12 @@ pub struct World {
     wifi_red: Vec<Option<WifiRed>>,
     /// What `tcplab view` draws (`trace.view`); None when not asked for.
     view: Option<Box<crate::trace::view::ViewTrace>>,
+    /// The event trace (`trace.events`); None when not asked for.
+    event_trace: Option<Box<crate::trace::events::EventTrace>>,
+    /// How far the MAC's frame trace has been read by the view and event traces, and whether
+    /// the run also returns it (`trace.frames`).
+    frames_seen: usize,
+    keep_frames: bool,
     started: Option<Instant>,
     pub wall_time: f64,
     finished: bool,
@@ -178,6 +185,9 @@ impl World {
             air_buf: Vec::new(),
             wifi_red: Vec::new(),
             view: None,
+            event_trace: None,
+            frames_seen: 0,
+            keep_frames: false,
             started: None,
             wall_time: 0.0,
             finished: false,
@@ -420,12 +430,15 @@ impl World {
     fn alloc(&mut self, p: Packet) -> PktId {
         if let Some(id) = self.free_packets.pop() {
             self.packets[id.idx()] = p;
+            self.ev_new(id);
             id
         } else {
             self.packets.push(p);
             // Written when the packet counts for a flow (`flow_sent`), read only then.
             self.born.push(SimTime::ZERO);
-            PktId(self.packets.len() as u32 - 1)
+            let id = PktId(self.packets.len() as u32 - 1);
+            self.ev_new(id);
+            id
         }
     }
 

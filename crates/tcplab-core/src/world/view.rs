@@ -7,15 +7,15 @@ use super::World;
 use crate::ids::{IfaceId, NodeId, PktId};
 use crate::time::SimTime;
 use crate::trace::view::{self as v, Discard, Row, ViewTrace};
+use crate::wifi::FrameRecord;
 use crate::wifi::{FrameEvent, FrameKind, BROADCAST};
 
 impl World {
     /// Turns the view trace on (before the stations are placed, so their first positions are
     /// recorded). `keep_frames`: the run also returns the MAC's frame trace (`trace.frames`).
     pub fn enable_view(&mut self, keep_frames: bool) {
-        let mut t = ViewTrace::default();
-        t.keep_frames = keep_frames;
-        self.view = Some(Box::new(t));
+        self.keep_frames = keep_frames;
+        self.view = Some(Box::default());
         if self.wifi.frames.is_none() {
             self.wifi.frames = Some(Vec::new());
         }
@@ -48,15 +48,13 @@ impl World {
         (v::classify(p, is_control), flow)
     }
 
-    /// Reads the frames the MAC traced since the last call, while their packets are still in
-    /// the arena (the world calls this before it frees the copies the MAC is done with).
-    pub(super) fn view_frames(&mut self) {
+    /// View rows from the MAC's frame records (read by `trace_frames`, world/events.rs).
+    pub(super) fn view_frame_rows(&mut self, recs: &[FrameRecord]) {
         // Out of the world while its rows are written (the rows read the world).
         let Some(mut view) = self.view.take() else {
             return;
         };
-        let frames = self.wifi.frames.as_deref().unwrap_or_default();
-        for r in &frames[view.frames_seen.min(frames.len())..] {
+        for r in recs {
             let node = self.wifi.stations[r.sta as usize].node;
             let peer_sta = if r.event == FrameEvent::Tx {
                 r.dst
@@ -101,13 +99,6 @@ impl World {
                 reason: 0,
             });
         }
-        if view.keep_frames {
-            // The run returns the frame trace too: remember how far it is read.
-            view.frames_seen = frames.len();
-        } else if let Some(frames) = self.wifi.frames.as_mut() {
-            // Only the viewer wants the frames: keep the MAC's buffer empty (and its allocation).
-            frames.clear();
-        }
         self.view = Some(view);
     }
 
@@ -144,6 +135,8 @@ impl World {
         why: Discard,
         peer: Option<NodeId>,
     ) {
+        // One hook, two traces: the event trace's drop row is written here too.
+        self.ev_discard(node, id, why, peer);
         if self.view.is_none() {
             return;
         }
@@ -193,7 +186,7 @@ impl World {
     /// and a starting point for every station that never reported a position.
     pub fn take_view(&mut self) -> Option<ViewTrace> {
         self.view.as_ref()?;
-        self.view_frames();
+        self.trace_frames();
         let mut t = *self.view.take()?;
         let mut placed = vec![false; self.nodes.len()];
         for p in &t.tracks {

@@ -8,6 +8,7 @@ use crate::net::{Hop, Port, PortKind, RoutingAgent};
 use crate::packet::{Addr, Ecn};
 use crate::rng::Rng;
 use crate::time::SimTime;
+use crate::trace::events as ev;
 use crate::trace::view::Discard;
 use crate::trace::PcapWriter;
 use crate::wifi::BROADCAST;
@@ -116,8 +117,8 @@ impl World {
     /// packets the MAC gave up on.
     pub(super) fn wifi_io(&mut self) {
         loop {
-            if self.view.is_some() {
-                self.view_frames();
+            if self.view.is_some() || self.event_trace.is_some() {
+                self.trace_frames();
             }
             for &(t, ev) in &self.wifi.io.sched {
                 self.queue.schedule(t, ev);
@@ -143,9 +144,18 @@ impl World {
             }
             // Packets a routing packet pushed out of a full interface queue.
             if !self.wifi.io.lost.is_empty() {
-                for p in std::mem::take(&mut self.wifi.io.lost) {
-                    self.lose(p);
+                for (s, p) in std::mem::take(&mut self.wifi.io.lost) {
+                    let node = self.wifi.stations[s as usize].node;
+                    self.lose_at(node, p, Discard::Queue, None);
                 }
+            }
+            if self
+                .wifi
+                .mac_drop_trace
+                .as_ref()
+                .is_some_and(|d| !d.is_empty())
+            {
+                self.ev_mac_drops();
             }
             if !self.wifi.io.failed.is_empty() {
                 for (s, p, dst) in std::mem::take(&mut self.wifi.io.failed) {
@@ -175,6 +185,7 @@ impl World {
                 let copy = self.packets[p.idx()].clone();
                 let id = self.alloc(copy);
                 self.born[id.idx()] = self.born[p.idx()];
+                self.ev_copy(p, id);
                 let node = self.wifi.stations[s as usize].node;
                 if let Some(w) = self.wifi_pcap.get_mut(s as usize).and_then(Option::as_mut) {
                     w.record(self.now, &self.packets[id.idx()]);
@@ -251,10 +262,18 @@ impl World {
         // Routing packets go to the head of the queue, as ns-2's PriQueue with
         // `Prefer_Routing_Protocols`.
         let (len, prio) = (p.ip_len(), self.routing[node.idx()].is_control(p));
+        let peer = if next == BROADCAST {
+            ev::BROADCAST
+        } else {
+            self.wifi.stations[next as usize].node.0
+        };
         if self.wifi_aqm(sta, id, prio) == Enqueue::Dropped
             || !self.wifi.enqueue(self.now, sta, id, next, len, prio)
         {
             self.lose_at(node, id, Discard::Queue, None);
+        } else {
+            // The MAC's frames for it (if it went on the air at once) are read after this row.
+            self.ev(node, ev::IFQ, ev::ENQUEUE, id, peer, ev::R_NONE);
         }
         if !self.wifi.io.up.is_empty()
             || !self.wifi.io.overheard.is_empty()

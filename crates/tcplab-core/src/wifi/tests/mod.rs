@@ -104,7 +104,7 @@ impl Air {
         let io = &mut self.wifi.io;
         self.out.up.append(&mut io.up);
         self.out.freed.append(&mut io.freed);
-        self.out.freed.append(&mut io.lost);
+        self.out.freed.extend(io.lost.drain(..).map(|(_, p)| p));
         io.air.clear();
         self.out.failed.append(&mut io.failed);
         self.out.pcap_tx.append(&mut io.pcap_tx);
