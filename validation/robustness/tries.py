@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import ipaddress
 import os
 import shutil
 import signal
@@ -159,12 +160,13 @@ def listening(inodes: set[str]) -> set[str]:
             f = line.split()
             if f[3] != "0A" or f[9] not in inodes:
                 continue
-            hexaddr = f[1].split(":")[0]
-            if name == "tcp":
-                ip = ".".join(str(int(hexaddr[i : i + 2], 16)) for i in (6, 4, 2, 0))
-            else:
-                ip = "::1" if hexaddr == "0" * 24 + "01000000" else ("::" if set(hexaddr) == {"0"} else hexaddr)
-            addrs.add(ip)
+            # The kernel prints the address as 32-bit words in host (little-endian) order.
+            raw = bytes.fromhex(f[1].split(":")[0])
+            raw = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
+            addr = ipaddress.ip_address(raw)
+            if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
+                addr = addr.ipv4_mapped
+            addrs.add(str(addr))
     return addrs
 
 
@@ -218,7 +220,7 @@ def run_try(t: Try, box: Path, env: dict[str, str]) -> Outcome:
         echoed = [ln for ln in lines if ln in out or ln in err]
         if echoed:
             problems.append(f"echoed a line of {s}: {echoed[0][:40]!r}")
-    wide = {a for a in bound if a not in ("127.0.0.1", "::1")}
+    wide = {a for a in bound if not ipaddress.ip_address(a).is_loopback}
     if wide:
         problems.append(f"listening on {sorted(wide)}")
     if t.ray and not bound:
