@@ -111,9 +111,9 @@ def test_out_never_clobbers_foreign_folders(wired_toml: Path, tmp_path: Path) ->
 BAD_FILES = {
     # case: (edit of the example file, text the error must contain)
     "unknown field": (lambda t: t.replace('delay = "20ms"', 'delay = "20ms"\nlatency = "5ms"'), "latency"),
-    "negative rate": (lambda t: t.replace('rate = "10Mbps"', 'rate = "-10Mbps"'), "links[1].rate"),
-    "unknown node in a link": (lambda t: t.replace('b = "client"', 'b = "clinet"'), "links[1].b"),
-    "missing unit": (lambda t: t.replace('delay = "20ms"', 'delay = "20"'), "links[1].delay"),
+    "negative rate": (lambda t: t.replace('rate = "10Mbps"', 'rate = "-10Mbps"'), "links.bottleneck.rate"),
+    "unknown node in a link": (lambda t: t.replace('b = "client"', 'b = "clinet"'), "links.bottleneck.b"),
+    "missing unit": (lambda t: t.replace('delay = "20ms"', 'delay = "20"'), "links.bottleneck.delay"),
     "malformed TOML": (lambda t: t.replace('name = "wired_bottleneck"', 'name = "wired_bottleneck'), "TOML"),
 }
 

@@ -157,3 +157,50 @@ def test_a_terminated_run_leaves_no_staging_folder(tmp_path: Path, wired_toml: P
     assert p.returncode == (143 if sig == signal.SIGTERM else 130), err
     assert "Traceback" not in err
     assert _staging_left(tmp_path) == [] and not (tmp_path / "R").exists()
+
+
+def test_a_killed_runs_staging_folder_is_removed_by_the_next_run(tmp_path: Path, wired_toml: Path) -> None:
+    """SIGKILL cannot be caught: the staging folder stays. Its name holds the dead run's PID and
+    start time, so the next run into the same --out proves it stale and removes it."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    out = tmp_path / "R"
+    p = subprocess.Popen(
+        [sys.executable, "-c", CLI_SAYING_WHEN_IT_RUNS, "run", str(wired_toml), "--out", str(out), *ENDLESS],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert p.stderr is not None
+        first = p.stderr.readline()
+        assert first.rstrip("\n") == STARTED, f"the run never started: {first}"
+        p.kill()
+        p.communicate(timeout=300)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    left = _staging_left(tmp_path)
+    assert left and all(n.startswith(f".R.tcplab-{p.pid}-") for n in left), left
+    r = run_cli("run", str(wired_toml), "--out", str(out), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert _staging_left(tmp_path) == [] and (out / "summary.json").is_file()
+
+
+def test_a_live_or_foreign_staging_folder_is_kept(tmp_path: Path) -> None:
+    """A staging folder of a process still running (this one), and hidden folders whose names do
+    not prove they are tcplab's, are left alone."""
+    from tcplab._fs import _staging_prefix, remove_stale_staging
+
+    out = tmp_path / "R"
+    mine = tmp_path / (_staging_prefix(out, os.getpid()) + "abc")
+    mine.mkdir()
+    foreign = [tmp_path / ".R.tcplab-x-1.abc", tmp_path / ".R.other", tmp_path / ".R.tcplab-99999999"]
+    for f in foreign:
+        f.mkdir()
+    # A dead owner: a PID that cannot exist (above the kernel's pid_max).
+    dead = tmp_path / ".R.tcplab-2147483647-5.abc"
+    dead.mkdir()
+    (dead / "summary.json").write_text("{}")
+    assert remove_stale_staging(out) == [dead]
+    assert mine.is_dir() and all(f.is_dir() for f in foreign) and not dead.exists()

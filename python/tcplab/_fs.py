@@ -49,15 +49,70 @@ def staging_dir(target: Path) -> Path:
     out, and turns SIGTERM into an exception so that this happens when it is terminated too).
     """
     target.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_staging(target)
     # A signal between creating the folder and listing it would leave it behind: hold them off.
     held = {signal.SIGINT, signal.SIGTERM}
     old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
-        folder = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        folder = Path(tempfile.mkdtemp(prefix=_staging_prefix(target, os.getpid()), dir=target.parent))
         _STAGING.add(folder)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
     return folder
+
+
+def _start_ticks(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, /proc/PID/stat field 22); None if
+    there is no such process (or no /proc to ask)."""
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name (field 2) is in parentheses and may hold spaces: count after its end.
+    return stat_line.rsplit(")", 1)[1].split()[19]
+
+
+def _staging_prefix(target: Path, pid: int) -> str:
+    """A staging folder's name says whose it is: ``.<out>.tcplab-<pid>-<start ticks>.``; a later
+    run can then prove that its owner is gone (a SIGKILL leaves the folder behind)."""
+    return f".{target.name}.tcplab-{pid}-{_start_ticks(pid) or 0}."
+
+
+def remove_stale_staging(target: Path) -> list[Path]:
+    """Remove the staging folders of ``target`` left by tcplab processes that no longer run.
+
+    Only folders whose name is a tcplab staging name for this target are considered, and only
+    those whose process is gone (no such PID, or a PID reused by a process that started at another
+    time) are removed: a run still going on in parallel keeps its folder.  Returns what was removed.
+    """
+    prefix = f".{target.name}.tcplab-"
+    removed = []
+    try:
+        entries = list(target.parent.iterdir())
+    except OSError:
+        return removed
+    for p in entries:
+        if not p.name.startswith(prefix) or p.is_symlink() or not p.is_dir():
+            continue
+        owner = p.name[len(prefix) :].split(".", 1)[0]
+        pid_s, _, ticks = owner.partition("-")
+        if not (pid_s.isdigit() and ticks.isdigit()):
+            continue
+        pid = int(pid_s)
+        alive = _start_ticks(pid)
+        if alive is not None and (ticks == "0" or alive == ticks):
+            continue  # its process still runs (or cannot be told apart from it)
+        if alive is None and ticks == "0":
+            try:
+                os.kill(pid, 0)
+                continue
+            except ProcessLookupError:
+                pass
+            except OSError:
+                continue
+        shutil.rmtree(p, ignore_errors=True)
+        removed.append(p)
+    return removed
 
 
 #: Staging folders created by this process and not yet published or removed.

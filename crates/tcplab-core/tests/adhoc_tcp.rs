@@ -158,6 +158,6 @@ fn bad_red_and_extension_fields_are_named() {
     .err()
     .expect("refused")
     .to_string();
-    assert!(err.contains("wlans[0].red.min_th"), "{err}");
+    assert!(err.contains("wlans.manet.red.min_th"), "{err}");
     assert!(err.contains("tcp.elfn.probe_interval"), "{err}");
 }

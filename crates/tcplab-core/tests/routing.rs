@@ -147,36 +147,36 @@ fn routing_tables_are_checked_per_protocol() {
         (
             r#"{ protocol = "dsr", preset = "rfc3561" }"#,
             [
-                "wlans[0].routing.preset",
+                "wlans.manet.routing.preset",
                 r#""rfc3561" is not a preset of protocol = "dsr"; allowed: "rfc4728", "ns2""#,
             ],
         ),
         (
             r#"{ protocol = "aodv", salvage = false }"#,
             [
-                "wlans[0].routing.salvage",
+                "wlans.manet.routing.salvage",
                 r#"only used by protocol = "dsr""#,
             ],
         ),
         (
             r#"{ protocol = "dsr", update_interval = "10s" }"#,
             [
-                "wlans[0].routing.update_interval",
+                "wlans.manet.routing.update_interval",
                 r#"only used by protocol = "dsdv""#,
             ],
         ),
         (
             r#"{ protocol = "dsdv", update_interval = "0s" }"#,
             [
-                "wlans[0].routing.update_interval",
+                "wlans.manet.routing.update_interval",
                 "must be longer than 0 s",
             ],
         ),
         (
             r#"{ protocol = "olsr" }"#,
             [
-                "wlans[0].routing.protocol",
-                "`static`, `aodv`, `dsr`, `dsdv`",
+                "wlans.manet.routing.protocol",
+                "allowed: static, aodv, dsr, dsdv",
             ],
         ),
     ];
@@ -223,7 +223,7 @@ fn ack_piggyback_over_dsr_and_where_it_is_refused() {
     refused(
         &with_routing(STRING, r#"{ protocol = "dsdv", ack_piggyback = true }"#),
         [
-            "wlans[0].routing.ack_piggyback",
+            "wlans.manet.routing.ack_piggyback",
             r#"only used by protocol = "aodv" or protocol = "dsr""#,
         ],
     );

@@ -696,7 +696,7 @@ fn sinr_reception_rejects_what_it_cannot_model() {
     let err = |wlan: &str| err_with(wlan, &[]);
     let e = err("propagation = { model = \"unit_disk\" }\nreception = { model = \"sinr\" }");
     assert!(
-        e.contains("wlans[0].reception.model") && e.contains("log_distance"),
+        e.contains("wlans.bss.reception.model") && e.contains("log_distance"),
         "{e}"
     );
     // OFDM rates are modelled now; a rate of neither PHY is not.
@@ -708,7 +708,7 @@ fn sinr_reception_rejects_what_it_cannot_model() {
         ],
     );
     assert!(
-        e.contains("wlans[0]") && e.contains("allowed (Mb/s): 1, 2, 5.5, 11"),
+        e.contains("wlans.bss") && e.contains("allowed (Mb/s): 1, 2, 5.5, 11"),
         "{e}"
     );
     let e = err("propagation = { model = \"two_ray_ground\", shadowing_db = 4.0 }");
@@ -717,7 +717,7 @@ fn sinr_reception_rejects_what_it_cannot_model() {
         "{e}"
     );
     let e = err("prop_delay = \"2us\"\nprop_delay_from_distance = true");
-    assert!(e.contains("wlans[0].prop_delay"), "{e}");
+    assert!(e.contains("wlans.bss.prop_delay"), "{e}");
 }
 
 // ---------------------------------------------------------------------- ns-3
@@ -920,13 +920,13 @@ fn preamble_detection_is_named_when_misused() {
     };
     let e = err("reception = { model = \"threshold\", preamble_detection = \"threshold\" }");
     assert!(
-        e.contains("wlans[0].reception.preamble_detection")
+        e.contains("wlans.bss.reception.preamble_detection")
             && e.contains("only used by model = \"sinr\""),
         "{e}"
     );
     let e = err("propagation = { model = \"two_ray_ground\" }\nreception = { model = \"sinr\", preamble_threshold_db = 4.0 }");
     assert!(
-        e.contains("wlans[0].reception.preamble_threshold_db")
+        e.contains("wlans.bss.reception.preamble_threshold_db")
             && e.contains("preamble_detection = \"threshold\""),
         "{e}"
     );

@@ -264,12 +264,12 @@ fn bad_scenarios_name_every_field() {
     // Form errors of two different links are both reported, each naming its field.
     assert!(
         text.iter()
-            .any(|e| e.starts_with("links[0].delay") && e.contains("no unit")),
+            .any(|e| e.starts_with("links.access.delay") && e.contains("no unit")),
         "{text:?}"
     );
     assert!(
         text.iter()
-            .any(|e| e.starts_with("links[1].rate") && e.contains("must be positive")),
+            .any(|e| e.starts_with("links.bottleneck.rate") && e.contains("must be positive")),
         "{text:?}"
     );
     // A misspelt field is named with the fields allowed there.
@@ -277,9 +277,8 @@ fn bad_scenarios_name_every_field() {
     eprintln!("{}", text.join("\n"));
     assert!(
         text.iter()
-            .any(|e| e.starts_with("links[1].ratee: unknown field")
-                && e.contains("`rate`")
-                && e.contains("`delay`")),
+            .any(|e| e.starts_with("links.bottleneck.ratee: unknown field")
+                && e.contains("allowed: name, a, b, rate, delay")),
         "{text:?}"
     );
     let fixed = bad
@@ -290,7 +289,7 @@ fn bad_scenarios_name_every_field() {
         _ => panic!("unknown node must be rejected"),
     };
     assert!(
-        errs.iter().any(|e| e.loc == "links[1].b"
+        errs.iter().any(|e| e.loc == "links.bottleneck.b"
             && e.msg.contains("unknown node 'cliet'")
             && e.msg.contains("client")),
         "{errs:?}"

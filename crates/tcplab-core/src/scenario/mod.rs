@@ -9,6 +9,7 @@ mod build;
 pub mod input_file;
 pub mod memory;
 pub mod mobility;
+mod named_loc;
 mod parse;
 pub mod pcap_names;
 pub mod routing;
@@ -88,8 +89,9 @@ pub fn load(
     format: Format,
     overrides: &[(String, String)],
 ) -> Result<Scenario, Vec<FieldError>> {
-    let s = parse(text, format, overrides)?;
-    validate(&s)?;
+    let named = |errs: Vec<FieldError>| named_loc::by_name(text, format, overrides, errs);
+    let s = parse(text, format, overrides).map_err(named)?;
+    validate(&s).map_err(named)?;
     Ok(s)
 }
 

@@ -30,8 +30,8 @@ const TOP_FIELDS: &[&str] = &[
 pub fn parse_tree(text: &str, format: Format) -> Result<Value, Vec<FieldError>> {
     match format {
         Format::Toml => {
-            let t = toml::from_str::<toml::Value>(text)
-                .map_err(|e| vec![err("", format!("malformed TOML: {}", e.to_string().trim()))])?;
+            let t =
+                toml::from_str::<toml::Value>(text).map_err(|e| vec![malformed_toml(text, &e)])?;
             let mut errs = Vec::new();
             non_finite(&t, "", &mut errs);
             if !errs.is_empty() {
@@ -42,6 +42,21 @@ pub fn parse_tree(text: &str, format: Format) -> Result<Value, Vec<FieldError>> 
         Format::Json => serde_json::from_str::<Value>(text)
             .map_err(|e| vec![err("", format!("malformed JSON: {e}"))]),
     }
+}
+
+/// Where and what, never the text: the toml crate's own message quotes the offending line, which
+/// for a file that is not a scenario (`tcplab run ~/.netrc`) would print the file's content.
+fn malformed_toml(text: &str, e: &toml::de::Error) -> FieldError {
+    let at = match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!(" at line {line}, column {col}")
+        }
+        None => String::new(),
+    };
+    err("", format!("malformed TOML{at}: {}", e.message().trim()))
 }
 
 /// A TOML tree as JSON; the tree holds no non-finite float (checked first), so nothing is lost.
@@ -317,6 +332,23 @@ fn check_array<T: DeserializeOwned>(v: Option<&Value>, key: &str, errs: &mut Vec
 #[cfg(test)]
 mod path_tests {
     use super::*;
+
+    #[test]
+    fn malformed_toml_names_the_line_but_never_quotes_it() {
+        let text = "name = \"x\"\nDB_PASSWORD hunter2-secret\n";
+        let e = parse_tree(text, Format::Toml).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert!(
+            e[0].msg.starts_with("malformed TOML at line 2, column "),
+            "{}",
+            e[0].msg
+        );
+        assert!(
+            !e[0].msg.contains("hunter2") && !e[0].msg.contains("DB_PASSWORD"),
+            "{}",
+            e[0].msg
+        );
+    }
 
     #[test]
     fn index_syntax_of_the_messages_is_accepted() {

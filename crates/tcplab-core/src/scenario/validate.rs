@@ -45,12 +45,13 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
     }
     let known = |name: &str| node_names.contains(name);
     let list: Vec<&str> = node_names.iter().copied().collect();
-    let unknown_node = |loc: String, name: &str| {
-        err(
-            loc,
-            format!("unknown node '{name}'; nodes: {}", list.join(", ")),
-        )
+    let list = if list.is_empty() {
+        "none defined".to_string()
+    } else {
+        list.join(", ")
     };
+    let unknown_node =
+        |loc: String, name: &str| err(loc, format!("unknown node '{name}'; nodes: {list}"));
 
     let mut link_names = BTreeSet::new();
     for (i, l) in s.links.iter().enumerate() {

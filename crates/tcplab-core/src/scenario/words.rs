@@ -73,6 +73,24 @@ pub(super) fn in_scenario_words(msg: &str) -> String {
     if m.starts_with("data did not match any variant of untagged enum ") {
         m = "is none of the allowed forms (see `tcplab schema` or docs/scenario.md)".to_string();
     }
+    if let Some(r) = unknown_name(&m) {
+        m = r;
+    }
+    // serde's words for an array of the wrong length (a position of three values).
+    if let Some(rest) = m.strip_prefix("invalid length ") {
+        if let Some((n, expected)) = rest.split_once(", expected ") {
+            m = match expected {
+                "fewer elements in array" => format!("too many values: found {n}"),
+                e => match e
+                    .strip_prefix("a tuple of size ")
+                    .or_else(|| e.strip_prefix("an array of length "))
+                {
+                    Some(k) => format!("expected {k} values, found {n}"),
+                    None => format!("expected {e}, found {n} values"),
+                },
+            };
+        }
+    }
     // "invalid type: integer `5`, expected X" reads better as "expected X, found integer `5`".
     for head in ["invalid type: ", "invalid value: "] {
         if let Some(rest) = m.strip_prefix(head) {
@@ -83,6 +101,34 @@ pub(super) fn in_scenario_words(msg: &str) -> String {
         }
     }
     m
+}
+
+/// "unknown variant `NewReno`, expected one of `reno`, `newreno`" (serde's words for an enum)
+/// → "unknown value `NewReno`; allowed: reno, newreno (values are lower case: `newreno`)"; the
+/// same for "unknown field `x`, expected …". `None` when `msg` is neither.
+fn unknown_name(msg: &str) -> Option<String> {
+    let (what, rest) = if let Some(r) = msg.strip_prefix("unknown variant `") {
+        ("value", r)
+    } else {
+        ("field", msg.strip_prefix("unknown field `")?)
+    };
+    let (given, expected) = rest.split_once("`, ")?;
+    if expected == "there are no fields" {
+        return Some(format!(
+            "unknown field `{given}`; this table takes no fields"
+        ));
+    }
+    let expected = expected.strip_prefix("expected ")?;
+    let allowed: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    if allowed.is_empty() {
+        return None;
+    }
+    let mut out = format!("unknown {what} `{given}`; allowed: {}", allowed.join(", "));
+    let lower = given.to_lowercase();
+    if lower != given && allowed.contains(&lower.as_str()) {
+        out.push_str(&format!(" (write it in lower case: `{lower}`)"));
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -117,6 +163,30 @@ mod tests {
                 "expected a table with a `model` field, found string \"static\"",
             ),
             ("missing field `model`", "missing field `model`"),
+            (
+                "unknown variant `NewReno`, expected one of `reno`, `newreno`, `sack`",
+                "unknown value `NewReno`; allowed: reno, newreno, sack (write it in lower case: `newreno`)",
+            ),
+            (
+                "unknown variant `red2`, expected `droptail` or `red`",
+                "unknown value `red2`; allowed: droptail, red",
+            ),
+            (
+                "unknown field `pakets`, expected `packets` or `bytes`",
+                "unknown field `pakets`; allowed: packets, bytes",
+            ),
+            (
+                "unknown field `x`, there are no fields",
+                "unknown field `x`; this table takes no fields",
+            ),
+            (
+                "invalid length 3, expected fewer elements in array",
+                "too many values: found 3",
+            ),
+            (
+                "invalid length 1, expected a tuple of size 2",
+                "expected 2 values, found 1",
+            ),
         ] {
             assert_eq!(in_scenario_words(serde), ours);
         }

@@ -1,0 +1,127 @@
+//! Error locations in the scenario's own names: `links[1].rate` becomes `links.bottleneck.rate`
+//! when the second link is named `bottleneck` — the path a user writes in `--set`, and the name
+//! they see in their file. Entries without a usable name keep their `[i]` index.
+
+use serde_json::Value;
+
+use super::{apply_override, parse_tree, FieldError, Format};
+
+/// The arrays whose entries have a `name` that `--set` paths accept in place of the index.
+const NAMED_ARRAYS: &[&str] = &["nodes", "links", "wlans", "flows", "agents"];
+
+/// Rewrites the leading `array[i]` of each error's location to `array.name`, reading the names
+/// from the scenario as the user wrote it (overrides applied), so the message and the `--set`
+/// path agree.
+pub(super) fn by_name(
+    text: &str,
+    format: Format,
+    overrides: &[(String, String)],
+    mut errs: Vec<FieldError>,
+) -> Vec<FieldError> {
+    let Ok(mut tree) = parse_tree(text, format) else {
+        return errs;
+    };
+    for (p, v) in overrides {
+        let _ = apply_override(&mut tree, p, v);
+    }
+    for e in &mut errs {
+        if let Some(loc) = rename(&tree, &e.loc) {
+            e.loc = loc;
+        }
+    }
+    errs
+}
+
+fn rename(tree: &Value, loc: &str) -> Option<String> {
+    let array = NAMED_ARRAYS
+        .iter()
+        .find(|a| loc.starts_with(&format!("{a}[")))?;
+    let rest = &loc[array.len() + 1..];
+    let close = rest.find(']')?;
+    let idx: usize = rest[..close].parse().ok()?;
+    let entries = tree.get(array)?.as_array()?;
+    let name = entries.get(idx)?.get("name")?.as_str()?;
+    if !usable(name) {
+        return None;
+    }
+    // A name given twice cannot point at one entry (the duplicate's own error keeps its index).
+    let same = entries
+        .iter()
+        .filter(|e| e.get("name").and_then(Value::as_str) == Some(name))
+        .count();
+    if same != 1 {
+        return None;
+    }
+    Some(format!("{array}.{name}{}", &rest[close + 1..]))
+}
+
+/// A name that reads back as the same entry in an override path: not empty, not a number
+/// (that would be an index), and free of the path's own separators.
+fn usable(name: &str) -> bool {
+    !name.is_empty()
+        && name.parse::<usize>().is_err()
+        && !name.contains(['.', '[', ']', '=', ' '])
+        && !name.chars().any(char::is_control)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::err;
+
+    fn tree() -> Value {
+        serde_json::json!({
+            "links": [{"name": "access"}, {"name": "bottleneck"}, {"a": "x"}, {"name": "a.b"},
+                      {"name": "7"}, {"name": "d"}, {"name": "d"}],
+            "wlans": [{"name": "cell", "stations": [{"node": "s"}]}],
+            "trace": {"pcap": ["x"]}
+        })
+    }
+
+    #[test]
+    fn indices_become_names_where_the_name_reads_back() {
+        let t = tree();
+        let r = |loc: &str| rename(&t, loc);
+        assert_eq!(r("links[1].rate").as_deref(), Some("links.bottleneck.rate"));
+        assert_eq!(r("links[0]").as_deref(), Some("links.access"));
+        assert_eq!(
+            r("wlans[0].stations[0].node").as_deref(),
+            Some("wlans.cell.stations[0].node")
+        );
+        // No name, a name with a dot, a numeric name, a duplicate, out of range, not an array.
+        for loc in [
+            "links[2].a",
+            "links[3].rate",
+            "links[4].rate",
+            "links[5].name",
+            "links[9]",
+            "trace.pcap[0]",
+            "duration",
+        ] {
+            assert_eq!(r(loc), None, "{loc}");
+        }
+    }
+
+    #[test]
+    fn load_reports_the_name_after_overrides() {
+        let text = r#"
+            [[nodes]]
+            name = "a"
+            [[nodes]]
+            name = "b"
+            [[links]]
+            name = "bottleneck"
+            a = "a"
+            b = "b"
+            rate = "5Mbps"
+            delay = "1ms"
+        "#;
+        let errs = by_name(
+            text,
+            Format::Toml,
+            &[("links.bottleneck.name".into(), "wan".into())],
+            vec![err("links[0].rate", "x")],
+        );
+        assert_eq!(errs[0].loc, "links.wan.rate");
+    }
+}
