@@ -44,7 +44,8 @@ METRICS: tuple[tuple[str, str, str], ...] = (
 )
 
 #: Scenario constants the notes quote.
-PROSE_CONSTANTS = (10, 50, 2, 1000, 20, 250, 5, 0.25, sc.DURATION_S)
+PROSE_CONSTANTS = ("FH –10 Mb/s, 50 ms, DropTail 50– BS ~ns-2 802.11 DSSS 2 Mb/s", "MH at 50 m", "1000-B segments",
+                   "window 20", "downloads 2 MB", "t = 5 s", "250 ms ahead", f"({sc.DURATION_S} s)")
 
 NOTES = (
     "Network: FH –10 Mb/s, 50 ms, DropTail 50– BS ~ns-2 802.11 DSSS 2 Mb/s, RTS/CTS~ MH at 50 m (seed 001's, "
