@@ -173,15 +173,17 @@ def test_every_packet_is_captured_once_by_its_sender_and_its_receiver(tmp_path: 
 def test_the_adhoc_string_sender_is_exact_within_its_link_breaks(tmp_path: Path) -> None:
     """The issue's case: n0 of the 7-hop string (RTS/CTS for every unicast frame). Every data
     segment n0's TCP sent is in its capture but those AODV dropped at n0 for a broken link before
-    their first DATA frame (purged from the queue, or failed at the RTS retry limit)."""
+    their first DATA frame (purged from the queue, or failed at the RTS retry limit). The run ends at
+    55 s, when nothing is in flight: a segment AODV still holds at n0 for a local repair when the run
+    ends (the ns2 preset holds them) is neither captured nor dropped."""
     path = ROOT / "examples" / "adhoc_string.toml"
-    res = tcplab.run(path, seed=1, overrides={"duration": "60s"}, pcap_dir=tmp_path)
+    res = tcplab.run(path, seed=1, overrides={"duration": "55s"}, pcap_dir=tmp_path)
     flow = res.summary["flows"][0]
     n0 = next(n for n in res.summary["nodes"] if n["node"] == "n0")
     st = next(w for w in res.summary["wifi"] if w["node"] == "n0")
     data = tshark_count(tmp_path / "manet-n0.pcap", "ip.src == 10.0.0.1 && tcp.len > 0")
     assert flow["segments_sent"] > 1000 and st["retries"] > 100
-    assert st["drops_queue"] == 0 and n0["drops_no_route"] == 0
+    assert st["drops_queue"] == 0 and n0["drops_no_route"] == 0 and flow["packets_in_flight"] == 0
     assert data == flow["segments_sent"] - n0["drops_link_broken"]
 
 

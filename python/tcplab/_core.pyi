@@ -32,8 +32,10 @@ def run(
     seed: int | None = None,
     overrides: list[tuple[str, str]] = ...,
     pcap_dir: str | None = None,
+    events_ns2: str | None = None,
 ) -> dict[str, Any]:
-    """Run one simulation with the GIL released; Ctrl-C raises KeyboardInterrupt."""
+    """Run one simulation with the GIL released; Ctrl-C raises KeyboardInterrupt. ``events_ns2``: a
+    file the core writes the event trace to in ns-2's wireless trace format."""
 
 def ack_schedule(
     t: float,

@@ -7,6 +7,9 @@ Freeze-TCP, Westwood+, Veno, Vegas, Adaptive TCP and CUBIC.  Tables: goodput, co
 FH sender's retransmissions and timeouts, each a mean with a Student-t 95 % CI over seeds (the seed drives
 the error draws and the 802.11 backoff).  No paper prints numbers for this network, so there are no
 published cells: the literature enters as orderings (``findings.py``), each decided by a stated rule.
+
+What a replication varies: the packet-error draws and the 802.11 backoff; the start, the outage's time and
+positions fixed (REPLICATIONS).
 """
 
 from __future__ import annotations
@@ -27,6 +30,13 @@ from tcplab.stats import summarise
 from tcplab.store import Store
 
 NAME = "wireless-baselines"
+#: What a replication varies, for the report page.
+REPLICATIONS = (
+    "Each replication's seed drives the packet-error draws towards the mobile and the 802.11 backoff; the "
+    "download's start, the outage's start and length, and the positions are the same in every replication "
+    "(the same for every scheme, so schemes are compared seed by seed)."
+)
+
 TITLE = "Every wireless TCP scheme on the wired–BS–802.11 network: frame errors and disconnections (issue 41)"
 
 #: No paper prints numbers for this network: the published results are orderings (see findings.py).
