@@ -42,32 +42,11 @@ pub const CLASS_NAMES: [&str; 8] = [
     "tcp_data", "tcp_ack", "routing", "udp", "icmp", "mac_rts", "mac_cts", "mac_ack",
 ];
 
-/// Drop reasons (`ViewTrace::reason` of `DROP` rows), in the order of [`REASON_NAMES`]; the
-/// routing ones are `net::DropReason`'s names, the others the summaries' counter names.
-pub const REASON_NAMES: [&str; 10] = [
-    "none",
-    "queue",
-    "loss",
-    "outage",
-    "ttl",
-    "no_route",
-    "discovery_failed",
-    "buffer_full",
-    "buffer_timeout",
-    "link_broken",
-];
-pub const R_QUEUE: u8 = 1;
-pub const R_LOSS: u8 = 2;
-pub const R_OUTAGE: u8 = 3;
-pub const R_TTL: u8 = 4;
-
-/// The reason code of a routing drop.
-pub fn routing_reason(r: crate::net::DropReason) -> u8 {
-    REASON_NAMES
-        .iter()
-        .position(|n| *n == r.name())
-        .unwrap_or(0) as u8
-}
+/// Drop reasons (`ViewTrace::reason` of `DROP` rows): the event trace's codes and names
+/// (`trace::events`), of which the view uses the first ten — its MAC losses are `rx_*` and
+/// `link_fail` events, not drops.
+pub const REASON_NAMES: &[&str] = super::events::REASON_NAMES.split_at(10).0;
+pub use super::events::{routing_reason, R_LOSS, R_OUTAGE, R_QUEUE, R_TTL};
 
 /// Why the network discarded a packet. Its code is worked out only when a row is written (a
 /// routing reason's is a search by name), so a run without the trace pays nothing for it.
