@@ -216,7 +216,7 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
         second, back = 2 * period - down, 2 * period
         if cell.mean < second < back < cell.published:
             head = (f"ours ends at {cell.mean:.0f} s, before the second 180 s outage begins ({second} s), while the "
-                    f"paper's {cell.published:g} s end after it ({back} s): the paper's download waited out an outage "
+                    f"paper's {cell.published:g} s download ends after it ({back} s): it waited out an outage "
                     f"ours never meets (our baseline is {_faster(ratio)} than Table 2's)")
         else:
             head = f"ours {cell.mean:.0f} s against the paper's {cell.published:g} s"
@@ -234,7 +234,7 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
             "baseline (the rate sensitivity table moves both)"
         )
     return (f"this cell is {100 * (cell_ratio - 1):+.1f} % off the paper's while our baseline is "
-            f"{100 * (ratio - 1):+.1f} %; no switch of ours moves it: cause not found")
+            f"{100 * (ratio - 1):+.1f} %; no switch of ours covers this case: cause not found")
 
 
 # ---- scenarios -----------------------------------------------------------------------------------
