@@ -133,3 +133,56 @@ def test_the_page_carries_the_note_and_tables_4_and_6_point_to_it():
     reason = experiment.NOT_REPRODUCED[experiment.TABLE_TITLES["Table 4"]]
     assert "Retransmission ratios (Table 4 and Table 6, not reproduced)" in reason
     assert notes[-1].startswith("Retransmission ratios (Table 4 and Table 6, not reproduced)")
+
+
+def _t3(row: str, col: str, mean: float, published: float, table: str = "Table 3") -> TableCell:
+    return TableCell(experiment.TABLE_TITLES[table], row, col, published, mean, 0.1, 5, "s")
+
+
+def _baseline(mean: float) -> TableCell:
+    return _t3("delayed ACK enabled", "NewReno", mean, 261.0, "Table 2")
+
+
+def _phase(variant: str, sc: str, values: dict[str, float]) -> list[TableCell]:
+    table = "Sensitivity — outage phase: start of the outage within each cycle (documented choice: the cycle's end)"
+    return [TableCell(table, r, f"{variant}, {sc} (paper 1 s)", None, x, 0.1, 2, "s") for r, x in values.items()]
+
+
+def test_a_phase_swept_cell_quotes_the_phase_cells_and_says_cause_not_found_when_none_reaches_the_paper():
+    cell = _t3("delayed ACK enabled, M-TCP+", "30s", 480.1, 435.6)  # +10.2 %, baseline −9.5 %
+    phase = _phase("M-TCP+", "30s", {"0s": 490.0, "15s": 500.0, "30s": 480.1})
+    text = experiment.deviation_cause(cell, [_baseline(236.3), cell, *phase])
+    assert "outage start 0s: 490 s; outage start 15s: 500 s; outage start 30s (ours): 480 s; the paper: 435.6 s" in text
+    assert text.endswith("(cause not found)")
+    # A phase that reaches the paper is named as the cause.
+    phase = _phase("M-TCP+", "30s", {"0s": 440.0, "15s": 500.0, "30s": 480.1})
+    text = experiment.deviation_cause(cell, [_baseline(236.3), cell, *phase])
+    assert text.endswith("outage start 0s brings it within 10 % of the paper's, so the outage phase accounts for it")
+
+
+def test_the_180s_cause_says_where_the_second_outage_falls_from_the_cells():
+    cell = _t3("delayed ACK enabled, M-TCP+", "180s", 416.8, 622.4)
+    phase = _phase("M-TCP+", "180s", {"0s": 0.0, "60s": 597.0, "120s": 416.8})
+    text = experiment.deviation_cause(cell, [_baseline(236.3), cell, *phase])
+    assert text.startswith("ours ends at 417 s, before the second 180 s outage begins (420 s)")
+    assert "outage start 0s: no completion; outage start 60s: 597 s" in text
+    assert text.endswith("outage start 60s brings it within 10 % of the paper's, so the outage phase accounts for it")
+    # Ours ending after the second outage: no such claim.
+    late = _t3("delayed ACK enabled, M-TCP+", "180s", 700.0, 622.4)
+    assert "before the second" not in experiment.deviation_cause(late, [_baseline(236.3), late, *phase])
+
+
+def test_the_table_5_cause_reads_the_load_switch():
+    table = "Sensitivity — congestion traffic through the IH (documented choice: 2 Mb/s CBR/UDP)"
+    loads = {"1Mbps CBR/UDP": 437.0, "2Mbps CBR/UDP": 735.0, "3Mbps CBR/UDP": 0.0, "bulk TCP download": 626.0}
+    sens = [TableCell(table, r, "NewReno, congestion (paper 440.7 s)", None, x, 1.0, 2, "s") for r, x in loads.items()]
+    cell = _t3("delayed ACK enabled", "NewReno", 735.3, 440.7, "Table 5")
+    text = experiment.deviation_cause(cell, [cell, *sens])
+    assert "(1Mbps CBR/UDP: 437 s; 2Mbps CBR/UDP: 735 s; 3Mbps CBR/UDP: no completion; bulk TCP download: 626 s" in text
+    assert text.endswith("1Mbps CBR/UDP brings it within 10 % of the paper's, so the (uncalibrated) load accounts for it")
+    sens = [TableCell(table, r, "NewReno, congestion (paper 440.7 s)", None, x + 200, 1.0, 2, "s") for r, x in loads.items()]
+    assert experiment.deviation_cause(cell, [cell, *sens]).endswith("cause not found")
+    # SACK's cell is read on NewReno's download, and says so.
+    sack = _t3("delayed ACK enabled", "SACK", 735.3, 440.7, "Table 5")
+    sens = [TableCell(table, r, "NewReno, congestion (paper 440.7 s)", None, x, 1.0, 2, "s") for r, x in loads.items()]
+    assert experiment.deviation_cause(sack, [sack, *sens]).endswith("(read on NewReno's delayed-ACK download)")
