@@ -243,7 +243,8 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
                 f"delayed-ACK Table 5 download with the load ({loads}; the paper: {pub:g} s)")
         if near:
             return head + (f"; {near} brings it within {100 * NEAR:g} % of the paper's, so the (uncalibrated) load "
-                           "accounts for it" + ("" if own else f" (read on {who}'s delayed-ACK download)"))
+                           "accounts for it" + ("" if own else f" (this cell itself is not run under the switch: read on {who}'s "
+                                                      "delayed-ACK download)"))
         return head + f"; no swept load brings it within {100 * NEAR:g} % of the paper's: cause not found"
     variant = next((v for v, lab in LABEL.items() if cell.row.endswith(", " + lab)), "")
     sc = cell.column
