@@ -4,6 +4,7 @@
 * ``findings.py`` — the paper's claims as findings under stated rules;
 * ``scenario.py`` — the network and the senders;
 * ``figures.py`` — the figures;
+* ``causes.py`` — the switch behind each Table 2 deviation (static losses, walking losses, time out of range);
 * ``claims.py`` — every quantitative or comparative sentence of the paper's text and how it is checked;
 
 The registry (``tcplab.experiments``) loads ``experiment``; the shared records and helpers are in

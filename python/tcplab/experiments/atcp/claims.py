@@ -25,7 +25,8 @@ CLAIMS: tuple[Claim, ...] = (
           finding="shortens every trial of Table 2 by 25–50 %"),
     Claim("CWND reaches its maximum value of 45 and stays there in case of our modified TCP. But in case of Base TCP, "
           "CWND fluctuates and does not stabilize even though there is no congestion.", "§9", "not checked",
-          reason=_PLOT + "; our static channel loses nothing, so base TCP's window does not fluctuate (deviation cause)"),
+          reason=_PLOT + "; our static channel loses nothing (the static rows of the retransmissions table), so base TCP's window "
+                         "does not fluctuate; the static-loss switch measures what losses change (deviation causes)"),
     Claim("The performance improvement is very obvious in the case when a node is mobile and in the case when a node gets "
           "disconnected from the other.", "§9", "each mobile / disconnected row's reduction minus each static row's",
           finding="The gain is larger under mobility and disconnection than static"),

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tcplab.experiments.atcp import causes as causes
 from tcplab.experiments.atcp.findings import findings
 from tcplab.experiments.atcp.scenario import LABEL, VARIANTS, congested, scenario, variant_cells, variant_of
 from tcplab.experiments.atcp.claims import CLAIMS  # noqa: F401  (the report reads it)
@@ -76,6 +77,13 @@ CASES = (
     Case(2, "mobile", 1, 30.8, 15.4),
     Case(1, "disconnect", 30, 198.0, 151.0),
 )
+
+
+def case_label(hops: int, motion: str, size_mb: int) -> str:
+    """The Table 2 row label of a case (hops, motion, size)."""
+    return next(c.label for c in CASES if (c.hops, c.motion, c.size_mb) == (hops, motion, size_mb))
+
+
 PUBLISHED: dict[tuple[str, str], Published] = {
     (c.label, v): Published(t, "Table 2") for c in CASES for v, t in (("base", c.base), ("atcp_mod", c.modified))
 }
@@ -86,7 +94,12 @@ TP = "Table 2 cases: retransmitted segments per run"
 
 #: Phrases of the prose that quote scenario parameters (inputs, not results): absorbed timeouts, the walking
 #: receiver's rate steps (Mb/s), RED's max_th (the paper's maximum cwnd) (tests/test_report_prose.py).
-PROSE_CONSTANTS = ("after 3 absorbed timeouts", "rate steps 11/5.5/2/1 Mb/s", "max_th = 45")
+PROSE_CONSTANTS = ("after 3 absorbed timeouts", "rate steps 11/5.5/2/1 Mb/s", "max_th = 45",
+                   f"within {100 * causes.NEAR:g} % of the paper",
+                   *dict.fromkeys(s.shown(v).removesuffix(" (ours)") for s in causes.SWITCHES for v in s.values),
+                   # Table 2's own reductions, quoted beside each switch's (published, derived from the paper's times).
+                   *dict.fromkeys(f"a reduction of {100 * (1 - c.modified / c.base):.1f} %" for c in CASES
+                                  if any((c.hops, c.motion, c.size_mb) in s.cases for s in causes.SWITCHES)))
 
 NOTES = (
     "Every sender runs each case with the same seeds: the same packet losses and the same paths.",
@@ -121,6 +134,8 @@ def sweeps(quick: bool) -> list[Sweep]:
     # The plots: seed 1 of every case with its time series.
     out += [_sweep(plot_name(pre, c), c.doc(series=True), ALL, 1) for c in CASES]
     out.append(_sweep(f"{pre}/congestion", congested(), CONGESTION, reps))
+    # The deviations' switches (atcp/causes.py): base TCP and modified ATCP with Table 2's seeds.
+    out += [_sweep(name, base, PAPER2, reps) for name, base in causes.sweep_specs(pre)]
     return out
 
 
@@ -170,6 +185,7 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
                          ("relay ECN marks", "packets")):
         for v in CONGESTION:
             cells.append(TableCell.of(TC, metric, LABEL[v], summarise(cong.get(v, {}).get(metric, {}).values()), unit))
+    cells += causes.cells(lambda sweep: transfer_times(store, sweep), pre, case_label, PUBLISHED)
     motion = {c.label: c.motion for c in CASES}
     return cells, against_paper(findings(times, motion, cong, conserved, published_gain()),
                                 findings(paper_times(), motion, {}, [], published_gain()))
@@ -206,22 +222,9 @@ def congestion_stats(store: Store, sweep: str) -> dict[str, dict[str, dict[int, 
 
 
 def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
-    """Why a published cell is off by more than 10 % (the report lists these)."""
-    if "static" in cell.row:
-        return (
-            "our static channel loses nothing (no interference, no fading), so both senders run at the PHY's "
-            "one-flow rate and never leave slow start's ceiling; the paper's testbed lost packets even when static "
-            "(its base TCP's cwnd 'fluctuates ... even though there is no congestion')"
-        )
-    if "disconnection" in cell.row:
-        return (
-            "the base sender's backed-off RTO happens to fire a few seconds after the receiver is back; the paper's "
-            "RTO had 'shot up' further, and its ICMP/route reports are not described"
-        )
-    return (
-        "the walk, the loss process and the rates are our definition (atcp/scenario.py); the paper's movement is "
-        "not given"
-    )
+    """Why a published cell is off by more than 10 % (the report lists these): written from the cell's switch
+    (atcp/causes.py), the numbers this run's."""
+    return causes.cause(cell, cells, case_label, PUBLISHED)
 
 
 def figures(store: Store, outdir: Path, quick: bool = False) -> list[Path]:

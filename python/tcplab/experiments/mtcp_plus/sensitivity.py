@@ -4,7 +4,7 @@ Each sweep varies one unstated setting around the documented choice and measures
 M-TCP+ (delayed ACK on, the paper's recommended case) on the scenarios that setting affects.  The
 report shows one table per setting; docs/validation/mtcp_plus.md records the choice and why.
 
-* phase — when in each cycle the outage starts (10 s and 180 s disconnections);
+* phase — when in each cycle the outage starts (10, 30 and 180 s disconnections);
 * size — "100 MB" as 10^8 bytes or as 100 · 2^20 bytes;
 * rate — the 802.11b data rate (the one calibrated parameter);
 * congestion — the competing traffic: CBR/UDP at several loads, or a bulk TCP download, through
@@ -32,7 +32,8 @@ OUTAGE_START = "wlans.bss.stations.1.outage.start"
 SETTINGS: dict[str, tuple[str, list[tuple[str, str, list[Any]]]]] = {
     "phase": (
         "outage phase: start of the outage within each cycle (documented choice: the cycle's end)",
-        [("10s", OUTAGE_START, ["0s", "20s", "40s", "50s"]), ("180s", OUTAGE_START, ["0s", "60s", "120s"])],
+        [("10s", OUTAGE_START, ["0s", "20s", "40s", "50s"]), ("30s", OUTAGE_START, ["0s", "15s", "30s"]),
+         ("180s", OUTAGE_START, ["0s", "60s", "120s"])],
     ),
     "size": (
         "file size: 100 MB read as 10^8 bytes (documented choice) or 100 · 2^20 bytes",
