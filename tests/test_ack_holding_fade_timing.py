@@ -141,6 +141,8 @@ def test_report_shows_ns2_beside_tcplab():
             in cause)
     early_tcplab = _stats(True)["tcplab"][("early", "100ms", "10ms")]
     assert f"tcplab {early_tcplab.mean:.0f} ± {early_tcplab.ci95:.0f} on the same cell" in cause
+    # The cause says ns-2 ran after DSDV's start-up (issue 40).
+    assert f"ns-2 runs every cell {ft.NS2_SETTLE_S:g} s later than scheduled, after the start-up of DSDV" in cause
 
 
 def test_report_says_when_no_reading_reaches_503():
@@ -148,6 +150,7 @@ def test_report_says_when_no_reading_reaches_503():
     st["ns2"][("early", "100ms", "10ms")] = summarise([1000.0, 1001.0, 1002.0])
     _, cause = _page(ft.table_cells(st, True, 503.0))
     assert "no swept two-fade reading brings ns-2 within 25 % of 503" in cause
+    assert "after the start-up of DSDV" in cause
 
 
 def test_report_says_ns_not_installed():
