@@ -12,7 +12,8 @@ the experiment's network (FH --10 Mb/s-- BS ~ 2 Mb/s ns-2 802.11 ~ MH).  The gri
 * the wired one-way delay, 50 ms (our choice) or 10 ms.
 
 Each cell is run by tcplab as a sweep, and, when ``ns`` is installed, by ns-2.35 through the
-validate-ns2 translator and trace reader (:func:`run_ns2`); ns-2's packets are stored in the same
+validate-ns2 translator and trace reader (:func:`run_ns2`), its schedule moved past DSDV's start-up
+(:func:`settled`); ns-2's packets are stored in the same
 store as runs of their own sweep (version ``ns-2.35``), so the report reads both from the store.
 """
 
