@@ -7,6 +7,10 @@
 (ii) fades 2-12 and 14-24 s, wired 10 ms, 2 Mb/s last hop, tcpTick_ 0.1: the same, and then tcplab with one
      rule of the ns-2 profile switched back to the classic rule at a time, to show which rule carries the gap.
 
+ns-2 runs each cell twice: as validate-ns2 translates it, and with every scheduled event NS2_SETTLE_S later so
+that DSDV (the translation's stand-in for tcplab's static routes) has its routes before the SYN
+(fade_timing.settled says why); then, per seed, when ns-2's SYN was ACKed and its estimator before the fade.
+
 Each cell is the ack-holding experiment's fade-timing cell (python/tcplab/experiments/ack_holding/fade_timing.py),
 run by tcplab's core and by `ns` through validate-ns2's translator and trace reader.
 """
@@ -53,8 +57,8 @@ def tcplab_packets(cell: dict, seeds: range, overrides: list[tuple[str, str]]) -
     return pk, to
 
 
-def ns2_packets(cell: dict, seeds: range) -> tuple[list[float], list[int]]:
-    script = ft.ns2_script(experiment.scenario(), cell)
+def ns2_packets(cell: dict, seeds: range, settle_s: float) -> tuple[list[float], list[int]]:
+    script = ft.ns2_script(experiment.scenario(), cell, settle_s)
     pk, to = [], []
     for seed in seeds:
         c = ft.run_ns2_seed(script, seed)
@@ -81,27 +85,48 @@ def rto_at_fade(cell: dict, seeds: range, overrides: list[tuple[str, str]]) -> l
     return out
 
 
-def ns2_rto_at_fade(cell: dict, seeds: range) -> list[tuple[int, float, float]]:
-    """Per seed (ns-2.35): srtt_ and rttvar_ as Agent/TCP traces them (seconds) at their last change
-    before the first fade; its RTO is srtt_ + 4·rttvar_ (tcp.cc rtt_timeout, before minrto_/backoff).
-    The translated script is changed only to trace these variables into a file of their own."""
-    script = ft.ns2_script(experiment.scenario(), cell)
-    text = script.text.replace("$tcp_ attach $tf\n", "set vt [open vars.tr w]\n$tcp_ attach $vt\n")
-    text = text.replace("$tcp_ trace nrexmit_\n", "foreach v {srtt_ rttvar_} { $tcp_ trace $v }\n")
-    assert text != script.text, "the script's agent trace lines changed; update ns2_rto_at_fade"
-    start = float(cell[ft.OUTAGE_PATH][0][0][:-1])
+#: Polls Agent/TCP's bound t_rtt_/t_srtt_/t_rttvar_ (ticks, x8, x4: tcp.cc binds rtt_, srtt_, rttvar_ to
+#: them) every 0.5 ms and writes each change; the traced srtt_/rttvar_ are truncated to whole ticks.
+POLL = """
+set pf_ [open poll.tr w]
+set last_ ""
+proc poll_ {} {
+    global ns_ tcp_ pf_ last_
+    set v "[$tcp_ set rtt_] [$tcp_ set srtt_] [$tcp_ set rttvar_]"
+    if {$v != $last_} { puts $pf_ "[$ns_ now] $v"; set last_ $v }
+    if {[$ns_ now] < %(until)s} { $ns_ at [expr [$ns_ now] + 0.0005] "poll_" } else { close $pf_ }
+}
+$ns_ at 0.0 "poll_"
+"""
+
+
+def ns2_rto_at_fade(cell: dict, seeds: range, settle_s: float) -> list[tuple[int, float | None, float, float, float]]:
+    """Per seed (ns-2.35): when the SYN's ACK reached the sender after the transfer's start (None: never;
+    the wired trace's first ACK at node 0), and t_srtt_/8, t_rttvar_/4 and the RTO before backoff,
+    ⌊(8·t_rttvar_ + t_srtt_)/8⌋ ticks (tcp.cc rtt_update), at their last change before the first fade.
+    The script is changed only to poll those variables into a file of their own."""
+    script = ft.ns2_script(experiment.scenario(), cell, settle_s)
+    start = float(cell[ft.OUTAGE_PATH][0][0][:-1]) + settle_s
+    tick = float(cell[ft.TICK_PATH][:-2]) / 1000
+    text = script.text.replace('$ns_ run\n', POLL % {"until": start} + '$ns_ run\n')
+    assert text != script.text, "the script no longer ends with `$ns_ run`; update ns2_rto_at_fade"
     out = []
     for seed in seeds:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "cell.tcl"
             path.write_text(text)
-            subprocess.run(["ns", str(path), str(seed), "/dev/null"], cwd=tmp, check=True, capture_output=True)
-            last: dict[str, float] = {}
-            for line in (Path(tmp) / "vars.tr").read_text().splitlines():
-                tok = line.split()
-                if len(tok) >= 7 and float(tok[0]) < start and tok[5] in ("srtt_", "rttvar_"):
-                    last[tok[5]] = float(tok[6])
-        out.append((seed, last["srtt_"], last["rttvar_"]))
+            subprocess.run(["ns", str(path), str(seed), "out.tr"], cwd=tmp, check=True, capture_output=True)
+            syn_ack = None
+            with open(Path(tmp) / "out.tr") as tr:
+                for line in tr:
+                    tok = line.split()
+                    if len(tok) > 4 and tok[0] == "r" and tok[3] == "0" and tok[4] == "ack":
+                        syn_ack = float(tok[1]) - settle_s
+                        break
+            rows = [ln.split() for ln in (Path(tmp) / "poll.tr").read_text().splitlines()]
+            _, rtt, srtt, rttvar = max((r for r in rows if float(r[0]) < start), key=lambda r: float(r[0]))
+            ticks = ((int(rttvar) << 3) + int(srtt)) >> 3
+        out.append((seed, syn_ack, int(srtt) / 8 * tick, int(rttvar) / 4 * tick, ticks * tick))
     return out
 
 
@@ -111,32 +136,66 @@ def show(xs: list[float]) -> str:
     return f"{s.mean:.0f} ± {0 if s.ci95 != s.ci95 else s.ci95:.0f} ({', '.join(f'{x:.0f}' for x in xs)})"
 
 
+#: ns-2's two runs of each cell: the translation as is, and with every event after DSDV's start-up
+#: (fade_timing.settled; the experiment's ns-2 column uses the second).
+NS2_SIDES = {"as translated": 0.0, f"DSDV settled (+{ft.NS2_SETTLE_S:g} s)": ft.NS2_SETTLE_S}
+
+
+def table(seeds: range) -> int:
+    """The experiment's fade-timing table (docs/validation/ack_holding.md) without a store: each cell's
+    packets on tcplab and on ns-2.35 (the experiment's settled script), then the report's deviation text."""
+    st: dict[str, dict] = {"tcplab": {}, "ns2": {}}
+    reading_of = {json.dumps(v): k for k, v in ft.READINGS.items()}
+    print(f"seeds 1-{seeds[-1]}; packets delivered in order in 40 s, mean ± 95 % CI (per seed)\n")
+    print("| fades | tcpTick | wired | tcplab | ns-2.35 |")
+    print("|---|---|---|---|---|")
+    for cell in ft.cells():
+        key = (reading_of[json.dumps(cell[ft.OUTAGE_PATH])], cell[ft.TICK_PATH], cell[ft.DELAY_PATH])
+        tpk, _ = tcplab_packets(cell, seeds, [])
+        npk, _ = ns2_packets(cell, seeds, ft.NS2_SETTLE_S)
+        st["tcplab"][key], st["ns2"][key] = summarise(tpk), summarise(npk)
+        print(f"| {ft.READING_TEXT[key[0]]} | {key[1]} | {key[2]} | {show(tpk)} | {show(npk)} |", flush=True)
+    published = experiment.PUBLISHED[("two", "reno")].value
+    print("\nDeviation (fade_timing.cause):", ft.cause(ft.table_cells(st, True, published), published))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--seeds", type=int, default=3, help="seeds 1..N (default 3)")
+    ap.add_argument("--table", action="store_true",
+                    help="instead: every fade-timing cell on both simulators (ns-2 settled, as the experiment runs it) "
+                         "and the two-fade deviation the report writes from them")
     args = ap.parse_args()
     seeds = range(1, args.seeds + 1)
+    if args.table:
+        return table(seeds)
     print(f"seeds 1-{args.seeds}; packets delivered in order in 40 s (mean ± 95 % CI, then per seed), RTOs per run (mean)\n")
-    print("| check | tcplab setting | tcplab packets | tcplab RTOs | ns-2.35 packets | ns-2.35 RTOs | tcplab / ns-2 |")
-    print("|---|---|---|---|---|---|---|")
+    print("| check | ns-2.35 run | tcplab setting | tcplab packets | tcplab RTOs | ns-2.35 packets | ns-2.35 RTOs "
+          "| tcplab / ns-2 |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, cell in CHECKS.items():
-        npk, nto = ns2_packets(cell, seeds)
-        for sw, ov in SWITCHES.items():
-            if sw != "profile ns2 (all rules)" and name.startswith("(i)"):
-                continue
-            tpk, tto = tcplab_packets(cell, seeds, ov)
-            ratio = summarise(tpk).mean / summarise(npk).mean
-            print(f"| {name} | {sw} | {show(tpk)} | {sum(tto) / len(tto):.1f} | {show(npk)} | {sum(nto) / len(nto):.1f} "
-                  f"| {ratio:.2f} |", flush=True)
+        tcplab = {sw: tcplab_packets(cell, seeds, ov) for sw, ov in SWITCHES.items()
+                  if sw == "profile ns2 (all rules)" or name.startswith("(ii)")}
+        for side, settle in NS2_SIDES.items():
+            npk, nto = ns2_packets(cell, seeds, settle)
+            for sw, (tpk, tto) in tcplab.items():
+                if sw != "profile ns2 (all rules)" and settle == 0.0:
+                    continue
+                ratio = summarise(tpk).mean / summarise(npk).mean
+                print(f"| {name} | {side} | {sw} | {show(tpk)} | {sum(tto) / len(tto):.1f} | {show(npk)} "
+                      f"| {sum(nto) / len(nto):.1f} | {ratio:.2f} |", flush=True)
     cell = CHECKS["(ii) fades 2-12 + 14-24 s, tick 0.1, wired 10 ms"]
     print("\n(ii), tcplab per seed: SRTT and RTO just before the first fade, when snd_una next advances, packets")
     for sw in ("profile ns2 (all rules)", "rto_rule = rfc6298"):
         for seed, srtt, rto, resume, pk in rto_at_fade(cell, seeds, SWITCHES[sw]):
             when = f"{resume:.2f} s" if resume is not None else "not before the end"
             print(f"  {sw}, seed {seed}: SRTT {srtt:.3f} s, RTO {rto:.3f} s, resumes {when}, {pk:.0f} packets")
-    print("(ii), ns-2.35 per seed: srtt_ and rttvar_ before the first fade, RTO = srtt_ + 4·rttvar_")
-    for seed, srtt, rttvar in ns2_rto_at_fade(cell, seeds):
-        print(f"  seed {seed}: srtt_ {srtt:.3f} s, rttvar_ {rttvar:.3f} s, RTO {srtt + 4 * rttvar:.3f} s")
+    print("(ii), ns-2.35 per seed: the SYN's ACK after the start; t_srtt_/8, t_rttvar_/4 and the RTO before the first fade")
+    for side, settle in NS2_SIDES.items():
+        for seed, syn_ack, srtt, rttvar, rto in ns2_rto_at_fade(cell, seeds, settle):
+            when = f"{syn_ack:.3f} s" if syn_ack is not None else "never"
+            print(f"  {side}, seed {seed}: SYN ACKed at {when}, SRTT {srtt:.4f} s, RTTVAR {rttvar:.4f} s, RTO {rto:.1f} s")
     return 0
 
 

@@ -118,7 +118,8 @@ PUBLISHED: dict[tuple[str, str], Published] = {
 #: Phrases of the prose that quote scenario parameters (inputs, not results): segment size, transfer length,
 #: link rates and delay, fade times, and the fade-timing cause's reading (tests/test_report_prose.py).
 PROSE_CONSTANTS = (f"within ±{FADE_JITTER_S:g} s", "1000-B segments", "in 40 s", "DSSS 2 Mb/s", "FH-BS 10 Mb/s, 50 ms", "10-20 s", "25-35 s",
-                   "fades 10–20 + 25–35 s", "tcpTick 0.01 s", "wired 50 ms", "within 25 % of")
+                   "fades 10–20 + 25–35 s", "tcpTick 0.01 s", "wired 50 ms", "within 25 % of",
+                   f"{fade_timing.NS2_SETTLE_S:g} s later", "for up to 2 s")
 
 NOTES = (
     (
