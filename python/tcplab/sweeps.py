@@ -199,7 +199,7 @@ class SweepResult:
         return SweepSummary.of(rows, metric, by)
 
     def series(self, key: str) -> pl.DataFrame:
-        """The time series (flow, series, t_s, value) recorded by run ``key``."""
+        """The time series (flow, at, series, t_s, value) recorded by run ``key``."""
         with Store(self.store, readonly=True) as store:
             return store.series(key)
 
