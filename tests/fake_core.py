@@ -136,10 +136,11 @@ def run(
         }
         for i, flow in enumerate(doc.get("flows", []))
     ]
-    series = {"flow": [], "series": [], "t_s": [], "value": []}
+    series = {"flow": [], "at": [], "series": [], "t_s": [], "value": []}
     if doc.get("fake", {}).get("series") or doc.get("trace", {}).get("series"):
         for k in range(5):
             series["flow"].append(flows[0]["name"])
+            series["at"].append(None)
             series["series"].append("cwnd")
             series["t_s"].append(k * 0.1)
             series["value"].append(rng.random())

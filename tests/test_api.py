@@ -40,7 +40,7 @@ def test_result_shape(wired: dict[str, Any]) -> None:
     assert flow["goodput_bps"] > 0 and flow["response_time_s"] > 0
     assert res.flows.schema["response_time_s"] == pl.Float64
     assert res.links.height >= 2
-    assert res.series.columns == ["flow", "series", "t_s", "value"]
+    assert res.series.columns == ["flow", "at", "series", "t_s", "value"]
     assert json.loads(res.to_json())["flows"][0]["name"] == "download"
 
 

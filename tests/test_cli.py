@@ -32,7 +32,9 @@ def test_run_json_prints_one_object(wired_toml: Path) -> None:
     proc = run_cli("run", str(wired_toml), "--seed", "7", "--json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)  # exactly one JSON document, nothing else on stdout
-    assert set(doc) == JSON_KEYS
+    # The scenario traces cwnd: the series come with the summary (columns, docs/trace.md).
+    assert set(doc) == JSON_KEYS | {"series"}
+    assert set(doc["series"]) == {"flow", "at", "series", "t_s", "value"} and set(doc["series"]["series"]) == {"cwnd"}
     assert doc["seed"] == 7
     assert FLOW_KEYS <= set(doc["flows"][0])
 
@@ -60,7 +62,7 @@ def test_out_writes_summary_atomically(wired_toml: Path, tmp_path: Path) -> None
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no staging left
     # The scenario traces cwnd, so the series file must be there (and hold that series).
     series = pl.read_parquet(out / "series.parquet")
-    assert series.columns == ["flow", "series", "t_s", "value"]
+    assert series.columns == ["flow", "at", "series", "t_s", "value"]
     assert series.height > 0 and set(series["series"]) == {"cwnd"}
 
 

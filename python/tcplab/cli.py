@@ -155,7 +155,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
     if args.json:
-        print(result.to_json())  # the same summary as summary.json
+        # The same summary as summary.json, and the series (series.parquet) when any were asked for.
+        print(json.dumps(result.json_doc(), allow_nan=False))
     else:
         _print_result(result, out)
     if captures and out is not None:
@@ -395,9 +396,15 @@ def cmd_results(args: argparse.Namespace) -> int:
 
     if not Path(args.store).is_file():
         raise UsageError(f"{args.store}: no results store (run a sweep first, or pass --store)")
-    if args.by and not args.summary:
-        raise UsageError("--by groups a summary: add --summary METRIC")
-    if args.summary:
+    if args.metric is not None and args.summary is None:
+        args.summary = ""
+    for flag, given in (("--by", args.by), ("--flow", args.flow), ("--sum-flows", args.sum_flows)):
+        if given and args.summary is None:
+            raise UsageError(f"{flag} belongs to a summary: add --summary [METRIC]")
+    if args.summary is not None:
+        if args.summary and args.metric and args.summary != args.metric:
+            raise UsageError(f"--summary {args.summary} and --metric {args.metric}: name one metric")
+        args.summary = args.summary or args.metric or "goodput_bps"
         return _results_summary(args)
     with Store(args.store, readonly=True) as store:
         if args.csv or args.parquet:
@@ -430,7 +437,7 @@ def _results_summary(args: argparse.Namespace) -> int:
     from tcplab.sweeps import results
 
     res = results(args.store, args.sweep)
-    summary = res.summary(args.summary, by=args.by or None)
+    summary = res.summary(args.summary, by=args.by or None, flow=args.flow, sum_flows=args.sum_flows)
     if args.csv or args.parquet:
         from tcplab.store import write_frame
 
@@ -443,7 +450,11 @@ def _results_summary(args: argparse.Namespace) -> int:
         [*("–" if r[c] is None else str(r[c]) for c in summary.by), _number(r["mean"]), _number(r["ci95"]), str(r["n"])]
         for r in summary.iter_rows(named=True)
     ]
-    title = f"{res.name}: {args.summary}, mean ± 95 % CI (Student t) over n ok runs per cell"
+    from tcplab.metrics import what
+
+    of = what(args.summary)
+    which = f" of {args.flow}" if args.flow else f" summed over each run's {of}" if args.sum_flows else ""
+    title = f"{res.name}: {args.summary}{which}, mean ± 95 % CI (Student t) over n ok runs per cell"
     _print_table(title, header, rows, right=3)
     failed = res.failed["key"].n_unique()
     if failed:
@@ -459,16 +470,25 @@ def cmd_plot(args: argparse.Namespace) -> int:
         if path is not None and path not in res.parameters:
             raise UsageError(f"{flag}: {path!r} is not a swept parameter of {res.name}; expected one of "
                              f"{list(res.parameters)}")
-    by = [args.x, *(p for p in res.default_by() if p != args.x)]
-    summary = res.summary(args.y, by=by)
-    out = Path(args.output or f"{res.name.replace('/', '_')}_{args.y}_vs_{args.x.rsplit('.', 1)[-1]}.png")
+    per_flow = args.flow is None and not args.sum_flows
+    default = res.default_by(args.y, per_flow=per_flow)
+    if args.hue is not None and "flow" in default:
+        raise UsageError(
+            f"--hue {args.hue}: {args.y} has {len(res.flows_of(args.y))} flows per run "
+            f"({', '.join(res.flows_of(args.y))}), so each line would mix them; pick one with --flow NAME "
+            "or add them up with --sum-flows"
+        )
+    by = [args.x, *(p for p in default if p != args.x)]
+    summary = res.summary(args.y, by=by, flow=args.flow, sum_flows=args.sum_flows)
+    metric = args.y.replace(".", "_")
+    out = Path(args.output or f"{res.name.replace('/', '_')}_{metric}_vs_{args.x.rsplit('.', 1)[-1]}.png")
     summary.plot(
         x=args.x,
         hue=args.hue,
         band=args.band,
         logx=args.logx,
         logy=args.logy,
-        title=f"{res.name}: {args.y} vs. {args.x}",
+        title=f"{res.name}: {args.y}{f' of {args.flow}' if args.flow else ' (sum per run)' if args.sum_flows else ''} vs. {args.x}",
         path=out,
     )
     _err(f"wrote {out}")
@@ -512,6 +532,14 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ entry point
+
+
+def _flow_args(p: argparse.ArgumentParser) -> None:
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--flow", metavar="NAME",
+                       help="only this flow (or link direction LINK:A->B, station WLAN:NODE, node) of each run")
+    which.add_argument("--sum-flows", action="store_true",
+                       help="add up the metric over each run's flows (links, stations, nodes) first")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -576,8 +604,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sweep", help="only this sweep (needed with --summary when the store holds several)")
     p.add_argument("--status", choices=("ok", "failed"), help="only runs with this status")
     p.add_argument(
-        "--summary", metavar="METRIC", help="mean ± 95 %% CI of a per-flow metric (e.g. goodput_bps) per cell"
+        "--summary", nargs="?", const="", metavar="METRIC",
+        help="mean ± 95 %% CI of a metric per cell (default goodput_bps; or name it with --metric)",
     )
+    p.add_argument(
+        "--metric", metavar="METRIC",
+        help="the metric of --summary: a TCP flow's (goodput_bps…), cbr.*, link.*, wifi.*, node.* (docs/sweeps.md)",
+    )
+    _flow_args(p)
     p.add_argument(
         "--by", nargs="+", metavar="PATH", help="group the summary by these columns (default: the swept parameters)"
     )
@@ -590,7 +624,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("store", help="results database (e.g. results/tcplab.db)")
     p.add_argument("--sweep", help="the sweep (needed when the store holds several)")
     p.add_argument("--x", required=True, metavar="PATH", help="swept parameter on the x axis")
-    p.add_argument("--y", default="goodput_bps", metavar="METRIC", help="per-flow metric (default: goodput_bps)")
+    p.add_argument("--y", "--metric", dest="y", default="goodput_bps", metavar="METRIC",
+                   help="the metric: a TCP flow's (default: goodput_bps), cbr.*, link.*, wifi.*, node.* (docs/sweeps.md)")
+    _flow_args(p)
     p.add_argument("--hue", metavar="PATH", help="one line per value of this swept parameter (e.g. tcp.variant)")
     p.add_argument("-o", "--output", metavar="FILE.png", help="output file (default: <sweep>_<y>_vs_<x>.png)")
     p.add_argument("--band", action="store_true", help="draw the CI as a shaded band instead of error bars")

@@ -17,6 +17,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import ScalarFormatter
 
+from tcplab.quantities import sorted_values
+
 
 def new_figure() -> tuple[Figure, Axes]:
     """A fresh figure with one axes in the house style (light grid, no top/right frame)."""
@@ -90,7 +92,8 @@ def summary_figure(
     lines = [hue] if hue is not None else others
     label, scale = metric_axis(metric)
     numeric_x = summary.schema[x].is_numeric()
-    categories = sorted(summary[x].drop_nulls().unique().to_list())
+    # Quantities ("5ms", "50ms", "1s") by magnitude, not as text.
+    categories = sorted_values(summary[x].drop_nulls().unique().to_list())
 
     if ax is None:
         fig, ax = new_figure()
@@ -98,7 +101,8 @@ def summary_figure(
         fig = ax.figure  # type: ignore[assignment]
     groups = summary.group_by(lines, maintain_order=True) if lines else [((), summary)]
     for key, group in sorted(groups, key=lambda kv: [str(k) for k in kv[0]]):
-        group = group.filter(pl.col(x).is_not_null()).sort(x)
+        group = group.filter(pl.col(x).is_not_null())
+        group = group.sort(x) if numeric_x else group[sorted(range(group.height), key=lambda i: categories.index(group[x][i]))]
         xs = group[x].to_list() if numeric_x else [categories.index(v) for v in group[x].to_list()]
         means = [m / scale for m in group["mean"].to_list()]
         # One replication has no interval: draw no bar rather than a misleading zero-width one.
@@ -129,4 +133,44 @@ def summary_figure(
     ax.set_title(f"{title or f'{label} vs. {x}'}\nmean, {interval}: 95 % CI over {n_text} runs", fontsize="medium")
     if lines:
         ax.legend(title=", ".join(lines), frameon=False)
+    return fig
+
+
+def series_figure(
+    frame: pl.DataFrame, series: str, *, at: str | None = None, title: str | None = None, ax: Axes | None = None
+) -> Figure:
+    """Draw time series ``series`` of a run's series frame (flow, at, series, t_s, value), one line
+    per flow (TCP series) or per interface/node (``at``; only that one if ``at`` is given).  Counts
+    per interval are drawn as steps over their interval, levels as points joined by lines.
+    Raises ValueError naming the recorded series or elements."""
+    names = sorted(set(frame["series"].to_list()))
+    if series not in names:
+        raise ValueError(f"series: {series!r} was not recorded; recorded: {names}")
+    rows = frame.filter(pl.col("series") == series)
+    owner = pl.coalesce("flow", "at") if "at" in rows.columns else pl.col("flow")
+    rows = rows.with_columns(owner.alias("_owner"))
+    owners = sorted(set(rows["_owner"].to_list()))
+    if at is not None:
+        if at not in owners:
+            raise ValueError(f"at: {series} has no {at!r}; expected one of {owners}")
+        owners = [at]
+    label, scale = metric_axis(series)
+    if ax is None:
+        fig, ax = new_figure()
+    else:
+        fig = ax.figure  # type: ignore[assignment]
+    # A sampled count or rate holds over the interval that ends at its time.
+    steps = series not in ("queue_len",) and rows["flow"].null_count() == rows.height
+    for name in owners:
+        part = rows.filter(pl.col("_owner") == name).sort("t_s")
+        t, v = part["t_s"].to_list(), [x / scale for x in part["value"].to_list()]
+        if steps:
+            ax.step([0.0, *t], [v[0] if v else 0.0, *v], where="pre", label=name)
+        else:
+            ax.plot(t, v, marker="." if len(t) < 200 else None, label=name)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(label)
+    ax.set_title(title or series, fontsize="medium")
+    if len(owners) > 1:
+        ax.legend(frameon=False, fontsize="small")
     return fig

@@ -17,7 +17,10 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import os
+
     import polars as pl
+    from matplotlib.figure import Figure
 
 # Column order is reading order (what, outcome, then the counters that explain it); the core's
 # dicts arrive with sorted keys, so the frames are built in this order.  Values are polars dtype
@@ -92,7 +95,9 @@ _CBR_DTYPES = {
     "loss_pct": "Float64",
     "throughput_bps": "Float64",
 } | _FLOW_STATS_DTYPES
-_SERIES_DTYPES = {"flow": "String", "series": "String", "t_s": "Float64", "value": "Float64"}
+# TCP series name their ``flow``; series beyond TCP (queues, stations, routing) name the interface
+# (``LINK:A->B``, ``WLAN:NODE``) or node they describe ``at``, the other column being null.
+_SERIES_DTYPES = {"flow": "String", "at": "String", "series": "String", "t_s": "Float64", "value": "Float64"}
 _SCHEMAS = {
     "FLOW_SCHEMA": _FLOW_DTYPES,
     "FLOW_STATS_SCHEMA": _FLOW_STATS_DTYPES,
@@ -132,14 +137,20 @@ def records_frame(rows: list[dict[str, Any]], schema: dict[str, Any] | str) -> p
     return frame.select([*known, *(c for c in frame.columns if c not in known)])
 
 
-def series_frame(series: dict[str, list[Any]] | None) -> pl.DataFrame:
-    """The core's columnar time series as a long DataFrame (flow, series, t_s, value)."""
+def series_frame(series: dict[str, list[Any]] | pl.DataFrame | None) -> pl.DataFrame:
+    """The core's columnar time series as a long DataFrame (flow, at, series, t_s, value).
+
+    A frame stored before series beyond TCP existed has no ``at`` column: it gets a null one."""
     import polars as pl
 
     schema = _dtypes("SERIES_SCHEMA")
-    if not series:
+    if series is None or len(series) == 0:
         return pl.DataFrame(schema=schema)
-    return pl.DataFrame({k: series.get(k, []) for k in schema}, schema=schema)
+    if isinstance(series, pl.DataFrame):
+        missing = [pl.lit(None, dtype=t).alias(c) for c, t in schema.items() if c not in series.columns]
+        return series.with_columns(missing).select(list(schema))
+    n = len(series.get("t_s", []))
+    return pl.DataFrame({k: series.get(k) or [None] * n for k in schema}, schema=schema)
 
 
 FRAME_COLUMNS = ("t_s", "node", "event", "kind", "src", "dst", "seq", "retry", "bytes", "rate_bps")
@@ -222,8 +233,34 @@ class Result:
 
     @functools.cached_property
     def series(self) -> pl.DataFrame:
-        """Time series, long format (flow, series, t_s, value)."""
+        """Time series, long format (flow, at, series, t_s, value): TCP series per ``flow`` on
+        change; queue, station and routing series per interface or node (``at``), one value per
+        ``trace.interval`` ending at ``t_s`` (docs/trace.md)."""
         return series_frame(self.raw_series)
+
+    def plot_series(self, series: str, *, path: str | os.PathLike | None = None, **options: Any) -> Figure:
+        """Draw time series ``series`` (e.g. ``"queue_len"``, ``"cwnd"``), one line per flow or
+        interface/node; ``options`` are those of :func:`tcplab.plots.series_figure` (``at``,
+        ``title``, ``ax``).  Writes a PNG to ``path`` if given; returns the Figure."""
+        from pathlib import Path
+
+        from tcplab.plots import save, series_figure
+
+        fig = series_figure(self.series, series, **options)
+        if path is not None:
+            save(fig, Path(path))
+        return fig
+
+    def json_doc(self) -> dict[str, Any]:
+        """What ``tcplab run --json`` prints: the summary, and the time series (columns flow, at,
+        series, t_s, value) when the run recorded any."""
+        if not self.has_series or self.raw_series is None:
+            return self.summary
+        cols = {k: list(self.raw_series.get(k) or []) for k in _SERIES_DTYPES}
+        n = len(cols["t_s"])
+        cols = {k: v or [None] * n for k, v in cols.items()}
+        cols["value"] = [None if v is None or v != v else v for v in cols["value"]]  # NaN: no value
+        return self.summary | {"series": cols}
 
     @functools.cached_property
     def frames(self) -> pl.DataFrame:

@@ -118,7 +118,8 @@ def summarise(values: Iterable[float], confidence: float = 0.95) -> Summary:
 def summary_frame(frame: pl.DataFrame, metric: str, by: Sequence[str]) -> pl.DataFrame:
     """Summarise column ``metric`` of ``frame`` per group of the ``by`` columns.
 
-    One row per distinct combination of ``by`` (sorted by them), with ``mean``, ``ci95`` (the
+    One row per distinct combination of ``by`` (sorted by them: numbers and quantities such as
+    ``"50ms"`` by magnitude, see :mod:`tcplab.quantities`), with ``mean``, ``ci95`` (the
     half-width of the 95 % Student-t interval, as :func:`summarise`), ``std`` and ``n``.
     Null and NaN values are left out of a group (a failed run has no metric), so ``n`` counts the
     values actually averaged.  Raises ``ValueError`` naming the allowed columns when ``metric`` is
@@ -136,8 +137,12 @@ def summary_frame(frame: pl.DataFrame, metric: str, by: Sequence[str]) -> pl.Dat
     if not by:  # one group: the whole frame
         groups = [((), frame[metric].to_list())]
     else:
-        grouped = frame.group_by(by, maintain_order=True).agg(pl.col(metric)).sort(by, nulls_last=True)
+        from tcplab.quantities import sort_key
+
+        grouped = frame.group_by(by, maintain_order=True).agg(pl.col(metric))
         groups = [(tuple(row[c] for c in by), row[metric]) for row in grouped.iter_rows(named=True)]
+        # Quantities by magnitude ("5ms" before "50ms"), not as text.
+        groups.sort(key=lambda g: [sort_key(v) for v in g[0]])
     rows = []
     for key, values in groups:
         s = summarise(values)

@@ -31,6 +31,7 @@ from typing import Any
 import polars as pl
 
 from tcplab._fs import DEFAULT_STORE
+from tcplab.metrics import Family
 from tcplab.result import FLOW_SCHEMA, series_frame
 
 _SCHEMA = """
@@ -270,6 +271,43 @@ class Store:
                 rows.append(row)
         return _expand_cells(rows, _FLOW_TAIL)
 
+    def elements(
+        self,
+        family: Family,
+        sweep: str | None = None,
+        status: str | None = "ok",
+        members: Collection[tuple[str, int]] | None = None,
+    ) -> pl.DataFrame:
+        """One row per (run, element) of a summary table other than the TCP flows (``cbr``,
+        ``links``, ``wifi``, ``nodes``; :mod:`tcplab.metrics`), with the cell's override paths as
+        columns: key, sweep, seed, status, error, <cell paths...>, sim_time_s, events, wall_time_s,
+        flow (the element's name), then the family's fields as ``<prefix><field>`` (Float64).
+
+        A run without such elements (or a failed run) has one row with null fields.  Nodes a run's
+        summary leaves out (nothing to report) are given with zero counters."""
+        rows: list[dict[str, Any]] = []
+        cols = [family.prefix + f for f in family.fields]
+        for run in self.runs(sweep, status, with_scenario=family.zero_when_absent).iter_rows(named=True):
+            if members is not None and (run["cell"], run["seed"]) not in members:
+                continue
+            summary = json.loads(run["summary_json"]) if run["summary_json"] else {}
+            base = {k: run[k] for k in ("key", "sweep", "seed", "status", "error")} | {"cell": json.loads(run["cell"])}
+            base.update(sim_time_s=summary.get("sim_time_s"), events=summary.get("events"), wall_time_s=run["wall_time_s"])
+            present: dict[str, dict[str, Any]] = {family.element(r): r for r in summary.get(family.table) or []}
+            if family.zero_when_absent and run["status"] == "ok" and run.get("scenario_json"):
+                listed = present
+                present = {}
+                for node in json.loads(run["scenario_json"]).get("nodes") or []:
+                    name = node.get("name")
+                    present[name] = listed.get(name) or {f: 0 for f in family.fields}
+                present |= listed
+            for name, r in present.items() or [(None, None)]:
+                row = dict(base) | {"flow": name}
+                row.update({c: (None if r is None else r.get(f)) for c, f in zip(cols, family.fields, strict=True)})
+                rows.append(row)
+        tail = {"sim_time_s": pl.Float64, "events": pl.Int64, "wall_time_s": pl.Float64, "flow": pl.String}
+        return _expand_cells(rows, tail | {c: pl.Float64 for c in cols})
+
     def listing(self, sweep: str | None = None, status: str | None = None) -> pl.DataFrame:
         """One row per run (per sweep membership if ``sweep`` is given), the cell's override paths
         as columns: key, sweep, seed, status, error, <cell paths...>, wall_time_s."""
@@ -284,7 +322,7 @@ class Store:
     def series(self, key: str) -> pl.DataFrame:
         """The time series of run ``key`` (empty if it recorded none)."""
         path = self.series_dir / f"{key}.parquet"
-        return pl.read_parquet(path) if path.exists() else series_frame(None)
+        return series_frame(pl.read_parquet(path)) if path.exists() else series_frame(None)
 
     def export(self, out: str | os.PathLike, sweep: str | None = None, status: str | None = None) -> int:
         """Write :meth:`flows` to ``out`` (``.csv`` or ``.parquet`` by suffix); returns the row count."""

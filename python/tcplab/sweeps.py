@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +85,9 @@ class SweepResult:
     runs: pl.DataFrame
     parameters: tuple[str, ...]
     report: SweepReport | None = None
+    #: The (cell JSON, seed) pairs this object holds (None: every run stored under the name).
+    members: frozenset[tuple[str, int]] | None = None
+    _tables: dict[str, pl.DataFrame] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def ok(self) -> pl.DataFrame:
@@ -98,25 +101,105 @@ class SweepResult:
 
     @property
     def metrics(self) -> list[str]:
-        """Numeric columns of ``runs`` that can be summarised."""
+        """Numeric columns of ``runs`` (TCP flows' counters and the run's numbers) that can be summarised."""
         skip = {"seed", *self.parameters}
         return [c for c, t in self.runs.schema.items() if t.is_numeric() and c not in skip]
 
-    def default_by(self) -> list[str]:
-        """The swept parameters, and ``flow`` when the runs hold more than one flow."""
-        flows = self.ok["flow"].drop_nulls().n_unique() if "flow" in self.runs.columns else 0
-        return [*self.parameters, *(["flow"] if flows > 1 else [])]
+    @property
+    def all_metrics(self) -> list[str]:
+        """Every metric :meth:`summary` takes: TCP flows' (``goodput_bps``…), UDP/CBR flows'
+        (``cbr.delivery_ratio``…), link directions' (``link.drops_queue``…), stations'
+        (``wifi.retries``…), nodes' and their routing agents' (``node.control_packets``…), and the
+        run's (``sim_time_s``, ``events``, ``wall_time_s``); see :mod:`tcplab.metrics`."""
+        from tcplab.metrics import allowed
 
-    def summary(self, metric: str = DEFAULT_METRIC, by: Sequence[str] | None = None) -> SweepSummary:
+        return allowed(self.metrics)
+
+    def table(self, metric: str) -> pl.DataFrame:
+        """The rows ``metric`` is read from: one per run and element of its family (TCP flow, CBR
+        flow, link direction, station, node; named in ``flow``), every run status included.
+        Raises ValueError naming every allowed metric."""
+        from tcplab.metrics import RUN_METRICS, family_of
+
+        if metric in RUN_METRICS:
+            return self.runs.unique(subset=["key"], keep="first", maintain_order=True)
+        if metric in self.metrics:
+            return self.runs
+        found = family_of(metric)
+        if found is None:
+            raise ValueError(f"unknown metric {metric!r}; expected one of {self.all_metrics}")
+        fam = found[0]
+        if fam.table not in self._tables:
+            with Store(self.store, readonly=True) as db:
+                self._tables[fam.table] = db.elements(fam, self.name, status=None, members=self.members)
+        return self._tables[fam.table]
+
+    def flows_of(self, metric: str = DEFAULT_METRIC) -> list[str]:
+        """The flows (or links, stations, nodes) ``metric`` has in the ok runs, in order."""
+        from tcplab.quantities import sorted_values
+
+        frame = self.table(metric)
+        ok = frame.filter(pl.col("status") == "ok")
+        return sorted_values(ok["flow"].drop_nulls().unique().to_list()) if "flow" in ok.columns else []
+
+    def default_by(self, metric: str = DEFAULT_METRIC, *, per_flow: bool = True) -> list[str]:
+        """The swept parameters, and ``flow`` when ``metric`` has more than one flow (link,
+        station, node) per run and ``per_flow`` (neither one flow picked nor flows summed)."""
+        from tcplab.metrics import RUN_METRICS
+
+        several = per_flow and metric not in RUN_METRICS and len(self.flows_of(metric)) > 1
+        return [*self.parameters, *(["flow"] if several else [])]
+
+    def per_run(self, metric: str, *, flow: str | None = None, sum_flows: bool = False) -> pl.DataFrame:
+        """The ok rows of ``metric``: all of them, those of one ``flow`` (or link, station, node),
+        or with ``sum_flows`` one row per run holding the sum over its flows.  Raises ValueError
+        naming the allowed metrics or flows, or why a metric does not add up."""
+        from tcplab.metrics import RUN_METRICS, additive
+
+        from tcplab.metrics import what
+
+        frame = self.table(metric)
+        ok = frame.filter(pl.col("status") == "ok")
+        if metric not in RUN_METRICS and not ok.is_empty() and ok["flow"].drop_nulls().is_empty():
+            raise ValueError(f"{metric}: the runs of sweep {self.name} have no {what(metric)}")
+        if flow is not None and sum_flows:
+            raise ValueError("flow and sum_flows: give one flow or sum them, not both")
+        if (flow is not None or sum_flows) and metric in RUN_METRICS:
+            raise ValueError(f"{'flow' if flow is not None else 'sum_flows'}: {metric} is a number of the run, not of a flow")
+        if flow is not None:
+            names = self.flows_of(metric)
+            if flow not in names:
+                raise ValueError(f"flow: no flow {flow!r} has {metric} in sweep {self.name}; expected one of {names}")
+            ok = ok.filter(pl.col("flow") == flow)
+        if sum_flows:
+            if not additive(metric):
+                raise ValueError(
+                    f"sum_flows: {metric} does not add up over flows (a ratio, percentage or time); "
+                    f"pick one flow of {self.flows_of(metric)}"
+                )
+            keys = ["key", "seed", *self.parameters]
+            ok = ok.group_by(keys, maintain_order=True).agg(pl.col(metric).sum(), pl.col(metric).null_count().alias("_nulls"))
+            ok = ok.with_columns(pl.when(pl.col("_nulls") > 0).then(None).otherwise(pl.col(metric)).alias(metric)).drop("_nulls")
+        return ok
+
+    def summary(
+        self,
+        metric: str = DEFAULT_METRIC,
+        by: Sequence[str] | None = None,
+        *,
+        flow: str | None = None,
+        sum_flows: bool = False,
+    ) -> SweepSummary:
         """Mean, 95 % CI half-width, std and n of ``metric`` over the ok runs, per group of ``by``
-        (default: :meth:`default_by`).  Raises ValueError naming the allowed metrics or columns."""
-        if metric not in self.metrics:
-            raise ValueError(f"unknown metric {metric!r}; expected one of {self.metrics}")
-        by = list(self.default_by() if by is None else by)
-        return SweepSummary.of(self.ok, metric, by)
+        (default: :meth:`default_by`).  ``metric`` is any of :attr:`all_metrics`; ``flow`` keeps one
+        flow (link, station, node), ``sum_flows`` adds up each run's flows first.  Raises ValueError
+        naming the allowed metrics, flows or columns."""
+        rows = self.per_run(metric, flow=flow, sum_flows=sum_flows)
+        by = list(self.default_by(metric, per_flow=flow is None and not sum_flows) if by is None else by)
+        return SweepSummary.of(rows, metric, by)
 
     def series(self, key: str) -> pl.DataFrame:
-        """The time series (flow, series, t_s, value) recorded by run ``key``."""
+        """The time series (flow, at, series, t_s, value) recorded by run ``key``."""
         with Store(self.store, readonly=True) as store:
             return store.series(key)
 
@@ -192,7 +275,7 @@ def run(
         report = run_sweep(spec, db, executor=executor, workers=workers, address=address, progress=progress)
         runs = db.flows(spec.name, status=None, members=members)
     parameters = tuple(sorted({path for cell in expanded for path in cell}))
-    return SweepResult(spec.name, Path(store), runs, parameters, report)
+    return SweepResult(spec.name, Path(store), runs, parameters, report, frozenset(members))
 
 
 def results(store: str | os.PathLike = DEFAULT_STORE, sweep: str | None = None) -> SweepResult:

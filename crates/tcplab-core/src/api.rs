@@ -323,6 +323,9 @@ pub struct NodeSummary {
     pub drops_link_broken: u64,
     pub icmp_sent: u64,
     pub icmp_received: u64,
+    /// Routes to destinations this node sends to that its routing agent reported lost or
+    /// restored (the cross-layer route signals TCP variants such as ELFN hear).
+    pub route_changes: u64,
     /// The routing agent's counters (control packets and bytes, discoveries, RREQ/RREP/RERR
     /// sent, link breaks), as fields of this table.
     #[serde(flatten)]
@@ -340,10 +343,13 @@ pub struct AgentSummary {
     pub stats: serde_json::Value,
 }
 
-/// Time series in long columnar form.
+/// Time series in long columnar form: TCP series name their flow; series beyond TCP name the
+/// interface (`LINK:A->B`, `WLAN:NODE`) or node they describe in `at`, and each value is that of
+/// the interval ending at `t_s` (trace/netseries.rs).
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct SeriesColumns {
-    pub flow: Vec<String>,
+    pub flow: Vec<Option<String>>,
+    pub at: Vec<Option<String>>,
     pub series: Vec<String>,
     pub t_s: Vec<f64>,
     pub value: Vec<f64>,
@@ -641,11 +647,24 @@ pub fn summarize(w: &World) -> RunOutput {
         });
         for s in &w.series()[fi].series {
             for (t, v) in s.t.iter().zip(&s.v) {
-                series.flow.push(f.name.clone());
+                series.flow.push(Some(f.name.clone()));
+                series.at.push(None);
                 series.series.push(s.kind.name().to_string());
                 series.t_s.push(secs(*t));
                 series.value.push(*v);
             }
+        }
+    }
+    if let Some(ns) = w.net_series() {
+        let names: Vec<String> = (0..ns.element.iter().max().map_or(0, |m| m + 1))
+            .map(|e| w.net_element_name(e))
+            .collect();
+        for i in 0..ns.t.len() {
+            series.flow.push(None);
+            series.at.push(Some(names[ns.element[i] as usize].clone()));
+            series.series.push(ns.kind[i].name().to_string());
+            series.t_s.push(secs(ns.t[i]));
+            series.value.push(ns.value[i]);
         }
     }
     let mut links = Vec::new();
@@ -827,6 +846,7 @@ pub fn summarize(w: &World) -> RunOutput {
                 drops_link_broken: d.routing[R::LinkBroken as usize],
                 icmp_sent: d.icmp_sent,
                 icmp_received: d.icmp_received,
+                route_changes: d.route_changes,
                 stats: r,
             };
             let quiet =

@@ -13,6 +13,7 @@ mod frames;
 mod fuzz_scenarios;
 mod linux_profile;
 mod mobility;
+mod net_series;
 mod network;
 mod ns2_profile;
 mod routing;

@@ -209,6 +209,9 @@ pub struct NodeDrops {
     /// (as a packet, or reported by its own forwarding path about a packet it originated).
     pub icmp_sent: u64,
     pub icmp_received: u64,
+    /// Routes to destinations this node sends to that its routing agent reported lost or
+    /// restored (`RouteSignal::Lost`, `RouteSignal::Restored`).
+    pub route_changes: u64,
 }
 
 impl NodeDrops {

@@ -20,7 +20,7 @@ use crate::rng::{Rng, StreamId};
 use crate::tcp::config::OpenMode;
 use crate::tcp::Socket;
 use crate::time::SimTime;
-use crate::trace::{PcapWriter, SeriesKind, SeriesSet};
+use crate::trace::{PcapWriter, SeriesSet};
 use crate::wifi::{
     MacParams, Mode, Modulation, PhyParams, PreambleDetection, Propagation, RadioParams,
     RateSelection, Reception, SignalConfig, SinrParams, WlanConfig,
@@ -470,15 +470,8 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         }
     }
 
-    let kinds: Vec<SeriesKind> = if s.trace.series.iter().any(|x| x == "all") {
-        SeriesKind::ALL.to_vec()
-    } else {
-        s.trace
-            .series
-            .iter()
-            .filter_map(|x| SeriesKind::parse(x))
-            .collect()
-    };
+    // Validated: every name is known.
+    let (kinds, net_kinds) = crate::trace::netseries::select(&s.trace.series).unwrap_or_default();
     let interval = s.trace.interval.map_or(SimTime::ZERO, |d| d.0);
     let mut tcp_index = 0u32;
     for (fi, f) in s.flows.iter().enumerate() {
@@ -568,6 +561,11 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
             }
         }
     }
+    // Series beyond TCP: sampled every `trace.interval`, 1 s unless given.
+    w.set_net_series(
+        net_kinds,
+        s.trace.interval.map_or(SimTime::from_secs(1), |d| d.0),
+    );
     Ok(w)
 }
 

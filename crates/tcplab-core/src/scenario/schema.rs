@@ -252,11 +252,15 @@ pub struct FlowSpec {
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TraceSpec {
-    /// Time series per TCP flow: cwnd, ssthresh, srtt, rto, rwnd, snd_una, snd_nxt, rcv_nxt, or
-    /// "all".
+    /// Time series. Per TCP flow, on change: cwnd, ssthresh, srtt, rto, rwnd, snd_una, snd_nxt,
+    /// rcv_nxt ("tcp": all of them). Beyond TCP, sampled every `interval` (default 1 s): per
+    /// interface (wired direction, station) queue_len, queue_drops, throughput_bps ("queue":
+    /// the first two); per station mac_retries, mac_drops ("station": throughput_bps and these);
+    /// per node routing_packets, rreq, rrep, rerr, route_changes ("routing"). "all": every series.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<String>,
-    /// Minimum spacing between two samples of a series (decimation; default 0 = every change).
+    /// TCP series: minimum spacing between two samples (decimation; default 0 = every change).
+    /// Series beyond TCP: the sampling period (default 1 s; must be above 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval: Option<Duration>,
     /// Links and WLANs whose interfaces are captured to pcap when the run is given an output

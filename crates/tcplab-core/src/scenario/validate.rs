@@ -11,7 +11,6 @@ use super::schema::{
 use super::tcp::validate_tcp;
 use super::{err, link_name, FieldError};
 use crate::time::SimTime;
-use crate::trace::SeriesKind;
 use crate::wifi::{Modulation, PhyParams};
 
 fn check_prob(v: Option<f64>, loc: String, errs: &mut Vec<FieldError>) {
@@ -234,14 +233,26 @@ pub fn validate(s: &Scenario) -> Result<(), Vec<FieldError>> {
             }
         }
     }
-    for (i, name) in s.trace.series.iter().enumerate() {
-        if name != "all" && SeriesKind::parse(name).is_none() {
-            let all: Vec<&str> = SeriesKind::ALL.iter().map(|k| k.name()).collect();
+    match crate::trace::netseries::select(&s.trace.series) {
+        Err(i) => errs.push(err(
+            format!("trace.series[{i}]"),
+            format!(
+                "unknown series '{}'; allowed: {}",
+                s.trace.series[i],
+                crate::trace::netseries::allowed_names().join(", ")
+            ),
+        )),
+        // Series beyond TCP are sampled once per interval: an interval of zero has no samples.
+        Ok((_, net))
+            if !net.is_empty() && s.trace.interval.is_some_and(|d| d.0 == SimTime::ZERO) =>
+        {
             errs.push(err(
-                format!("trace.series[{i}]"),
-                format!("unknown series '{name}'; allowed: all, {}", all.join(", ")),
-            ));
+                "trace.interval",
+                "must be above 0 when a queue, station or routing series is asked for (their \
+                 sampling period; default 1s)",
+            ))
         }
+        Ok(_) => {}
     }
     if let Some(ev) = &s.trace.events {
         for (i, name) in ev.nodes.iter().enumerate() {

@@ -2,10 +2,12 @@
 
 pub mod events;
 pub mod flowstats;
+pub mod netseries;
 pub mod pcap;
 pub mod radiotap;
 pub mod series;
 pub mod view;
 
+pub use netseries::{NetSeries, NetSeriesKind};
 pub use pcap::PcapWriter;
 pub use series::{Series, SeriesKind, SeriesSet};

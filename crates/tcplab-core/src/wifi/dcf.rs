@@ -281,6 +281,11 @@ impl Dcf {
         self.queue.len() + self.hol.is_some() as usize
     }
 
+    /// Packets waiting in the interface queue, the one the MAC is sending not included.
+    pub fn ifq_len(&self) -> usize {
+        self.queue.len()
+    }
+
     /// Whether the station's own transmission is under way (until its end is processed).
     pub fn is_transmitting(&self) -> bool {
         self.tx_until.is_some()

@@ -274,6 +274,9 @@ impl World {
 
     /// Passes a route event to the sockets of `node` whose peer is its destination.
     fn route_signal(&mut self, node: NodeId, sig: RouteSignal) {
+        if matches!(sig, RouteSignal::Lost { .. } | RouteSignal::Restored { .. }) {
+            self.nodes[node.idx()].drops.route_changes += 1;
+        }
         let (dst, notice) = match sig {
             RouteSignal::Lost { dst } => (dst, Notice::RouteFailure),
             RouteSignal::Restored { dst } => (dst, Notice::RouteReestablished),

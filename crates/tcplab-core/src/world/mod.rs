@@ -20,6 +20,7 @@ mod hash;
 mod ip;
 mod links;
 mod mobility;
+mod netseries;
 mod paths;
 mod view;
 mod wireless;
@@ -123,6 +124,8 @@ pub struct World {
     view: Option<Box<crate::trace::view::ViewTrace>>,
     /// The event trace (`trace.events`); None when not asked for.
     event_trace: Option<Box<crate::trace::events::EventTrace>>,
+    /// Series beyond TCP (`trace.series`: queues, stations, routing); None when not asked for.
+    net_series: Option<Box<crate::trace::NetSeries>>,
     /// How far the MAC's frame trace has been read by the view and event traces, and whether
     /// the run also returns it (`trace.frames`).
     frames_seen: usize,
@@ -186,6 +189,7 @@ impl World {
             wifi_red: Vec::new(),
             view: None,
             event_trace: None,
+            net_series: None,
             frames_seen: 0,
             keep_frames: false,
             started: None,
@@ -304,6 +308,9 @@ impl World {
         let t0 = Instant::now();
         self.started.get_or_insert(t0);
         let mut n = 0u64;
+        // The stop time, or the next sample of a series beyond TCP if earlier: one comparison
+        // per event either way.
+        let mut pause = self.pause_at();
         let res = loop {
             if n >= budget {
                 break Ok(false);
@@ -311,8 +318,13 @@ impl World {
             let Some(t) = self.queue.peek_time() else {
                 break Ok(true);
             };
-            if t > self.stop_at {
-                break Ok(true);
+            if t > pause {
+                if t > self.stop_at {
+                    break Ok(true);
+                }
+                self.sample_before(t);
+                pause = self.pause_at();
+                continue;
             }
             let (t, ev) = self.queue.pop().expect("peeked");
             self.now = t;
@@ -337,6 +349,7 @@ impl World {
             if self.queue.peek_time().is_some_and(|t| t > self.stop_at) {
                 self.now = self.stop_at;
             }
+            self.sample_end();
         }
         res
     }
