@@ -19,18 +19,15 @@ store as runs of their own sweep (version ``ns-2.35``), so the report reads both
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
-import shutil
-import tempfile
-from pathlib import Path
 from collections.abc import Sequence
 from typing import Any
 
+from tcplab.experiments import ns2_side
 from tcplab.experiments.base import TableCell
 from tcplab.runner import Sweep
 from tcplab.stats import Summary, summarise
-from tcplab.store import RunRecord, Store
+from tcplab.store import Store
 
 OUTAGE_PATH = "wlans.cell.stations.1.outage.intervals"
 TICK_PATH = "tcp.clock_granularity"
@@ -50,8 +47,7 @@ TICKS = ("10ms", "100ms")
 DELAYS = ("50ms", "10ms")
 REPS = 5
 REPS_QUICK = 3
-NS2_VERSION = "ns-2.35"
-NS2_TIMEOUT_S = 600.0
+NS2_VERSION = ns2_side.NS2_VERSION
 
 TABLE = "Fade timing: plain Reno under profile = ns2, packets delivered in order in 40 s, tcplab and ns-2.35"
 
@@ -105,58 +101,19 @@ def cell_scenario(scenario: dict[str, Any], cell: dict[str, Any]) -> dict[str, A
 
 def ns2_script(scenario: dict[str, Any], cell: dict[str, Any]) -> Any:
     """The cell as an ns-2.35 Tcl script (validate-ns2's translator; refuses what it cannot carry)."""
-    from tcplab.validate.ns2.command import prepare
-
-    return prepare(json.dumps(cell_scenario(scenario, cell)), "json", [], Path.cwd())[2]
+    return ns2_side.script(cell_scenario(scenario, cell))
 
 
 def ns_installed() -> bool:
-    return shutil.which("ns") is not None
-
-
-def run_ns2_seed(script: Any, seed: int) -> Any:
-    """One run of a cell's ns-2.35 script in a scratch folder: its flow's counters
-    (:class:`tcplab.validate.ns2.trace.FlowCounters`); raises ``NsError`` if ns fails."""
-    from tcplab.validate.ns2 import run as ns_run
-
-    with tempfile.TemporaryDirectory(prefix="tcplab-ns2-") as tmp:
-        path = Path(tmp) / "cell.tcl"
-        path.write_text(script.text, encoding="utf-8")
-        return ns_run.run_seed(path, script, seed, Path(tmp), NS2_TIMEOUT_S).flows[script.flows[0].name]
+    return ns2_side.ns_installed()
 
 
 def run_ns2(store: Store, prefix: str, scenario: dict[str, Any], quick: bool = False) -> int:
-    """Run every cell x seed in ns-2.35 that the store does not hold yet; returns how many ran.
-    Nothing runs (0) when ``ns`` is not installed: the report then says so in the ns-2 column."""
-    if not ns_installed():
-        return 0
-    from tcplab.validate.ns2 import NsError
-
-    name, ran = ns2_sweep_name(prefix), 0
-    for cell in cells():
-        script = ns2_script(scenario, cell)
-        cell_json = json.dumps(cell, sort_keys=True, separators=(",", ":"))
-        for seed in range(1, reps(quick) + 1):
-            key = "ns2-" + hashlib.sha256(f"{script.text}\n{seed}".encode()).hexdigest()[:40]
-            if store.ok_keys([key]):
-                store.add_members([(name, cell_json, seed, key)])
-                continue
-            try:
-                flow = run_ns2_seed(script, seed)
-            except NsError as exc:
-                # Kept in the store as failed with its error (the next reproduce tries again), not fatal.
-                store.record(RunRecord(key=key, sweep=name, cell=cell_json, scenario_json=script.text, seed=seed,
-                                       version=NS2_VERSION, status="failed", error=str(exc), summary=None,
-                                       series=None, wall_time_s=None))
-                continue
-            # In-order packets at the sink, in the segments of the tcplab side (packetSize_ = mss).
-            summary = {"simulator": NS2_VERSION, "flows": [
-                {"bytes_delivered": flow.delivered_packets * script.flows[0].payload, "timeouts": flow.rtos}]}
-            store.record(RunRecord(key=key, sweep=name, cell=cell_json, scenario_json=script.text, seed=seed,
-                                   version=NS2_VERSION, status="ok", error=None, summary=summary, series=None,
-                                   wall_time_s=None))
-            ran += 1
-    return ran
+    """Run every cell x seed in ns-2.35 that the store does not hold yet (the experiments' shared ns-2
+    side, :mod:`tcplab.experiments.ns2_side`); returns how many ran.  Nothing runs (0) when ``ns`` is not
+    installed: the report then says so in the ns-2 column."""
+    jobs = [ns2_side.Job(cell, lambda seed, cell=cell: cell_scenario(scenario, cell)) for cell in cells()]
+    return ns2_side.run(store, ns2_sweep_name(prefix), jobs, range(1, reps(quick) + 1))
 
 
 def _packets(store: Store, sweep: str) -> dict[tuple[str, str, str], list[float]]:
