@@ -30,6 +30,11 @@ def _cells(path: Path) -> tuple[list[TableCell], list[dict]]:
     return [TableCell(**{k: v for k, v in c.items() if k in keep}) for c in doc["cells"]], doc["findings"]
 
 
+def _short(table: str) -> str:
+    """A table's title up to its first colon or parenthesis ("Table I", "Sensitivity — fade positions ...")."""
+    return table.split(":")[0].split(" (")[0]
+
+
 def _pm(c: TableCell) -> str:
     if c.mean is None:
         return "–"
@@ -70,7 +75,7 @@ def moved(before: Path, after: Path) -> str:
             same += 1
             continue
         change = "–" if not o.mean or c.mean is None else f"{100 * (c.mean - o.mean) / abs(o.mean):+.1f} %"
-        out.append(f"| {c.table.split(':')[0]} | {c.row} | {c.column} | {_pm(o)} | {_pm(c)} | {change} |")
+        out.append(f"| {_short(c.table)} | {c.row} | {c.column} | {_pm(o)} | {_pm(c)} | {change} |")
     out += ["", f"{same} cells unchanged; cells only in the later report (new tables, the ns-2.35 column) are not listed."]
     va = {f["text"]: f["verdict"] for f in fa}
     flips = [f"{f['text']}: {va[f['text']]} → {f['verdict']}" for f in fb

@@ -108,6 +108,12 @@ def ns_installed() -> bool:
     return ns2_side.ns_installed()
 
 
+def run_ns2_seed(script: Any, seed: int) -> Any:
+    """One run of a cell's ns-2.35 script in a scratch folder: its flow's counters
+    (:class:`tcplab.validate.ns2.trace.FlowCounters`); raises ``NsError`` if ns fails."""
+    return ns2_side.run_seed(script, seed).flows[script.flows[0].name]
+
+
 def run_ns2(store: Store, prefix: str, scenario: dict[str, Any], quick: bool = False) -> int:
     """Run every cell x seed in ns-2.35 that the store does not hold yet (the experiments' shared ns-2
     side, :mod:`tcplab.experiments.ns2_side`); returns how many ran.  Nothing runs (0) when ``ns`` is not

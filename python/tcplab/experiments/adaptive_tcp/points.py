@@ -113,7 +113,8 @@ def ns2_scenario(point: Point, variant: str) -> dict[str, Any]:
     the translation carries no ssthresh)."""
     s = point.sweep("ns2", 1).base
     s["tcp"] |= VARIANTS[variant]
-    s["tcp"].pop("initial_ssthresh", None)
+    for field in ("initial_ssthresh", "window_scaling", "open"):  # what ns-2 has without a setting (tcp())
+        s["tcp"].pop(field, None)
     s.pop("trace", None)
     return s
 
