@@ -32,6 +32,27 @@ from tcplab.stats import (
 from tcplab.store import Store
 
 
+#: The ns-2-like TCP the ns-2 papers' experiments copied by hand before issue 34 moved them to
+#: ``profile = "ns2"`` (docs/validation/ns2_papers.md): 3 s initial RTO, minrto 0.2 s, maxrto 60 s, 10 ms tick,
+#: no abort, over the classic (RFC) rules.  Kept only for the studies built on those papers' networks
+#: (routing on tcp-pgy's, wireless-baselines on ack-holding's), whose results the switch must not change.
+LEGACY_NS2_TCP: dict[str, Any] = {
+    "mss": 1000,
+    "window_unit": "segments",
+    "ca_mode": "per_ack",
+    "initial_window": 2,
+    "rcv_buf": "20000B",
+    "sack": False,
+    "delayed_ack": False,
+    "rto_initial": "3s",
+    "rto_min": "200ms",
+    "rto_max": "60s",
+    "clock_granularity": "10ms",
+    "timer_tick": "10ms",
+    "max_retransmissions": 1000,
+}
+
+
 #: The text a finding decided on ns-2.35's runs starts with (experiments/ns2_side.py FINDING_PREFIX).
 NS2_FINDING_PREFIX = "On ns-2.35 (same setup): "
 

@@ -217,4 +217,4 @@ def side_by_side(cells: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
             verdict = col  # not installed / not run: say so in the row
         rows.append([ours.table.split(":")[0], ours.row, ours.column,
                      "–" if ours.published is None else f"{ours.published:g}", _pm(ours), _pm(theirs), verdict])
-    return ["table", "row", "sender", "published", "tcplab", COLUMN, "ns-2.35 vs the paper"], rows
+    return ["table", "row", "column", "published", "tcplab", COLUMN, "ns-2.35 vs the paper"], rows
