@@ -15,6 +15,7 @@ import pytest
 from tcplab.experiments import ns2_side
 from tcplab.experiments.ack_holding import experiment as ah
 from tcplab.experiments.adaptive_tcp import experiment as at
+from tcplab.experiments.adaptive_tcp import findings as at_findings
 from tcplab.experiments.adaptive_tcp import points as at_points
 from tcplab.experiments.base import Claim, TableCell, claim_verdict
 from tcplab.experiments.tcp_pgy import experiment as pg
@@ -166,13 +167,18 @@ def test_adaptive_tcp_ns2_phy_table_pairs_tcplab_and_ns2(tmp_path, installed):
                 for seed in (1, 2):
                     _ns2_run(store, at.ns2_sweep_name(True, p), c, seed,
                              [{"goodput_bps": (4.0e6 if v == "westwood" else 3.0e6) + 1e4 * seed}])
-        cells, _ = at.analyse(store, True)
+        cells, found = at.analyse(store, True)
     pairs = [(o, t) for o, t in ns2_side.pairs(cells) if o.table == at.TN]
     assert [(o.row, o.column) for o, _ in pairs] == [("FER 0 %", "NewReno"), ("FER 0 %", "Westwood+"),
                                                      ("FER 1 %", "NewReno"), ("FER 1 %", "Westwood+")]
     assert [t.mean for _, t in pairs] == pytest.approx([3.015, 4.015] * 2)
     # The paper's 5.99 Mb/s at 0 % is outside ns-2's interval: said so.
     assert any("FER 0 %, NewReno: paper 5.99, ns-2.35 3.015" in s for s in ns2_side.not_given(cells))
+    # The baseline's order (Westwood+ > NewReno at FER > 0) decided on ns-2.35's runs: +1 Mb/s in every seed.
+    theirs = next(f for f in found if f.text == ns2_side.FINDING_PREFIX + at_findings.BASELINE_ORDER)
+    assert theirs.verdict == HOLDS and "FER 1 %: Westwood+ − NewReno = +1.00" in theirs.detail
+    # tcplab's verdict on the same claim is there too (no tcplab runs in this store: nothing decided).
+    assert any(f.text == at_findings.BASELINE_ORDER for f in found)
 
 
 def test_adaptive_tcp_ns2_scenario_translates_with_the_senders_ns2_has():

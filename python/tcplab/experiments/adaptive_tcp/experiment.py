@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tcplab.experiments.adaptive_tcp import sensitivity as sensitivity
-from tcplab.experiments.adaptive_tcp.findings import findings, residual_reduction
+from tcplab.experiments.adaptive_tcp.findings import baseline_order, findings, residual_reduction
 from tcplab.experiments import ns2_side
 from tcplab.experiments.adaptive_tcp.points import ALL, PAPER3, Point, metric, ns2_runs, ns2_scenario, runs
 from tcplab.experiments.adaptive_tcp.scenario import variant_cells
@@ -274,8 +274,11 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
     for v, acc in fs.items():
         cells += [TableCell.of(TF, name, LABEL[v], summarise(xs.values()), "as the row") for name, xs in acc.items()]
     heading = None
+    order: dict[str, dict[float, dict[str, dict[int, float]]]] = {"tcplab": {}, "ns2": {}}
     for p in ns2_points(quick):
         theirs = ns2_runs(store, ns2_sweep_name(quick, p))
+        order["tcplab"][p.fer] = metric(store, p.name(pre), "util")
+        order["ns2"][p.fer] = {v: {seed: r["util"] for seed, r in per.items()} for v, per in theirs.items()}
         if heading is None:
             measured = any(ns2_runs(store, ns2_sweep_name(quick, q)) for q in ns2_points(quick))
             heading = ns2_side.heading(ns2_side.ns_installed(), measured)
@@ -301,7 +304,12 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
                     delays={_ms(p.delay): p.label for p in fig9(quick)}, slow={p.fer: p.label for p in fig10(quick)},
                     multi_util=multi_util, retx=r10, residual_pub=RESIDUAL_PUB, multi_pts=multi_pts,
                     slow_ref=SLOW_MAX, ssthresh={v: acc.get("mean ssthresh (packets)", {}) for v, acc in fs.items()})
-    return cells, against_paper(ours, paper_findings())
+    ours = against_paper(ours, paper_findings())
+    # The baseline's order on ns-2.35's WLAN, by tcplab and (when it ran) by ns-2.35, each verdict shown.
+    ours.append(baseline_order(order["tcplab"]))
+    if any(order["ns2"].values()):
+        ours.append(baseline_order(order["ns2"], ns2_side.FINDING_PREFIX))
+    return cells, ours
 
 
 #: §4.2.3: "With 5 Mbps wireline datarate and 0% FER, the maximum BW availability for a single TCP flow is
