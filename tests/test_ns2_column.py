@@ -49,7 +49,7 @@ def test_ack_holding_table_i_gains_the_ns2_column_from_stored_runs(tmp_path, ins
             for seed, packets in ((1, 1200), (2, 1300), (3, 1250)):
                 _ns2_run(store, ah.ns2_sweep_name(True), job.cell, seed, [{"bytes_delivered": packets * 1000}])
         cells, _ = ah.analyse(store, True)
-    ns2 = [c for c in cells if ns2_side.is_ns2(c)and c.table == ah.TABLE]
+    ns2 = [c for c in cells if ns2_side.is_ns2(c) and c.table == ah.TABLE]
     assert [c.column for c in ns2] == [f"TCP Reno{ns2_side.SEP}{ns2_side.COLUMN}"] * 2
     assert [c.mean for c in ns2] == [1250.0, 1250.0] and all(c.n == 3 and c.published is None for c in ns2)
     header, rows = ns2_side.side_by_side(cells)
@@ -141,7 +141,7 @@ def test_tcp_pgy_ns2_scenario_is_shipped_aodv_and_newreno():
     s = pg_points.ns2_scenario(p, 1)
     assert s["wlans"][0]["routing"] == {"protocol": "aodv", "preset": "ns2"}
     assert s["tcp"] == {"profile": "ns2", "variant": "newreno"}
-    text = ns2_side.script(s | {"flows": s["flows"]}).text
+    text = ns2_side.script(s).text
     assert "Agent/TCP/Newreno" in text and "-adhocRouting AODV" in text
     # With only the profile set, ns-2 runs its own Agent/TCP defaults: no variable written.
     assert "window_" not in text and "tcpTick_" not in text
