@@ -31,8 +31,9 @@ def _cells(path: Path) -> tuple[list[TableCell], list[dict]]:
 
 
 def _short(table: str) -> str:
-    """A table's title up to its first colon or parenthesis ("Table I", "Sensitivity — fade positions ...")."""
-    return table.split(":")[0].split(" (")[0]
+    """A table's title without its parentheses, cut at 60 characters."""
+    t = table.split(" (")[0]
+    return t if len(t) <= 60 else t[:59] + "…"
 
 
 def _pm(c: TableCell) -> str:
