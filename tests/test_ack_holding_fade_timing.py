@@ -13,6 +13,7 @@ import subprocess
 import pytest
 
 from tcplab import _core
+from tcplab.experiments import ns2_side
 from tcplab.experiments.ack_holding import experiment, fade_timing as ft
 from tcplab.experiments.base import TableCell
 from tcplab.report import Table, _table_blocks
@@ -186,7 +187,7 @@ def test_a_failed_ns_run_is_stored_as_failed_not_fatal(tmp_path, monkeypatch):
     def boom(*a, **k):
         raise NsError("ns failed on seed 1")
 
-    monkeypatch.setattr(ft, "ns_installed", lambda: True)
+    monkeypatch.setattr(ns2_side, "ns_installed", lambda: True)
     monkeypatch.setattr(ns_run, "run_seed", boom)
     with Store(tmp_path / "t.db") as store:
         assert ft.run_ns2(store, "p", experiment.scenario()) == 0
@@ -198,7 +199,7 @@ def test_a_failed_ns_run_is_stored_as_failed_not_fatal(tmp_path, monkeypatch):
 def test_without_ns_nothing_runs(tmp_path, monkeypatch):
     from tcplab.store import Store
 
-    monkeypatch.setattr(ft, "ns_installed", lambda: False)
+    monkeypatch.setattr(ns2_side, "ns_installed", lambda: False)
     with Store(tmp_path / "t.db") as store:
         assert ft.run_ns2(store, "p", experiment.scenario()) == 0
         assert store.runs(ft.ns2_sweep_name("p")).height == 0

@@ -362,6 +362,26 @@ def model_notes(exp: ModuleType, cells: Sequence[TableCell]) -> list[str]:
     return list(fn(cells)) if callable(fn) else list(getattr(exp, "NOTES", ()) or ())
 
 
+def _ns2_blocks(cells: Sequence[TableCell]) -> list[Block]:
+    """Published | tcplab | ns-2.35 for the cells an experiment also ran in ns-2.35 (experiments/ns2_side.py),
+    and which of the paper's numbers ns-2.35 itself does not give; nothing for an experiment without them."""
+    from tcplab.experiments import ns2_side
+
+    header, rows = ns2_side.side_by_side(cells)
+    if not rows:
+        return []
+    missing = ns2_side.not_given(cells)
+    return [
+        Heading(2, "Published, tcplab and ns-2.35 side by side"),
+        Para("The senders ns-2.35 has (Reno, NewReno, Westwood+ through Agent/TCP/Linux) run by ns-2.35 on the same "
+             "setup, written by validate-ns2's translator and stored with this run; mean ± 95 % CI over seeds (ns-2's "
+             "and tcplab's seeds are not paired). 'gives it': the paper's value lies in ns-2.35's interval."),
+        Table(header, rows),
+        Para("Numbers of the paper that ns-2.35 itself does not give: " + ("; ".join(missing) if missing else "none")
+             + "."),
+    ]
+
+
 def experiment_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Finding], quick: bool, ok: int,
                       failed_rows: Sequence[dict[str, Any]], figures: Sequence[str]) -> list[Block]:
     """The page of one experiment from its analysis (no store access: tests render it from fixtures)."""
@@ -390,6 +410,7 @@ def experiment_blocks(exp: ModuleType, cells: list[TableCell], findings: list[Fi
         Heading(2, "Findings"),
         Bullets([_finding_line(f) for f in findings] or ["none"]),
         *_table_blocks(cells, bool(getattr(exp, "SIDE_BY_SIDE", False))),
+        *_ns2_blocks(cells),
     ]
     if deviations:
         notes, ids = _cause_notes(deviations)

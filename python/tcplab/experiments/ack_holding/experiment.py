@@ -50,7 +50,8 @@ from tcplab.experiments.ack_holding import fade_timing as fade_timing
 from tcplab.experiments.ack_holding import sensitivity as sensitivity
 from tcplab.experiments.ack_holding.findings import findings, ratios, schedule_findings
 from tcplab.experiments.ack_holding.claims import CLAIMS  # noqa: F401  (the report reads it)
-from tcplab.experiments.base import NS2_TCP_TIMERS, PAPER_SEEDS, Finding, Published, TableCell, against_paper
+from tcplab.experiments import ns2_side
+from tcplab.experiments.base import PAPER_SEEDS, Finding, Published, TableCell, against_paper
 from tcplab.runner import Sweep
 from tcplab.stats import Summary, summarise
 from tcplab.store import Store
@@ -119,7 +120,8 @@ PUBLISHED: dict[tuple[str, str], Published] = {
 #: link rates and delay, fade times, and the fade-timing cause's reading (tests/test_report_prose.py).
 PROSE_CONSTANTS = (f"within ±{FADE_JITTER_S:g} s", "1000-B segments", "in 40 s", "DSSS 2 Mb/s", "FH-BS 10 Mb/s, 50 ms", "10-20 s", "25-35 s",
                    "fades 10–20 + 25–35 s", "tcpTick 0.01 s", "wired 50 ms", "within 25 % of",
-                   f"{fade_timing.NS2_SETTLE_S:g} s later", "for up to 2 s")
+                   f"{fade_timing.NS2_SETTLE_S:g} s later", "for up to 2 s",
+                   *FADE_ROWS.values())
 
 NOTES = (
     (
@@ -145,19 +147,10 @@ def scenario() -> dict[str, Any]:
     return {
         "name": "ack_holding",
         "duration": "40s",
-        "tcp": {
-            "variant": "reno",
-            "mss": SEGMENT_B,
-            "window_unit": "segments",
-            "ca_mode": "per_ack",
-            "initial_window": 2,
-            "rcv_buf": f"{RWND_SEGMENTS * SEGMENT_B}B",
-            "window_scaling": False,
-            "sack": False,
-            "timestamps": True,
-            "delayed_ack": False,
-        }
-        | NS2_TCP_TIMERS,
+        # ns-2.35's Agent/TCP/Reno + TCPSink (docs/models/tcp.md § ns-2 profile: 1000-B packets, window_ 20,
+        # windowInit_ 2, tick estimator, minrto 0.2 s, initial RTO 3 s, ACK per packet); the paper states
+        # only "TCP Reno".  Timestamps on: the ACK holder rewrites TSecr (docs/models/ack_holding.md).
+        "tcp": {"profile": "ns2", "variant": "reno", "timestamps": True},
         "nodes": [{"name": "fh"}, {"name": "bs"}, {"name": "mh"}],
         "links": [
             {
@@ -242,9 +235,43 @@ def sweeps(quick: bool) -> list[Sweep]:
     ]
 
 
+def ns2_sweep_name(quick: bool) -> str:
+    return f"{table_sweep_name(quick)}/ns2"
+
+
+def reno_scenario(fade: str, seed: int) -> dict[str, Any]:
+    """Table I's plain-Reno cell of ``seed`` as ns-2.35 runs it: the same network, TCP settings and
+    seed-shifted fades, without the ACK holder (none here) and the link signals only the holder reads, and
+    without the series (ns-2's trace is read instead)."""
+    s = scenario()
+    s.pop("agents")
+    s.pop("trace")
+    s["wlans"][0].pop("signals")
+    s["wlans"][0]["stations"][1]["outage"] = {
+        "intervals": fades_of_seed({OUTAGE_PATH: FADES[fade]}, seed).get(OUTAGE_PATH, FADES[fade])}
+    return s
+
+
+def ns2_jobs() -> list[ns2_side.Job]:
+    """Table I's Reno cells for ns-2.35 (ACK holding has no ns-2 counterpart), each run after DSDV's start-up
+    like the fade-timing cells (:func:`fade_timing.settled` says why)."""
+    return [ns2_side.Job({OUTAGE_PATH: FADES[f], "agents": []}, lambda seed, f=f: reno_scenario(f, seed),
+                         fade_timing.settle) for f in FADES]
+
+
 def external_runs(store: Store, quick: bool) -> int:
-    """After the sweeps: the fade-timing cells in ns-2.35 (when ``ns`` is installed), stored beside them."""
-    return fade_timing.run_ns2(store, f"{NAME}/{_mode(quick)}", scenario(), quick)
+    """After the sweeps: Table I's Reno cells and the fade-timing cells in ns-2.35 (when ``ns`` is installed),
+    stored beside them."""
+    ran = ns2_side.run(store, ns2_sweep_name(quick), ns2_jobs(), range(1, _reps(quick) + 1))
+    return ran + fade_timing.run_ns2(store, f"{NAME}/{_mode(quick)}", scenario(), quick)
+
+
+def ns2_stats(store: Store, quick: bool) -> dict[str, Summary]:
+    """Per fade case: ns-2.35's Reno packets delivered in order (empty when not run)."""
+    per: dict[str, list[float]] = {}
+    for cell, _, summ in ns2_side.runs(store, ns2_sweep_name(quick)):
+        per.setdefault(_fade_of(cell), []).append(summ["flows"][0]["bytes_delivered"] / SEGMENT_B)
+    return {f: summarise(xs) for f, xs in per.items()}
 
 
 # ---------------------------------------------------------------------------------------- analysis
@@ -335,6 +362,11 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
         for f in FADES
         for c in ("holding", "reno", "ratio")
     ]
+    ns2 = ns2_stats(store, quick)
+    heading = ns2_side.heading(ns2_side.ns_installed(), bool(ns2))
+    fade_of_row = {row: f for f, row in FADE_ROWS.items()}
+    cells += [ns2_side.cell(c, ns2.get(fade_of_row[c.row], summarise([])), heading)
+              for c in list(cells) if c.column == "TCP Reno"]
     pred = predictor_stats(store, quick)
     factors = FACTORS_QUICK if quick else FACTORS_FULL
     cells += [

@@ -21,19 +21,16 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import hashlib
 import json
 import re
-import shutil
-import tempfile
-from pathlib import Path
 from collections.abc import Sequence
 from typing import Any
 
+from tcplab.experiments import ns2_side
 from tcplab.experiments.base import TableCell
 from tcplab.runner import Sweep
 from tcplab.stats import Summary, summarise
-from tcplab.store import RunRecord, Store
+from tcplab.store import Store
 
 OUTAGE_PATH = "wlans.cell.stations.1.outage.intervals"
 TICK_PATH = "tcp.clock_granularity"
@@ -53,8 +50,7 @@ TICKS = ("10ms", "100ms")
 DELAYS = ("50ms", "10ms")
 REPS = 5
 REPS_QUICK = 3
-NS2_VERSION = "ns-2.35"
-NS2_TIMEOUT_S = 600.0
+NS2_VERSION = ns2_side.NS2_VERSION
 #: ns-2's schedule starts this much later (:func:`settled`): dsdv.cc's DSDV_STARTUP_JITTER (2 s) and a
 #: margin for the dumps' 0–10 ms broadcast jitter and their frames.
 NS2_SETTLE_S = 2.5
@@ -112,10 +108,12 @@ def cell_scenario(scenario: dict[str, Any], cell: dict[str, Any]) -> dict[str, A
 def ns2_script(scenario: dict[str, Any], cell: dict[str, Any], settle_s: float | None = None) -> Any:
     """The cell as an ns-2.35 Tcl script (validate-ns2's translator; refuses what it cannot carry), with
     every scheduled event ``settle_s`` (default :data:`NS2_SETTLE_S`) later; 0 gives the translation as is."""
-    from tcplab.validate.ns2.command import prepare
+    return settle(ns2_side.script(cell_scenario(scenario, cell)), NS2_SETTLE_S if settle_s is None else settle_s)
 
-    script = prepare(json.dumps(cell_scenario(scenario, cell)), "json", [], Path.cwd())[2]
-    return dataclasses.replace(script, text=settled(script.text, NS2_SETTLE_S if settle_s is None else settle_s))
+
+def settle(script: Any, settle_s: float = NS2_SETTLE_S) -> Any:
+    """A translated script with its schedule :func:`settled` by ``settle_s``."""
+    return dataclasses.replace(script, text=settled(script.text, settle_s))
 
 
 def settled(text: str, settle_s: float) -> str:
@@ -143,52 +141,21 @@ def settled(text: str, settle_s: float) -> str:
 
 
 def ns_installed() -> bool:
-    return shutil.which("ns") is not None
+    return ns2_side.ns_installed()
 
 
 def run_ns2_seed(script: Any, seed: int) -> Any:
     """One run of a cell's ns-2.35 script in a scratch folder: its flow's counters
     (:class:`tcplab.validate.ns2.trace.FlowCounters`); raises ``NsError`` if ns fails."""
-    from tcplab.validate.ns2 import run as ns_run
-
-    with tempfile.TemporaryDirectory(prefix="tcplab-ns2-") as tmp:
-        path = Path(tmp) / "cell.tcl"
-        path.write_text(script.text, encoding="utf-8")
-        return ns_run.run_seed(path, script, seed, Path(tmp), NS2_TIMEOUT_S).flows[script.flows[0].name]
+    return ns2_side.run_seed(script, seed).flows[script.flows[0].name]
 
 
 def run_ns2(store: Store, prefix: str, scenario: dict[str, Any], quick: bool = False) -> int:
-    """Run every cell x seed in ns-2.35 that the store does not hold yet; returns how many ran.
-    Nothing runs (0) when ``ns`` is not installed: the report then says so in the ns-2 column."""
-    if not ns_installed():
-        return 0
-    from tcplab.validate.ns2 import NsError
-
-    name, ran = ns2_sweep_name(prefix), 0
-    for cell in cells():
-        script = ns2_script(scenario, cell)
-        cell_json = json.dumps(cell, sort_keys=True, separators=(",", ":"))
-        for seed in range(1, reps(quick) + 1):
-            key = "ns2-" + hashlib.sha256(f"{script.text}\n{seed}".encode()).hexdigest()[:40]
-            if store.ok_keys([key]):
-                store.add_members([(name, cell_json, seed, key)])
-                continue
-            try:
-                flow = run_ns2_seed(script, seed)
-            except NsError as exc:
-                # Kept in the store as failed with its error (the next reproduce tries again), not fatal.
-                store.record(RunRecord(key=key, sweep=name, cell=cell_json, scenario_json=script.text, seed=seed,
-                                       version=NS2_VERSION, status="failed", error=str(exc), summary=None,
-                                       series=None, wall_time_s=None))
-                continue
-            # In-order packets at the sink, in the segments of the tcplab side (packetSize_ = mss).
-            summary = {"simulator": NS2_VERSION, "flows": [
-                {"bytes_delivered": flow.delivered_packets * script.flows[0].payload, "timeouts": flow.rtos}]}
-            store.record(RunRecord(key=key, sweep=name, cell=cell_json, scenario_json=script.text, seed=seed,
-                                   version=NS2_VERSION, status="ok", error=None, summary=summary, series=None,
-                                   wall_time_s=None))
-            ran += 1
-    return ran
+    """Run every cell x seed in ns-2.35 that the store does not hold yet (the experiments' shared ns-2
+    side, :mod:`tcplab.experiments.ns2_side`); returns how many ran.  Nothing runs (0) when ``ns`` is not
+    installed: the report then says so in the ns-2 column."""
+    jobs = [ns2_side.Job(cell, lambda seed, cell=cell: cell_scenario(scenario, cell), settle) for cell in cells()]
+    return ns2_side.run(store, ns2_sweep_name(prefix), jobs, range(1, reps(quick) + 1))
 
 
 def _packets(store: Store, sweep: str) -> dict[tuple[str, str, str], list[float]]:

@@ -22,8 +22,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tcplab.experiments.adaptive_tcp import sensitivity as sensitivity
-from tcplab.experiments.adaptive_tcp.findings import findings, residual_reduction
-from tcplab.experiments.adaptive_tcp.points import ALL, PAPER3, Point, metric, runs
+from tcplab.experiments.adaptive_tcp.findings import baseline_order, findings, residual_reduction
+from tcplab.experiments import ns2_side
+from tcplab.experiments.adaptive_tcp.points import ALL, PAPER3, Point, metric, ns2_runs, ns2_scenario, runs
+from tcplab.experiments.adaptive_tcp.scenario import variant_cells
 from tcplab.experiments.adaptive_tcp.scenario import (
     BURST,
     DEFAULT_DELAY,
@@ -81,6 +83,8 @@ T11 = "Fig. 11: aggregate utilisation, 4 APs sharing the backbone, Mb/s"
 T12 = "Fig. 12: Jain's fairness index, 4 APs"
 TF = "Figs 4-7: one flow at FER 1 %, traffic 100-200 s (per run)"
 TA = "Point of action: utilisation with the errors on 802.11 frames (MAC retries), Mb/s"
+TN = ("Fig. 8 on ns-2.35's WLAN (802.11 DSSS 11 Mb/s, two-ray ground, Bernoulli errors on every frame below the "
+      "MAC): utilisation, Mb/s")
 
 def _paper_residuals() -> tuple[float, float, float, float, float]:
     """§4.2.1's own numbers recomputed: residuals of NewReno, Westwood+, Adaptive TCP at FER 0.1 % (Mb/s) and
@@ -117,7 +121,7 @@ def _prose_constants() -> tuple[str, ...]:
             f"({nr:.2f} − {ad:.2f})/{nr:.2f}", f"({ww:.2f} − {ad:.2f})/{ww:.2f}", f"{red_nr:.1f} %", f"{red_ww:.1f} %",
             f"{DURATION[:-1]} s runs", f"{MULTI_DURATION[:-1]} s with 4 APs", "instead of 500 s",
             f"D = {DEFAULT_DELAY[:-2]} ms", f"R = {DEFAULT_RATE[:-4]} Mb/s", f"{QUEUE}-packet interface queue",
-            "FER 0.1 %", "a loss every ~1000 packets")
+            "FER 0.1 %", "a loss every ~1000 packets", "802.11 DSSS 11 Mb/s", "ns-2 802.11 at 11 Mb/s")
 
 
 #: Phrases of the prose that quote inputs (not results: our PHY's rate and bound, the paper's 802.11g rate and
@@ -160,9 +164,32 @@ def functional() -> Point:
     return Point("functional", 0.01, variants=PAPER3, duration="200s", start="100s", series=("cwnd", "ssthresh"))
 
 
+#: The senders ns-2.35 has (Westwood+ through Agent/TCP/Linux's westwood module).
+NS2_SENDERS = ("newreno", "westwood")
+
+
+def ns2_points(quick: bool) -> list[Point]:
+    """Fig. 8's FERs on the WLAN as ns-2.35 runs it (scenario.NS2_PHY), for tcplab and ns-2.35 alike."""
+    return [Point("ns2phy", f, variants=NS2_SENDERS, duration=DURATION, ns2_phy=True) for f in FERS[quick]]
+
+
+def ns2_sweep_name(quick: bool, p: Point) -> str:
+    return f"{p.name(prefix(quick))}/ns2"
+
+
+def external_runs(store: Store, quick: bool) -> int:
+    """After the sweeps: the ns2phy points' NewReno and Westwood+ in ns-2.35 (when ``ns`` is installed)."""
+    return sum(
+        ns2_side.run(store, ns2_sweep_name(quick, p),
+                     [ns2_side.Job(c, lambda seed, v=v, p=p: ns2_scenario(p, v))
+                      for v, c in zip(NS2_SENDERS, variant_cells(NS2_SENDERS))],
+                     range(1, REPS[quick] + 1))
+        for p in ns2_points(quick))
+
+
 def sweeps(quick: bool) -> list[Sweep]:
     pre, reps = prefix(quick), REPS[quick]
-    single = fig8(quick) + fig9(quick) + fig10(quick) + frames(quick) + [functional()]
+    single = fig8(quick) + fig9(quick) + fig10(quick) + frames(quick) + [functional()] + ns2_points(quick)
     return (
         [p.sweep(pre, reps) for p in single]
         + [p.sweep(pre, MULTI_REPS[quick]) for p in fig11(quick)]
@@ -246,6 +273,22 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
         cells += _rows(TA, f"FER {100 * p.fer:g} % on frames", uf[p.label], "Mb/s", variants=PAPER3)
     for v, acc in fs.items():
         cells += [TableCell.of(TF, name, LABEL[v], summarise(xs.values()), "as the row") for name, xs in acc.items()]
+    heading = None
+    order: dict[str, dict[float, dict[str, dict[int, float]]]] = {"tcplab": {}, "ns2": {}}
+    for p in ns2_points(quick):
+        theirs = ns2_runs(store, ns2_sweep_name(quick, p))
+        order["tcplab"][p.fer] = metric(store, p.name(pre), "util")
+        order["ns2"][p.fer] = {v: {seed: r["util"] for seed, r in per.items()} for v, per in theirs.items()}
+        if heading is None:
+            measured = any(ns2_runs(store, ns2_sweep_name(quick, q)) for q in ns2_points(quick))
+            heading = ns2_side.heading(ns2_side.ns_installed(), measured)
+        row = f"FER {100 * p.fer:g} %"
+        pub = {v: PUBLISHED[k] for v in NS2_SENDERS if (k := ("util", p.fer, v)) in PUBLISHED}
+        pub = {v: Published(x.value, x.ref + " (on ns-2.35's WLAN)") for v, x in pub.items()}
+        ours = _rows(TN, row, metric(store, p.name(pre), "util"), "Mb/s", pub, variants=NS2_SENDERS)
+        cells += ours
+        cells += [ns2_side.cell(c, summarise(x["util"] for x in theirs.get(v, {}).values()), heading)
+                  for v, c in zip(NS2_SENDERS, ours)]
     cells += sensitivity.cells(store, pre, quick, DURATION)
     cells += sensitivity.burst_cells(store, pre, quick, DURATION)
 
@@ -261,7 +304,12 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
                     delays={_ms(p.delay): p.label for p in fig9(quick)}, slow={p.fer: p.label for p in fig10(quick)},
                     multi_util=multi_util, retx=r10, residual_pub=RESIDUAL_PUB, multi_pts=multi_pts,
                     slow_ref=SLOW_MAX, ssthresh={v: acc.get("mean ssthresh (packets)", {}) for v, acc in fs.items()})
-    return cells, against_paper(ours, paper_findings())
+    ours = against_paper(ours, paper_findings())
+    # The baseline's order on ns-2.35's WLAN, by tcplab and (when it ran) by ns-2.35, each verdict shown.
+    ours.append(baseline_order(order["tcplab"]))
+    if any(order["ns2"].values()):
+        ours.append(baseline_order(order["ns2"], ns2_side.FINDING_PREFIX))
+    return cells, ours
 
 
 #: §4.2.3: "With 5 Mbps wireline datarate and 0% FER, the maximum BW availability for a single TCP flow is
@@ -291,6 +339,14 @@ def paper_findings() -> list[Finding]:
 def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
     """Why a published cell is off by more than 10 % (the report lists these); measured numbers are this run's."""
     _, _, _, red_nr, red_ww = _paper_residuals()
+    if cell.table == TN:
+        theirs = next((t for o, t in ns2_side.pairs(cells) if (o.table, o.row, o.column) == (TN, cell.row, cell.column)),
+                      None)
+        said = ("ns-2.35 not run" if theirs is None or theirs.mean is None else
+                f"ns-2.35 gives {theirs.mean:.2f} ± {0.0 if theirs.ci95 is None else theirs.ci95:.2f} Mb/s on the same "
+                f"WLAN, and {ns2_side.gives(cell.published, theirs)} (paper {cell.published:g})")  # type: ignore[arg-type]
+        return (f"the paper's ns-2 802.11 at 11 Mb/s cannot carry {PAPER_MAX:g} Mb/s with an ACK per packet; {said} "
+                "(the side-by-side table)")
     if cell.table == T8R:
         ad = cell_mean(cells, T8, "FER 0.1 %", LABEL["adaptive"])
         ww = cell_mean(cells, T8, "FER 0.1 %", LABEL["westwood"])

@@ -305,3 +305,15 @@ def findings(util: PerPoint, fair: PerPoint, fers: Mapping[float, str], multi: S
     out.append(Finding.over_cases("With the errors on 802.11 frames the MAC's retries hide them: each sender keeps its 0 % FER "
                         "utilisation (the issue's reason for errors above the MAC)", res, RULE_HIDDEN))
     return out
+
+
+#: The baseline half of Fig. 8's order, decided on ns-2.35's WLAN by tcplab and by ns-2.35 (experiments/ns2_side.py).
+BASELINE_ORDER = "On ns-2.35's WLAN, Westwood+ uses more bandwidth than NewReno at every FER > 0 (Fig. 8's baseline order)"
+
+
+def baseline_order(util: Mapping[float, Mapping[str, Mapping[int, float]]], prefix: str = "") -> Finding:
+    """Westwood+ > NewReno at each FER > 0 of ``util`` (FER -> sender -> seed -> Mb/s), paired over seeds;
+    ``prefix`` marks the finding decided on ns-2.35's runs."""
+    cases = [c for fer, u in sorted(util.items()) if fer > 0
+             for c in _outperforms(f"FER {100 * fer:g} %", u, (("westwood", "newreno"),))]
+    return Finding.over_cases(prefix + BASELINE_ORDER, cases, RULE_OUTPERFORMS)

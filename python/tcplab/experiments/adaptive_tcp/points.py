@@ -45,6 +45,8 @@ class Point:
     duration: str = "100s"
     start: str = "0s"
     series: tuple[str, ...] = ()
+    #: the WLAN as ns-2.35 runs it (scenario.NS2_PHY), for the ns-2.35 column
+    ns2_phy: bool = False
 
     @property
     def label(self) -> str:
@@ -56,6 +58,8 @@ class Point:
         if self.burst != BURST:
             parts.append(f"burst={self.burst:g}")
         parts += [f"{k}={v}" for k, v in self.tcp]
+        if self.ns2_phy:
+            parts.append("phy=ns2_dsss")
         return ",".join(parts)
 
     @property
@@ -69,7 +73,7 @@ class Point:
     def sweep(self, prefix: str, replications: int) -> Sweep:
         base = scenario(aps=self.aps, flows_per_ap=self.flows_per_ap, fer=self.fer, delay=self.delay,
                         rate=self.rate, duration=self.duration, start=self.start, loss_at=self.loss_at,
-                        burst=self.burst, series=self.series)
+                        burst=self.burst, series=self.series, ns2_phy=self.ns2_phy)
         base["tcp"] |= dict(self.tcp)
         return Sweep(name=self.name(prefix), base=base, cells=variant_cells(self.variants),
                      replications=replications, seed0=1)
@@ -101,3 +105,29 @@ def runs(store: Store, sweep: str) -> dict[str, dict[int, dict[str, Any]]]:
 def metric(store: Store, sweep: str, name: str) -> dict[str, dict[int, float]]:
     """variant -> seed -> one metric of a point."""
     return {v: {s: float(r[name]) for s, r in per.items()} for v, per in runs(store, sweep).items()}
+
+
+def ns2_scenario(point: Point, variant: str) -> dict[str, Any]:
+    """A sender's cell of an ``ns2_phy`` point as ns-2.35 runs it: the tcplab scenario of that cell, without
+    the series and the explicit initial ssthresh (ns-2's reset sets ssthresh_ = window_ itself, the same value;
+    the translation carries no ssthresh)."""
+    s = point.sweep("ns2", 1).base
+    s["tcp"] |= VARIANTS[variant]
+    for field in ("initial_ssthresh", "window_scaling", "open"):  # what ns-2 has without a setting (tcp())
+        s["tcp"].pop(field, None)
+    s.pop("trace", None)
+    return s
+
+
+def ns2_runs(store: Store, sweep: str) -> dict[str, dict[int, dict[str, Any]]]:
+    """variant -> seed -> {util (Mb/s), timeouts} of a point's ns-2.35 runs."""
+    from tcplab.experiments import ns2_side
+
+    out: dict[str, dict[int, dict[str, Any]]] = {}
+    for cell, seed, summ in ns2_side.runs(store, sweep):
+        flows = summ["flows"]
+        out.setdefault(variant_of(cell), {})[seed] = {
+            "util": sum((f["goodput_bps"] or 0.0) for f in flows) / 1e6,
+            "timeouts": sum(f["timeouts"] for f in flows),
+        }
+    return out

@@ -9,9 +9,10 @@ Every choice the paper leaves open is a module constant, documented in docs/vali
   ``seed004_preset_is_the_closest_to_the_papers_5_99_mbps``) puts 802.11g ERP-OFDM with the long
   (20 µs) slot of a BSS that admits 802.11b stations at 12 Mb/s closest (bound 6.04 Mb/s; the short
   slot gives 5.73 at 9 Mb/s and 7.17 at 12 Mb/s); basic access (no RTS), 50-packet interface queues.
-* TCP: ns-2's Agent/TCP/Newreno defaults the paper keeps ("all other parameters set to default"):
-  1000-byte packets, windows in packets, +1/cwnd per ACK, initial window 2, 200 ms minimum RTO,
-  3 s initial RTO, 10 ms timer tick, an ACK per packet, a large receive window (1000 packets).
+* TCP: ns-2's Agent/TCP/Newreno defaults the paper keeps ("all other parameters set to default"),
+  as ``[tcp] profile = "ns2"`` (1000-byte packets, windows in packets, +1/cwnd per ACK, initial
+  window 2, ns-2's RTO estimator and timers, limited transmit, an ACK per packet), with a large
+  advertised window (1000 packets; ns-2's window_ 20 could not carry the paper's 5.99 Mb/s).
 * Frame errors: Gilbert–Elliott per wireless station on the frames it sends and receives, mean FER
   as given, mean burst ``BURST`` frames, acting above the MAC (``loss_at = "packets"``, as an ns-2
   error model above the MAC would) unless a cell says otherwise.
@@ -24,8 +25,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcplab.experiments.base import NS2_TCP_TIMERS
-
 SEGMENT_B = 1000
 PHY = "erp_ofdm_long_slot"
 RATE = "12Mbps"
@@ -33,6 +32,10 @@ RATE = "12Mbps"
 #: the "maximum bandwidth availability" residual bandwidth is measured from.
 PHY_BOUND_MBPS = 6.04
 BURST = 1.0
+#: The WLAN of the ns-2.35 column (experiments/ns2_side.py), as validation/ns2/run.py's wlan004 rows: ns-2.35
+#: has no ERP-OFDM PHY and no unit disk, so the paper's "802.11 at 11 Mb/s" in ns-2 is its DSSS MAC at
+#: 11 Mb/s with two-ray ground; its frame errors hit every frame below the MAC (Bernoulli, the FER as p).
+NS2_PHY: dict[str, Any] = {"phy": "ns2_dsss", "rate": "11Mbps", "propagation": {"model": "two_ray_ground"}}
 DEFAULT_DELAY = "45ms"
 DEFAULT_RATE = "100Mbps"
 QUEUE = 50
@@ -49,18 +52,24 @@ LABEL = {"newreno": "NewReno", "westwood": "Westwood+", "adaptive": "Adaptive TC
 
 
 def tcp() -> dict[str, Any]:
-    """ns-2.35 Agent/TCP/Newreno + TCPSink defaults (ALGORITHMS.md §6.5), windows in packets."""
+    """ns-2.35 Agent/TCP/Newreno + TCPSink as the ``ns2`` profile sets them (docs/models/tcp.md § ns-2 profile),
+    but the advertised window: ``window_`` = RWND_SEGMENTS packets instead of ns-2's 20, which would cap one
+    flow at 20 packets per RTT (~1.5 Mb/s at D = 45 ms), far below the paper's 5.99 Mb/s (our choice; the
+    paper says only "all other parameters set to default").  ssthresh starts at that window too (ns-2's
+    reset sets ssthresh_ = window_).
+
+    ns-2's window_ is a bare packet count; in tcplab it is the receiver's advertised window, a 16-bit field
+    that the profile's one-way start (a bare SYN, nothing negotiated) leaves unscaled, so it would stop at
+    65535 B (65 packets) and the sender's 50-packet queue would never overflow as it does in ns-2.  Window
+    scaling over a SYN handshake carries the 1000 packets; the price is the handshake itself (the data
+    start one exchange later than after ns-2's sender SYN)."""
     return {
-        "mss": SEGMENT_B,
-        "window_unit": "segments",
-        "ca_mode": "per_ack",
-        "initial_window": 2,
+        "profile": "ns2",
         "rcv_buf": f"{RWND_SEGMENTS * SEGMENT_B}B",
-        "sack": False,
-        "timestamps": False,
-        "delayed_ack": False,
-        "full_ack": "ssthresh",
-    } | NS2_TCP_TIMERS
+        "initial_ssthresh": f"{RWND_SEGMENTS * SEGMENT_B}B",
+        "window_scaling": True,
+        "open": "handshake",
+    }
 
 
 def loss(fer: float, burst: float = BURST) -> dict[str, Any]:
@@ -79,9 +88,12 @@ def scenario(
     loss_at: str = "packets",
     burst: float = BURST,
     series: tuple[str, ...] = (),
+    ns2_phy: bool = False,
 ) -> dict[str, Any]:
     """``aps`` infrastructure WLANs, each with ``flows_per_ap`` senders ``t<ap>_<k>`` about 10 m from
-    their AP, each sending to the FTP receiver ``ftp`` behind the shared backbone."""
+    their AP, each sending to the FTP receiver ``ftp`` behind the shared backbone.
+
+    ``ns2_phy``: the WLAN as ns-2.35 can run it (NS2_PHY; ``loss_at`` and ``burst`` are then ignored)."""
     nodes: list[dict[str, str]] = [{"name": "router"}]
     links: list[dict[str, Any]] = []
     wlans: list[dict[str, Any]] = []
@@ -96,12 +108,16 @@ def scenario(
             t = f"t{a}_{k}"
             nodes.append({"name": t})
             st: dict[str, Any] = {"node": t, "position": ["10m", f"{k - 1}m"]}
-            if fer > 0:
+            if fer > 0 and ns2_phy:
+                # ns-2.35's error hook sits between PHY and MAC: every frame, Bernoulli.
+                st |= {"loss": {"model": "bernoulli", "p": fer}, "loss_at": "frames"}
+            elif fer > 0:
                 st |= {"loss": loss(fer, burst), "loss_at": loss_at}
             stations.append(st)
             flows.append({"name": f"f{a}_{k}", "app": "bulk", "client": "ftp", "server": t, "start": start})
-        wlans.append({"name": f"wlan{a}", "mode": "infrastructure", "phy": PHY, "rate": RATE, "ap": ap,
-                      "queue": QUEUE, "propagation": {"model": "unit_disk"}, "stations": stations})
+        radio = NS2_PHY if ns2_phy else {"phy": PHY, "rate": RATE, "propagation": {"model": "unit_disk"}}
+        wlans.append({"name": f"wlan{a}", "mode": "infrastructure", **radio, "ap": ap,
+                      "queue": QUEUE, "stations": stations})
     nodes.append({"name": "ftp"})
     links.append({"name": "backbone", "a": "router", "b": "ftp", "rate": rate, "delay": delay,
                   "queue": {"kind": "droptail", "packets": QUEUE}})

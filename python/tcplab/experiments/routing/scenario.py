@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from tcplab.experiments.base import LEGACY_NS2_TCP
 from tcplab.experiments.tcp_pgy import scenario as pgy
 
 PROTOCOLS: dict[str, dict[str, Any]] = {
@@ -84,6 +85,8 @@ def sender_of(cell: dict[str, Any]) -> str:
 def _with_routing(doc: dict[str, Any], protocol: str) -> dict[str, Any]:
     doc = copy.deepcopy(doc)
     doc["wlans"][0]["routing"] = dict(PROTOCOLS[protocol])
+    # tcp-pgy's NewReno as it was before tcp-pgy moved to profile = "ns2" (this study is not re-measured).
+    doc["tcp"] = {"variant": "newreno", **LEGACY_NS2_TCP, "timestamps": False, "full_ack": "ssthresh"}
     return doc
 
 

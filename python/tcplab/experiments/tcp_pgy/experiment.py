@@ -23,8 +23,9 @@ from pathlib import Path
 
 from tcplab.experiments.tcp_pgy.claims import CLAIMS  # noqa: F401  (the report reads it)
 from tcplab.experiments.base import Finding, Published, TableCell
-from tcplab.experiments.tcp_pgy.findings import findings, gain_pct
-from tcplab.experiments.tcp_pgy.points import ALL, PAIR, Point, failed, runs
+from tcplab.experiments import ns2_side
+from tcplab.experiments.tcp_pgy.findings import baseline_findings, findings, gain_pct
+from tcplab.experiments.tcp_pgy.points import ALL, PAIR, Point, failed, ns2_job, ns2_runs, ns2_sweep_name, runs
 from tcplab.experiments.tcp_pgy.scenario import LABEL
 from tcplab.runner import Sweep
 from tcplab.stats import summarise
@@ -135,6 +136,24 @@ def sweeps(quick: bool) -> list[Sweep]:
             + [p.sweep(pre, RANDOM_REPS[quick]) for p in random_points(quick)])
 
 
+def ns2_points(quick: bool) -> list[Point]:
+    """The points ns-2.35 also runs (NewReno only): strings, the multi-flow string and the grid.  The random
+    topologies are left out: their movers' random waypoints are drawn by tcplab per run, which the
+    translation refuses (ns-2 would need setdest files of the same motion)."""
+    return string_points(quick) + multi_points(quick) + grid_points(quick)
+
+
+def _ns2_reps(p: Point, quick: bool) -> int:
+    return GRID_REPS[quick] if p.kind == "grid" else REPS[quick]
+
+
+def external_runs(store: Store, quick: bool) -> int:
+    """After the sweeps: NewReno on the strings and grids in ns-2.35 (when ``ns`` is installed), stored beside them."""
+    pre = prefix(quick)
+    return sum(ns2_side.run(store, ns2_sweep_name(pre, p), [ns2_job(p)], range(1, _ns2_reps(p, quick) + 1))
+               for p in ns2_points(quick))
+
+
 # ---------------------------------------------------------------------------------------- analysis
 
 
@@ -207,11 +226,42 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
                     cells.append(_cell(TS, f"{LABEL[v]}, gratuitous RREP {grat}", m,
                                        (x[m] for x in src.get(v, {}).values()), unit))
 
+    # ns-2.35's NewReno beside tcplab's, in the baseline's tables (ns2_side.cell), and the baseline findings on it.
+    ns2 = {(p.kind, p.hops if p.kind == "string" else 0, p.flows): ns2_runs(store, ns2_sweep_name(pre, p))
+           for p in ns2_points(quick)}
+    heading = ns2_side.heading(ns2_side.ns_installed(), any(ns2.values()))
+    ns2_strings = {h: ns2[("string", h, 1)] for h in strings}
+    ns2_multi = {n: ns2[("string", 7, n)] for n in multi}
+    ns2_grid = {n: ns2[("grid", 0, n)] for n in grid}
+    ns2_by_row = {T1A: {f"{h} hops": r for h, r in ns2_strings.items()},
+                  T1B: {f"{n} flows": r for n, r in {1: ns2_strings.get(7, {}), **ns2_multi}.items()},
+                  T6: {f"{h} hops": r for h, r in ns2_strings.items()}, T7: {f"{h} hops": r for h, r in ns2_strings.items()},
+                  T10: {f"{n} flows": r for n, r in ns2_grid.items()}, T11: {f"{n} flows": r for n, r in ns2_grid.items()}}
+    column_metric = {"DATA lost": "data_lost", "ACK lost": "acks_lost"}
+    table_metric = {T6: "kbps", T7: "spurious", T10: "kbps", T11: "spurious"}
+    for c in list(cells):
+        if c.table not in ns2_by_row or (c.table in table_metric and c.column != LABEL["newreno"]):
+            continue
+        m = table_metric.get(c.table) or column_metric[c.column]
+        r = ns2_by_row[c.table].get(c.row, {}).get("newreno", {})
+        cells.append(ns2_side.cell(c, summarise(x[m] for x in r.values()), heading))
+    for c in list(cells):
+        if c.table == T11R and c.column == f"growth of the mean, {LABEL['newreno']}" and grid:
+            lo, hi = min(grid), max(grid)
+            a, b = ns2_grid.get(lo, {}).get("newreno", {}), ns2_grid.get(hi, {}).get("newreno", {})
+            cells.append(TableCell(c.table, c.row, f"{c.column}{ns2_side.SEP}{heading}", None,
+                                   _growth(a, b) if a and b else None, None, 1 if a and b else 0, c.unit))
+
     names = [p.name(pre) for p in string_points(quick) + multi_points(quick) + grid_points(quick)
              + random_points(quick) + sensitivity_points(quick) + trace_points(quick)]
     failures = [e for n in names for e in failed(store, n)]
     total = sum(len(store.runs(n)) for n in names)
-    return cells, findings(strings, multi, grid, rand, failures, total, {k: p.value for k, p in PUBLISHED.items()})
+    ours = findings(strings, multi, grid, rand, failures, total, {k: p.value for k, p in PUBLISHED.items()})
+    if any(ns2.values()):
+        theirs = {f.text.removeprefix(ns2_side.FINDING_PREFIX): f for f in baseline_findings(ns2_strings, ns2_multi, ns2_grid)}
+        # Each ns-2 verdict right after tcplab's on the same claim.
+        ours = [g for f in ours for g in ([f, theirs[f.text]] if f.text in theirs else [f])]
+    return cells, ours
 
 
 #: Phrases of the prose that quote scenario parameters (inputs, not results): the ack_seq extension's size,

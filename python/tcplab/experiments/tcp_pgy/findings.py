@@ -12,7 +12,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tcplab.experiments.base import Finding
+from dataclasses import replace
+
+from tcplab.experiments.base import NS2_FINDING_PREFIX, Finding
 from tcplab.experiments.tcp_pgy.scenario import LABEL
 from tcplab.stats import above, equivalent, gain_pct_by_seed, magnitude, never, paired_diff, paired_gain_pct, summarise
 
@@ -227,3 +229,20 @@ def findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mappi
     out.append(Finding.decided("No application byte is lost or duplicated in any run", verdict, detail,
                                RULE_CONSERVATION))
     return out
+
+
+#: The findings about the NewReno baseline alone: decided on ns-2.35's runs of the same networks too
+#: (ns-2.35 has no TCP-pgy; the findings that compare TCP-pgy with NewReno are tcplab's only).
+BASELINE = (
+    "ACK loss is comparable to DATA loss at every hop count (Fig. 1(a), NewReno)",
+    "Beyond 10 hops more ACK than DATA segments are lost (Fig. 1(a), NewReno)",
+    "DATA and ACK losses both grow with the number of flows on the 7-hop string (Fig. 1(b))",
+    "NewReno takes more timeouts as grid flows grow (§IV-C.1)",
+)
+
+
+def baseline_findings(strings: Mapping[int, Runs], multi: Mapping[int, Runs], grid: Mapping[int, Runs]) -> list[Finding]:
+    """The BASELINE findings decided by the same rules on other NewReno runs (ns-2.35's), each text prefixed
+    with NS2_FINDING_PREFIX so that the report shows it beside tcplab's verdict."""
+    decided = findings(strings, multi, grid, {}, [], 0)
+    return [replace(f, text=NS2_FINDING_PREFIX + f.text) for f in decided if f.text in BASELINE]

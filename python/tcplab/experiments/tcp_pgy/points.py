@@ -96,3 +96,42 @@ def metric(store: Store, sweep: str, name: str) -> dict[str, dict[int, float]]:
 def failed(store: Store, sweep: str) -> list[str]:
     """Errors of the point's runs that did not end ok (a byte-conservation violation is one)."""
     return [str(r["error"]) for r in store.runs(sweep).iter_rows(named=True) if r["status"] != "ok"]
+
+
+def ns2_sweep_name(prefix: str, point: Point) -> str:
+    """The point's NewReno runs in ns-2.35 (experiments/ns2_side.py)."""
+    return f"{point.name(prefix)}/ns2"
+
+
+def ns2_scenario(point: Point, seed: int) -> dict[str, Any]:
+    """The point's NewReno cell as ns-2.35 runs it: the same network and TCP, AODV as ns-2.35 ships it
+    (gratuitous RREPs compiled out: RREQ_GRAT_RREP not compiled in, so the builder's
+    ``gratuitous_rrep = true`` is dropped, as in validation/ns2/run.py), no ack_seq extension (S1's), no series."""
+    s = point.scenario()
+    s["wlans"][0]["routing"] = {"protocol": "aodv", "preset": "ns2"}
+    s.pop("trace", None)
+    return s
+
+
+def ns2_job(point: Point) -> Any:
+    from tcplab.experiments import ns2_side
+
+    return ns2_side.Job(sc.variant_cells(("newreno",))[0], lambda seed: ns2_scenario(point, seed))
+
+
+def ns2_runs(store: Store, sweep: str) -> dict[str, dict[int, dict[str, Any]]]:
+    """``{"newreno": seed -> metrics}`` of a point's ns-2.35 runs, with the metrics ns-2 counts (METRICS but
+    S1's and S2's counters and fast retransmits), summed over the flows."""
+    from tcplab.experiments import ns2_side
+
+    out: dict[int, dict[str, Any]] = {}
+    for _, seed, summ in ns2_side.runs(store, sweep):
+        flows = summ["flows"]
+        out[seed] = {
+            "kbps": sum(f["goodput_bps"] or 0.0 for f in flows) / 1e3,
+            "spurious": sum(f["spurious_retransmissions"] for f in flows),
+            "timeouts": sum(f["timeouts"] for f in flows),
+            "data_lost": sum(f["data_lost"] for f in flows),
+            "acks_lost": sum(f["acks_lost"] for f in flows),
+        }
+    return {"newreno": out} if out else {}

@@ -7,9 +7,10 @@ sense with two-ray ground), 50-packet interface queues, AODV (ns-2.35's constant
 200 m apart.  Every choice the paper leaves open is a module constant here and is written in
 docs/validation/tcp_pgy.md:
 
-* TCP: ns-2.35 Agent/TCP/Newreno and TCPSink defaults (ALGORITHMS.md §6.5): windows in packets,
-  initial window 2, an ACK per packet, ns-2's timers, and its default advertised window
-  ``window_`` = 20 packets (the paper sets none).
+* TCP: ns-2.35 Agent/TCP/Newreno and TCPSink defaults, as ``[tcp] profile = "ns2"`` (windows in
+  packets, initial window 2, an ACK per packet, ns-2's timers and RTO estimator, limited transmit,
+  the SYN ns-2's one-way TCP sends first, and its default advertised window ``window_`` = 20
+  packets: the paper sets none).
 * AODV: gratuitous RREPs on in every variant (S1 needs ns-2's ``RREQ_GRAT_RREP`` compiled in; the
   network stays the same across compared senders); the ``ack_seq`` field only where S1 runs.
 * Grid: 7 x 7 nodes 200 m apart; flows cross along the inner rows and columns (6 hops each, no
@@ -25,8 +26,6 @@ docs/validation/tcp_pgy.md:
 from __future__ import annotations
 
 from typing import Any
-
-from tcplab.experiments.base import NS2_TCP_TIMERS
 
 SEGMENT_B = 1000
 SPACING_M = 200
@@ -48,19 +47,10 @@ LABEL = {"newreno": "NewReno", "s1": "S1 only", "s2": "S2 only", "pgy": "TCP-pgy
 
 
 def tcp() -> dict[str, Any]:
-    """ns-2.35 Agent/TCP/Newreno + TCPSink defaults (ALGORITHMS.md §6.5)."""
-    return {
-        "variant": "newreno",
-        "mss": SEGMENT_B,
-        "window_unit": "segments",
-        "ca_mode": "per_ack",
-        "initial_window": 2,
-        "rcv_buf": f"{WINDOW_SEGMENTS * SEGMENT_B}B",
-        "sack": False,
-        "timestamps": False,
-        "delayed_ack": False,
-        "full_ack": "ssthresh",
-    } | NS2_TCP_TIMERS
+    """ns-2.35 Agent/TCP/Newreno + TCPSink as the ``ns2`` profile sets them (docs/models/tcp.md § ns-2 profile:
+    packetSize_ 1000, window_ 20, windowInit_ 2, per-ACK growth in packets, tick estimator, ACK per packet);
+    the paper states only 1040-byte packets (1000 B of data + 40 B of headers: the profile's packetSize_)."""
+    return {"profile": "ns2", "variant": "newreno"}
 
 
 def routing() -> dict[str, Any]:

@@ -20,6 +20,7 @@ import copy
 from typing import Any
 
 from tcplab.experiments.ack_holding.experiment import scenario as fh_bs_mh
+from tcplab.experiments.base import LEGACY_NS2_TCP
 
 FILE_B = 2_000_000
 #: Long enough for the slowest scheme at 10 % loss (Reno needs about 100 s) with a wide margin; the
@@ -41,7 +42,9 @@ def base() -> dict[str, Any]:
     s = copy.deepcopy(fh_bs_mh())
     s["name"] = "wireless_baselines"
     s["duration"] = f"{DURATION_S}s"
-    del s["tcp"]["variant"]  # each scheme sets cc, recovery, sack and extensions
+    # ack-holding's TCP as it was before ack-holding moved to profile = "ns2" (this study is not re-measured);
+    # each scheme sets cc, recovery, sack and extensions.
+    s["tcp"] = {**LEGACY_NS2_TCP, "window_scaling": False, "timestamps": True}
     s["wlans"][0]["signals"] = {"lead": LEAD, "duration_factor": 1.0}
     del s["wlans"][0]["stations"][1]["outage"]
     s["agents"] = []
