@@ -5,6 +5,14 @@ of docs/validation/ns2.md built from the results.
     .venv/bin/python validation/ns2/run.py string4 p001_one  # some rows
     .venv/bin/python validation/ns2/run.py --list          # the rows
     .venv/bin/python validation/ns2/run.py --table         # the markdown table from what has run
+    .venv/bin/python validation/ns2/run.py --reuse-ns2 ROW [--set PATH=VALUE --tag T]
+        # tcplab's side only; ns-2's numbers from the row's stored comparison.json
+
+With --reuse-ns2 only tcplab runs: the row's ns-2.35 script is translated again and must equal
+the stored one (up to where the checkout keeps the setdest files), so ns-2's runs -- the same
+script and seeds, deterministic -- would give the stored numbers; they are kept and tcplab's
+are replaced.  --set overrides a scenario field (a routing switch, to measure its effect) and
+--tag names the copy written (results/validate-ns2/ROW@TAG/comparison.json).
 
 Each row's scenario is written to results/validate-ns2/scenarios/ROW.json and run with
 `tcplab validate ns2 FILE --seeds 1-5 --out results/validate-ns2/ROW`.  The scenarios are built
@@ -29,6 +37,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -134,6 +143,95 @@ def run_row(name: str, seeds: str) -> int:
     return subprocess.run(cmd, check=False).returncode
 
 
+#: comparison.json metric -> how it is read from one tcplab summary (flow dict or whole summary).
+_FLOW_KEYS = {
+    "goodput (kb/s)": lambda x: x["goodput_bps"] / 1e3 if x["goodput_bps"] is not None else None,
+    "RTOs": lambda x: x["timeouts"],
+    "retransmitted segments": lambda x: x["retransmissions"],
+    "duplicates at the receiver": lambda x: x["spurious_retransmissions"],
+    "TCP DATA lost": lambda x: x["data_lost"],
+    "TCP ACKs lost": lambda x: x["acks_lost"],
+}
+
+
+def _net_keys() -> dict[str, Callable[[dict[str, Any]], float]]:
+    def nodes(*keys: str) -> Callable[[dict[str, Any]], float]:
+        return lambda s: float(sum(n.get(k, 0) for n in s.get("nodes") or [] for k in keys))
+
+    def wifi(key: str) -> Callable[[dict[str, Any]], float]:
+        return lambda s: float(sum(n.get(key, 0) for n in s.get("wifi") or []))
+
+    return {
+        "MAC retry-limit drops": wifi("drops_retry_limit"),
+        "interface-queue drops": wifi("drops_queue"),
+        "no-route drops (NRTE)": nodes("drops_no_route", "drops_discovery_failed"),
+        "link-break drops (tcplab) / routing callback (CBK)": nodes("drops_link_broken"),
+        "routing-buffer drops": nodes("drops_buffer_full", "drops_buffer_timeout"),
+        "TTL drops": nodes("drops_ttl"),
+        "routing packets sent": nodes("control_packets"),
+        "AODV RREQ sent": nodes("route_requests"), "AODV RREP sent": nodes("route_replies"),
+        "AODV RERR sent": nodes("route_errors"), "DSR request sent": nodes("route_requests"),
+        "DSR reply sent": nodes("route_replies"), "DSR error sent": nodes("route_errors"),
+        "route discoveries (ns-2: RREQs originated)": nodes("discoveries"),
+    }
+
+
+def _same_script(a: str, b: str) -> bool:
+    """The two ns-2 scripts are equal but for the folder the setdest files are read from."""
+    norm = lambda t: [re.sub(r"source \{.*/validation/ns2/moves/", "source {MOVES/", ln) for ln in t.splitlines()]  # noqa: E731
+    return norm(a) == norm(b)
+
+
+def rerun_tcplab(name: str, seeds: list[int], sets: list[str], tag: str | None) -> int:
+    """tcplab's side of a row again, ns-2's kept from the row's stored comparison.json."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tcplab import _core
+    from tcplab.result import Result
+    from tcplab.scenario import parse_set
+    from tcplab.validate.ns2.command import prepare
+
+    stored = OUT / name / "comparison.json"
+    if not stored.exists():
+        print(f"{name}: no stored comparison.json to take ns-2's numbers from", file=sys.stderr)
+        return 2
+    doc = json.loads(stored.read_text())
+    if doc["seeds"] != seeds:
+        print(f"{name}: stored seeds {doc['seeds']} differ from {seeds}", file=sys.stderr)
+        return 2
+    text = json.dumps(ROWS[name](), indent=1) + "\n"
+    overrides = [parse_set(x) for x in sets]
+    # The ns-2 script is the row's own: a switch of tcplab's preset is not carried into ns-2.
+    _, _, script = prepare(text, "json", [], ROOT)
+    tcl_old = (OUT / name / f"{name}.tcl").read_text()
+    if not _same_script(script.text, tcl_old):
+        print(f"{name}: the ns-2 script differs from the stored one; run the row in full", file=sys.stderr)
+        return 2
+    print(f"$ tcplab run ({name}{''.join(' --set ' + x for x in sets)}) seeds {seeds}, ns-2 kept", flush=True)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        sims = list(pool.map(lambda sd: Result.from_raw(_core.run(text, "json", sd, overrides, None)).summary, seeds))
+    for fname, metrics in doc["flows"].items():
+        flows = [next(x for x in s["flows"] if x["name"] == fname) for s in sims]
+        for metric, get in _FLOW_KEYS.items():
+            if metric in metrics:
+                metrics[metric] = {**metrics[metric], "tcplab": [get(x) for x in flows]}
+    for metric, get in _net_keys().items():
+        if metric in doc["network"] and doc["network"][metric]["tcplab"][0] is not None:
+            doc["network"][metric] = {**doc["network"][metric], "tcplab": [get(s) for s in sims]}
+    for part in [*doc["flows"].values(), doc["network"]]:
+        for metric, m in part.items():
+            a = mean_ci(m["tcplab"]) if m["tcplab"][0] is not None else None
+            m["tcplab_mean"], m["tcplab_ci95"] = (a[0], a[1]) if a else (None, None)
+    doc["tcplab_version"] = _core.version()
+    doc["tcplab_sets"] = sets
+    doc["ns2_from"] = "stored (--reuse-ns2)"
+    out = OUT / (f"{name}@{tag}" if tag else name)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "comparison.json").write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"{out / 'comparison.json'}")
+    return 0
+
+
 def _total(doc: dict[str, Any], section: str, metric: str, side: str) -> list[float] | None:
     """Per seed, the metric summed over the flows (network metrics as they are)."""
     if section == "network":
@@ -145,10 +243,10 @@ def _total(doc: dict[str, Any], section: str, metric: str, side: str) -> list[fl
     return [float(sum(col[i] for col in per_flow)) for i in range(len(per_flow[0]))]
 
 
-def table() -> str:
+def table(names: list[str] | None = None) -> str:
     head = "| row | " + " | ".join(f"{c} tcplab | {c} ns-2 | ratio" for c, _, _ in COLUMNS) + " |"
     lines = [head, "|" + "---|" * (1 + 3 * len(COLUMNS))]
-    for name in ROWS:
+    for name in names or ROWS:
         path = OUT / name / "comparison.json"
         if not path.exists():
             lines.append(f"| {name} | " + " | ".join(["not measured yet", "", ""] * len(COLUMNS)) + " |")
@@ -169,18 +267,26 @@ def main() -> int:
     ap.add_argument("rows", nargs="*", help="rows to run (default: all)")
     ap.add_argument("--seeds", default="1-5")
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--table", action="store_true")
+    ap.add_argument("--table", action="store_true", help="the table (of ROWS, or of every row; ROW@TAG for a tagged copy)")
+    ap.add_argument("--reuse-ns2", action="store_true", help="run tcplab only, keep the stored ns-2 numbers")
+    ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE", help="with --reuse-ns2: override a field")
+    ap.add_argument("--tag", help="with --reuse-ns2: write ROW@TAG instead of ROW")
     args = ap.parse_args()
     if args.list:
         print("\n".join(ROWS))
         return 0
     if args.table:
-        print(table())
+        print(table(args.rows or None))
         return 0
     bad = [r for r in args.rows if r not in ROWS]
     if bad:
         print(f"unknown rows: {', '.join(bad)}; --list shows them", file=sys.stderr)
         return 2
+    if args.reuse_ns2:
+        from tcplab.validate.ns2.command import seed_range
+
+        failed = [r for r in (args.rows or list(ROWS)) if rerun_tcplab(r, seed_range(args.seeds), args.set, args.tag) != 0]
+        return 1 if failed else 0
     failed = [r for r in (args.rows or list(ROWS)) if run_row(r, args.seeds) != 0]
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)

@@ -77,6 +77,7 @@ const DSR_FIELDS: &[&str] = &[
     "notify_every_error",
     "promiscuous",
     "gratuitous_replies",
+    "snoop_forward_only",
 ];
 
 /// Fields only DSR reads (AODV reads the rest of `DSR_FIELDS`).
@@ -86,10 +87,17 @@ const DSR_ONLY: &[&str] = &[
     "notify_every_error",
     "promiscuous",
     "gratuitous_replies",
+    "snoop_forward_only",
 ];
 
 /// Fields DSDV reads.
-const DSDV_FIELDS: &[&str] = &["update_interval", "link_layer_breaks"];
+const DSDV_FIELDS: &[&str] = &[
+    "update_interval",
+    "link_layer_breaks",
+    "per_route_triggers",
+    "full_dump_resets_timers",
+    "metric_until_full_dump",
+];
 
 /// Routing of a WLAN's nodes. `protocol = "static"` (default), `"aodv"`, `"dsr"` or `"dsdv"`;
 /// AODV starts from `preset` rfc3561 (default) or ns2, DSR from rfc4728 (default) or ns2, DSDV
@@ -186,6 +194,11 @@ pub struct RoutingSpec {
     /// §3.4.3; default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gratuitous_replies: Option<bool>,
+    /// DSR: a forwarded or received packet teaches only the rest of its own source route from
+    /// this node on; route requests and the routes replies carry are not snooped (ns-2
+    /// `noticeRouteUsed`; ns2 preset: true, rfc4728: false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snoop_forward_only: Option<bool>,
     /// DSDV: period of full dumps (ns-2 15 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update_interval: Option<Duration>,
@@ -193,6 +206,19 @@ pub struct RoutingSpec {
     /// periods (ns-2 `use_mac_`, default false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link_layer_breaks: Option<bool>,
+    /// DSDV: only a route that asks for one (new destination, shorter route, break) schedules
+    /// a triggered update, at its own time; routes that only settled wait for the next update
+    /// (ns-2 `needTriggeredUpdate`; ns2 preset: true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_route_triggers: Option<bool>,
+    /// DSDV: a full dump counts as the last triggered update, and a triggered update that
+    /// became a full dump restarts the periodic timer (ns-2 `lasttup_`; ns2 preset: true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_dump_resets_timers: Option<bool>,
+    /// DSDV: a changed metric rides on every triggered update until the next full dump (ns-2
+    /// `advert_metric`; ns2 preset: true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric_until_full_dump: Option<bool>,
 }
 
 /// AODV's constants for a routing table (preset, then overrides).
@@ -288,6 +314,7 @@ pub fn dsr_params(r: &RoutingSpec) -> DsrParams {
     set(&mut p.notify_every_error, r.notify_every_error);
     set(&mut p.tap, r.promiscuous);
     set(&mut p.grat_replies, r.gratuitous_replies);
+    set(&mut p.snoop_forward_only, r.snoop_forward_only);
     p
 }
 
@@ -296,6 +323,9 @@ pub fn dsdv_params(r: &RoutingSpec) -> DsdvParams {
     let mut p = DsdvParams::ns2();
     set(&mut p.periodic, r.update_interval.map(|d| d.0));
     set(&mut p.mac_breaks, r.link_layer_breaks);
+    set(&mut p.per_route_triggers, r.per_route_triggers);
+    set(&mut p.full_dump_resets_timers, r.full_dump_resets_timers);
+    set(&mut p.metric_until_full_dump, r.metric_until_full_dump);
     p
 }
 

@@ -45,6 +45,24 @@ pub struct DsdvParams {
     pub mac_breaks: bool,
     /// Packets queued per destination whose route is broken (ns-2 MAX_QUEUE_LENGTH 5).
     pub queue: usize,
+    /// ns-2 `needTriggeredUpdate` / `DSDVTriggerHandler`: only a route that asks for a
+    /// triggered update (a new destination, a shorter route, a break, an older infinite
+    /// report) schedules one, at its own time; one due within `min_trigger_gap` of the last
+    /// update is moved to the end of the gap and cancels the others due before then. A route
+    /// that only waited out its settling time (a fresher sequence number) goes with the next
+    /// update, triggered or full. Off: one pending trigger, and every changed route triggers
+    /// another update when its settling time ends.
+    pub per_route_triggers: bool,
+    /// ns-2 `helper_callback` / `DSDVTriggerHandler`: a full dump counts as the last
+    /// triggered update (`lasttup_`), so triggers wait `min_trigger_gap` after it, and a
+    /// triggered update that turned into a full dump (over a third of the table changed)
+    /// restarts the periodic timer. Off: the two timers are independent.
+    pub full_dump_resets_timers: bool,
+    /// ns-2 `makeUpdate`: a changed metric (`advert_metric`) rides on every triggered update
+    /// until the next full dump, a new sequence number (`advert_seqnum`) on one only; a
+    /// new finite route, or one changed back to the metric last advertised, as ns-2's
+    /// `processUpdate` flags them. Off: one flag, cleared by any advertisement.
+    pub metric_until_full_dump: bool,
 }
 
 impl DsdvParams {
@@ -59,6 +77,9 @@ impl DsdvParams {
             missed_periods: 3,
             mac_breaks: false,
             queue: 5,
+            per_route_triggers: true,
+            full_dump_resets_timers: true,
+            metric_until_full_dump: true,
         }
     }
 }
@@ -75,8 +96,10 @@ pub struct Route {
     changed_at: SimTime,
     /// Not advertised before this (settling).
     advertise_ok_at: SimTime,
-    /// Changed since last advertised.
-    advertise: bool,
+    /// To be advertised: a new sequence number (ns-2 `advert_seqnum`), a changed metric
+    /// (`advert_metric`). Without `metric_until_full_dump` both are set and cleared together.
+    advert_seq: bool,
+    advert_metric: bool,
     last_advertised_metric: u8,
 }
 
@@ -95,14 +118,29 @@ impl Route {
             new_seq_at: now,
             changed_at: now,
             advertise_ok_at: now + NEVER,
-            advertise: false,
+            advert_seq: false,
+            advert_metric: false,
             last_advertised_metric: INFINITE_METRIC,
         }
     }
 
-    /// The route as advertised now (and remembered as advertised).
-    fn advertised(&mut self, dst: Addr) -> Advert {
-        self.advertise = false;
+    /// Changed since last advertised.
+    fn changed(&self) -> bool {
+        self.advert_seq || self.advert_metric
+    }
+
+    /// Flags the route for advertising (both flags: a break, an older infinite report, and
+    /// every change without `metric_until_full_dump`).
+    fn flag(&mut self) {
+        self.advert_seq = true;
+        self.advert_metric = true;
+    }
+
+    /// The route as advertised now (and remembered as advertised). ns-2 `makeUpdate`: a
+    /// triggered update keeps a changed metric flagged when `keep_metric`.
+    fn advertised(&mut self, dst: Addr, keep_metric: bool) -> Advert {
+        self.advert_seq = false;
+        self.advert_metric &= keep_metric;
         self.last_advertised_metric = self.metric;
         Advert {
             dst,
@@ -126,6 +164,10 @@ pub struct Dsdv {
     heard: BTreeMap<Addr, SimTime>,
     next_full: SimTime,
     trigger_at: Option<SimTime>,
+    /// With `per_route_triggers`: each route's pending trigger (ns-2's per-entry
+    /// `trigger_event`): when, and an order among those due at the same instant.
+    triggers: BTreeMap<Addr, (SimTime, u64)>,
+    trigger_order: u64,
     last_trigger: Option<SimTime>,
     /// Broadcasts waiting out their jitter: (due, order, packet).
     pending: super::pending::Pending,
@@ -153,6 +195,8 @@ impl Dsdv {
             heard: BTreeMap::new(),
             next_full: first,
             trigger_at: None,
+            triggers: BTreeMap::new(),
+            trigger_order: 0,
             last_trigger: None,
             pending: Default::default(),
             queued: BTreeMap::new(),
@@ -189,6 +233,42 @@ impl Dsdv {
         self.trigger_at = Some(self.trigger_at.map_or(at, |t| t.min(at)));
     }
 
+    /// The route to `dst` wants a triggered update at `at` (ns-2 `needTriggeredUpdate`: its
+    /// pending one, if any, is moved there); without `per_route_triggers`, `trigger`.
+    fn need_trigger(&mut self, dst: Addr, at: SimTime) {
+        if self.p.per_route_triggers {
+            self.trigger_order += 1;
+            self.triggers.insert(dst, (at, self.trigger_order));
+        } else {
+            self.trigger(at);
+        }
+    }
+
+    /// ns-2 `DSDVTriggerHandler`: each route's trigger, due in order. One due within
+    /// `min_trigger_gap` of the last update moves to the end of the gap and cancels every
+    /// other trigger due before then; otherwise an update goes (if anything is to be said).
+    fn run_route_triggers(&mut self, now: SimTime) {
+        while let Some((&dst, _)) = self
+            .triggers
+            .iter()
+            .filter(|e| e.1 .0 <= now)
+            .min_by_key(|e| *e.1)
+        {
+            let next_possible = self.last_trigger.map(|t| t + self.p.min_trigger_gap);
+            if let Some(np) = next_possible.filter(|&np| now < np) {
+                // ns-2 `cancelTriggersBefore(next_possible)`, after rescheduling this one.
+                self.triggers.retain(|_, e| e.0 >= np);
+                self.need_trigger(dst, np);
+                break;
+            }
+            self.triggers.remove(&dst);
+            if self.incremental(now) {
+                // ns-2: `lasttup_` only when a packet went (a full one included).
+                self.last_trigger = Some(now);
+            }
+        }
+    }
+
     fn broadcast(&mut self, now: SimTime, routes: Vec<Advert>) {
         self.ip_ident = self.ip_ident.wrapping_add(1);
         let pkt = Packet {
@@ -218,35 +298,49 @@ impl Dsdv {
         }];
         for (&dst, r) in self.table.iter_mut() {
             if r.advertise_ok_at <= now {
-                routes.push(r.advertised(dst));
+                routes.push(r.advertised(dst, false));
             }
         }
         self.full_dumps += 1;
+        if self.p.full_dump_resets_timers {
+            // ns-2 `helper_callback`: a periodic update also counts as the last triggered one
+            // (`lasttup_ = now`).
+            self.last_trigger = Some(now);
+        }
         self.broadcast(now, routes);
     }
 
     /// An incremental update of the routes changed and settled; a full dump instead when more
-    /// than a third of the table changed (ns-2 `makeUpdate`).
-    fn incremental(&mut self, now: SimTime) {
+    /// than a third of the table changed (ns-2 `makeUpdate`, whose table holds the node's own
+    /// entry too). Returns whether a packet went.
+    fn incremental(&mut self, now: SimTime) -> bool {
         let changed: Vec<Addr> = self
             .table
             .iter()
-            .filter(|(_, r)| r.advertise && r.advertise_ok_at <= now)
+            .filter(|(_, r)| r.changed() && r.advertise_ok_at <= now)
             .map(|(&d, _)| d)
             .collect();
-        if changed.len() * 3 > self.table.len() && changed.len() > 3 {
+        if changed.len() * 3 > self.table.len() + 1 && changed.len() > 3 {
             self.full_dump(now);
-            return;
+            if self.p.full_dump_resets_timers {
+                // ns-2 `DSDVTriggerHandler`: a triggered update that came out full restarts the
+                // periodic timer.
+                let f = 0.75 + 0.25 * self.rng.uniform();
+                self.next_full = now + SimTime::from_secs_f64(self.p.periodic.as_secs_f64() * f);
+            }
+            return true;
         }
         if changed.is_empty() {
-            return;
+            return false;
         }
+        let keep = self.p.metric_until_full_dump;
         let mut routes = Vec::with_capacity(changed.len());
         for dst in changed {
-            routes.push(self.table.get_mut(&dst).unwrap().advertised(dst));
+            routes.push(self.table.get_mut(&dst).unwrap().advertised(dst, keep));
         }
         self.incremental_updates += 1;
         self.broadcast(now, routes);
+        true
     }
 
     /// Perkins & Bhagwat §3: a broken link makes each route through it infinite with its
@@ -254,22 +348,23 @@ impl Dsdv {
     fn link_broken(&mut self, now: SimTime, nbr: Addr, io: &mut RoutingIo) {
         self.stats.link_breaks += 1;
         self.heard.remove(&nbr);
-        let mut any = false;
+        let mut broken = Vec::new();
         for (&dst, r) in self.table.iter_mut() {
             if r.next == nbr && r.metric != INFINITE_METRIC {
                 r.metric = INFINITE_METRIC;
                 r.seq = r.seq.wrapping_add(1);
-                r.advertise = true;
+                r.flag();
                 r.advertise_ok_at = now;
                 r.changed_at = now;
-                any = true;
+                broken.push(dst);
                 if self.sourced.contains(&dst) && self.lost.insert(dst) {
                     io.signals.push(RouteSignal::Lost { dst });
                 }
             }
         }
-        if any {
-            self.trigger(now);
+        // ns-2 `helper_callback` (timeout): `needTriggeredUpdate(now)` for each broken route.
+        for dst in broken {
+            self.need_trigger(dst, now);
         }
     }
 
@@ -305,6 +400,19 @@ impl Dsdv {
             } else {
                 now
             };
+            let last_advertised_metric = old.map_or(INFINITE_METRIC, |o| o.last_advertised_metric);
+            // ns-2 `processUpdate`'s flags: a new destination's metric if finite; a shorter
+            // route's metric unless back to the last advertised (its number's flag kept); a
+            // fresher number, and its metric unless back to the last advertised.
+            let (advert_seq, advert_metric) = if !self.p.metric_until_full_dump {
+                (true, true)
+            } else {
+                match old {
+                    None => (false, finite),
+                    Some(o) if o.seq == a.seq => (o.advert_seq, metric != last_advertised_metric),
+                    Some(_) => (true, metric != last_advertised_metric),
+                }
+            };
             let fresh = Route {
                 next: from,
                 metric,
@@ -313,8 +421,9 @@ impl Dsdv {
                 new_seq_at,
                 changed_at: now,
                 advertise_ok_at,
-                advertise: true,
-                last_advertised_metric: old.map_or(INFINITE_METRIC, |o| o.last_advertised_metric),
+                advert_seq,
+                advert_metric,
+                last_advertised_metric,
             };
             let take = match old {
                 None => true,
@@ -324,9 +433,13 @@ impl Dsdv {
                     // An older number: a neighbour still advertising a broken route hears ours.
                     if !finite && o.metric != INFINITE_METRIC {
                         let r = self.table.get_mut(&a.dst).unwrap();
-                        r.advertise = true;
+                        if self.p.metric_until_full_dump {
+                            r.advert_metric = true;
+                        } else {
+                            r.flag();
+                        }
                         r.advertise_ok_at = now;
-                        self.trigger(now);
+                        self.need_trigger(a.dst, now);
                     }
                     false
                 }
@@ -341,7 +454,7 @@ impl Dsdv {
             self.table.insert(a.dst, r);
             let shorter = old.is_some_and(|o| o.seq == a.seq) && metric != r.last_advertised_metric;
             if old.is_none() && finite || shorter {
-                self.trigger(r.advertise_ok_at);
+                self.need_trigger(a.dst, r.advertise_ok_at);
             }
             if finite {
                 self.route_up(now, a.dst, io);
@@ -365,7 +478,8 @@ impl Dsdv {
                     new_seq_at: now,
                     changed_at: now,
                     advertise_ok_at: now + NEVER,
-                    advertise: false,
+                    advert_seq: false,
+                    advert_metric: false,
                     last_advertised_metric: INFINITE_METRIC,
                 },
             );
@@ -470,7 +584,9 @@ impl RoutingAgent for Dsdv {
             let f = 0.75 + 0.25 * self.rng.uniform();
             self.next_full = now + SimTime::from_secs_f64(self.p.periodic.as_secs_f64() * f);
         }
-        if self.trigger_at.is_some_and(|t| t <= now) {
+        if self.p.per_route_triggers {
+            self.run_route_triggers(now);
+        } else if self.trigger_at.is_some_and(|t| t <= now) {
             self.trigger_at = None;
             self.last_trigger = Some(now);
             self.incremental(now);
@@ -478,7 +594,7 @@ impl RoutingAgent for Dsdv {
             let later = self
                 .table
                 .values()
-                .filter(|r| r.advertise && r.advertise_ok_at > now)
+                .filter(|r| r.changed() && r.advertise_ok_at > now)
                 .map(|r| r.advertise_ok_at)
                 .min();
             if let Some(t) = later {
@@ -495,7 +611,8 @@ impl RoutingAgent for Dsdv {
     fn poll_timeout(&self) -> Option<SimTime> {
         let a = self.pending.next_due();
         let b = self.heard.values().copied().min();
-        [Some(self.next_full), self.trigger_at, a, b]
+        let c = self.triggers.values().map(|e| e.0).min();
+        [Some(self.next_full), self.trigger_at, a, b, c]
             .into_iter()
             .flatten()
             .min()

@@ -4,7 +4,7 @@ use super::{Dsdv, DsdvParams};
 use crate::net::routing::{Port, RouteSignal, RoutingAgent, RoutingIo};
 use crate::net::testnet::{addr, Net};
 use crate::packet::dsdv::INFINITE_METRIC;
-use crate::packet::{Advert, DsdvUpdate, Packet, Transport};
+use crate::packet::{Addr, Advert, DsdvUpdate, Packet, Transport};
 use crate::rng::{Rng, StreamId};
 use crate::time::SimTime;
 
@@ -81,17 +81,21 @@ fn a_break_goes_out_at_once_as_an_odd_infinite_route() {
         p.mac_breaks = mac;
         let mut n = string(3, p);
         n.run_until(secs(60));
+        // Away from node 1's full dumps (ns-2 waits 1 s after one: `full_dump_resets_timers`).
+        let dumped = run_to_next_dump(&mut n, 1);
+        n.run_until(dumped + secs(3));
+        let t0 = n.now;
         let before = n.nodes[1].incremental_updates;
         let even = n.nodes[1].route_to(addr(2)).unwrap().seq;
         assert_eq!(even % 2, 0);
         n.fail_link(1, 2);
         n.send_data(0, 2);
-        n.run_until(secs(61));
+        n.run_until(t0 + secs(1));
         let r = n.nodes[0].route_to(addr(2)).unwrap();
         if mac {
             assert_eq!(n.nodes[1].incremental_updates, before + 1);
             let upd = n.sent.iter().rev().find(|s| s.node == 1).unwrap();
-            assert!(upd.at < secs(60) + SimTime::from_millis(20), "at once");
+            assert!(upd.at < t0 + SimTime::from_millis(20), "at once");
             // Besides what else changed since its last dump.
             assert!(adverts(&upd.pkt).contains(&Advert {
                 dst: addr(2),
@@ -105,7 +109,7 @@ fn a_break_goes_out_at_once_as_an_odd_infinite_route() {
         } else {
             assert_eq!(n.nodes[1].incremental_updates, before);
             assert_eq!(r.metric, 2, "node 0 still believes in the route");
-            n.run_until(secs(120));
+            n.run_until(t0 + secs(60));
             let r = n.nodes[0].route_to(addr(2)).unwrap();
             assert_eq!(r.metric, INFINITE_METRIC, "after 3 silent periods");
             assert_eq!(r.seq % 2, 1);
@@ -228,4 +232,133 @@ fn a_fresher_number_alone_triggers_no_update() {
         metric: INFINITE_METRIC,
         seq: r.seq
     }));
+}
+
+/// The time node `i`'s next full dump goes (run in 50 ms steps until it has gone), and the
+/// network left just after it.
+fn run_to_next_dump(n: &mut Net<Dsdv>, i: usize) -> SimTime {
+    let dumps = n.nodes[i].full_dumps;
+    while n.nodes[i].full_dumps == dumps {
+        let t = n.now + SimTime::from_millis(50);
+        n.run_until(t);
+    }
+    n.now
+}
+
+/// ns-2 `needTriggeredUpdate` (`per_route_triggers`): a fresher sequence number that settles
+/// asks for no update of its own. On a converged 5-node string (wst kept at 2 s, so a fresh
+/// number settles in 4 s), node 2 hears node 1's dump and a moment later loses node 3: the break
+/// goes at once (and again 1 s later: ns-2's second trigger event, for the other broken route,
+/// moved past the 1 s gap), and node 1's fresh numbers wait for node 2's next dump: nothing
+/// from 2 s to 6 s after. With the rule off the break's update re-arms the trigger for the
+/// routes still settling, and an update carrying the fresh numbers goes about 4 s later (here
+/// a full one: with the broken routes' metrics still flagged, over a third of the table).
+#[test]
+fn settled_fresh_numbers_wait_for_the_next_dump_and_trigger_nothing() {
+    for rule in [true, false] {
+        let mut p = DsdvParams::ns2();
+        p.per_route_triggers = rule;
+        p.mac_breaks = true;
+        p.wst0 = secs(2);
+        p.alpha = 1.0;
+        let mut n = string(5, p);
+        n.run_until(secs(120));
+        for i in 1..5 {
+            assert_eq!(n.nodes[0].route_to(addr(i)).unwrap().metric as usize, i);
+        }
+        // Node 1's dump 1–5 s after node 2's own (none of node 2's dumps in the next 6 s).
+        let t1 = loop {
+            let t2 = run_to_next_dump(&mut n, 2);
+            let t1 = run_to_next_dump(&mut n, 1);
+            let gap = t1.saturating_sub(t2);
+            if gap >= secs(1) && gap <= secs(5) {
+                break t1;
+            }
+        };
+        // The dump (sent after its jitter) has reached node 2.
+        n.run_until(t1 + SimTime::from_millis(20));
+        n.fail_link(2, 3);
+        n.send_data(2, 3);
+        n.run_until(t1 + secs(6));
+        let late: Vec<SimTime> = n
+            .sent_by(2, |_| true)
+            .into_iter()
+            .map(|s| s.at)
+            .filter(|&at| at > t1 + secs(2))
+            .collect();
+        assert_eq!(
+            late.len(),
+            if rule { 0 } else { 1 },
+            "rule {rule}: {late:?}"
+        );
+    }
+}
+
+/// ns-2 `helper_callback` (`full_dump_resets_timers`): a full dump counts as the last update,
+/// so a break right after it is advertised `min_trigger_gap` (1 s) after the dump, not at
+/// once. With the rule off the break goes within the broadcast jitter.
+#[test]
+fn a_break_just_after_a_full_dump_waits_out_the_trigger_gap() {
+    for rule in [true, false] {
+        let mut p = DsdvParams::ns2();
+        p.mac_breaks = true;
+        p.full_dump_resets_timers = rule;
+        let mut n = string(3, p);
+        n.run_until(secs(60));
+        let dumped = run_to_next_dump(&mut n, 1);
+        let incr = n.nodes[1].incremental_updates;
+        n.fail_link(1, 2);
+        n.send_data(1, 2);
+        n.run_until(dumped + secs(3));
+        assert_eq!(n.nodes[1].incremental_updates, incr + 1, "rule {rule}");
+        let upd = n
+            .sent_by(1, |p| {
+                adverts(p)
+                    .iter()
+                    .any(|a| a.dst == addr(2) && a.metric == INFINITE_METRIC)
+            })
+            .into_iter()
+            .next()
+            .expect("the break advertised")
+            .at;
+        let after = upd.saturating_sub(dumped).as_millis();
+        if rule {
+            assert!((950..=1_020).contains(&after), "{after} ms after the dump");
+        } else {
+            assert!(after <= 20, "{after} ms after the dump");
+        }
+    }
+}
+
+/// ns-2 `makeUpdate` (`metric_until_full_dump`): a changed metric goes in every triggered
+/// update until the next full dump. Node 1 of a star loses node 2, then (2 s later) node 3:
+/// its second triggered update carries node 2's infinite route again beside node 3's. With
+/// the rule off the first update cleared it.
+#[test]
+fn a_changed_metric_rides_on_each_triggered_update_until_the_next_dump() {
+    for rule in [true, false] {
+        let mut p = DsdvParams::ns2();
+        p.mac_breaks = true;
+        p.metric_until_full_dump = rule;
+        let mut n = net(4, &[(0, 1), (1, 2), (1, 3)], p);
+        n.run_until(secs(60));
+        let dumped = run_to_next_dump(&mut n, 1);
+        n.fail_link(1, 2);
+        n.send_data(1, 2);
+        n.run_until(dumped + secs(2));
+        n.fail_link(1, 3);
+        n.send_data(1, 3);
+        n.run_until(dumped + secs(4));
+        let ups: Vec<Vec<(Addr, u8)>> = n
+            .sent_by(1, |_| true)
+            .into_iter()
+            .filter(|s| s.at > dumped + SimTime::from_millis(20))
+            .map(|s| adverts(&s.pkt).iter().map(|a| (a.dst, a.metric)).collect())
+            .collect();
+        assert_eq!(ups.len(), 2, "rule {rule}: {ups:?}");
+        let lost = |u: &[(Addr, u8)], i| u.contains(&(addr(i), INFINITE_METRIC));
+        assert!(lost(&ups[0], 2) && !lost(&ups[0], 3), "{ups:?}");
+        assert!(lost(&ups[1], 3), "{ups:?}");
+        assert_eq!(lost(&ups[1], 2), rule, "rule {rule}: {ups:?}");
+    }
 }

@@ -266,8 +266,10 @@ impl Dsr {
             return;
         };
         self.cache.add(&path[i..], now, used);
-        let back: Vec<Addr> = path[..=i].iter().rev().copied().collect();
-        self.cache.add(&back, now, used);
+        if !self.p.snoop_forward_only {
+            let back: Vec<Addr> = path[..=i].iter().rev().copied().collect();
+            self.cache.add(&back, now, used);
+        }
         self.release_ready(now, io);
     }
 
@@ -471,7 +473,8 @@ impl Dsr {
         if addrs.contains(&self.addr) || self.seen_before(init, id) {
             return; // RFC §8.2.2: already on the route, or a copy already processed
         }
-        if self.p.snoop {
+        // ns-2 (`handleRouteRequest`, `tap`) takes no route from the requests it forwards.
+        if self.p.snoop && !self.p.snoop_forward_only {
             self.cache.add(&back, now, false);
             self.release_ready(now, io);
         }
@@ -490,6 +493,11 @@ impl Dsr {
                         addrs: full[1..].to_vec(),
                     };
                     self.send_routed(&back, vec![opt], io);
+                    if self.p.snoop_forward_only {
+                        // ns-2 `replyFromRouteCache`: the replier caches the way back.
+                        self.cache.add(&back, now, true);
+                        self.release_ready(now, io);
+                    }
                     let carried = pkt.dsr().and_then(|d| d.ack_seq());
                     if let Some(e) = carried.filter(|_| self.p.ack_piggyback) {
                         self.ack_to_target(&full, rest.len(), e, io);
@@ -560,7 +568,12 @@ impl Dsr {
             return;
         }
         if self.p.snoop {
-            self.learn(now, &path, false, io);
+            if !self.p.snoop_forward_only {
+                self.learn(now, &path, false, io);
+            } else if let Some(travel) = Self::path_of(pkt) {
+                // ns-2 `handleForwarding`: the reply's own source route, not what it carries.
+                self.learn(now, &travel, false, io);
+            }
         }
         self.forward_control(pkt, io);
     }

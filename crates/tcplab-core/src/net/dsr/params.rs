@@ -45,6 +45,14 @@ pub struct DsrParams {
     /// Forwarders cache the routes in the source routes they carry (RFC §8.1.4 "SHOULD";
     /// ns-2 `dsragent_snoop_source_routes`).
     pub snoop: bool,
+    /// What snooping takes from a packet this node forwards or receives (ns-2
+    /// `MobiCache::noticeRouteUsed` / `pre_noticeRouteUsed`, called from `handleForwarding`):
+    /// only the rest of the packet's own source route, from this node on. Not the way back,
+    /// not a Route Request's recorded route (ns-2 does not snoop requests), not the route a
+    /// Route Reply carries (only its initiator takes that, `acceptRouteReply`); a node that
+    /// answers from its cache keeps the way back to the initiator (`replyFromRouteCache`).
+    /// Off (RFC §8.1.4, both directions of every route seen).
+    pub snoop_forward_only: bool,
     /// How long a received Route Error may still ride on this node's requests (RFC §8.2.1:
     /// None, until a propagating request carried it; ns-2 `max_err_hold` 1 s).
     pub error_hold: Option<SimTime>,
@@ -97,6 +105,7 @@ impl DsrParams {
             max_salvage: 15,
             reply_from_cache: true,
             snoop: true,
+            snoop_forward_only: false,
             error_hold: None,
             max_route_len: 62,
             ack_piggyback: false,
@@ -119,6 +128,7 @@ impl DsrParams {
             error_hold: Some(SimTime::from_secs(1)),
             max_route_len: 16,
             tap: true,
+            snoop_forward_only: true,
             grat_table: 10,
             ..DsrParams::rfc4728()
         }

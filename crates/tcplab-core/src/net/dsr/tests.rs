@@ -196,6 +196,9 @@ fn a_forwarder_salvages_a_packet_with_another_cached_route() {
 fn a_break_salvages_what_waits_in_the_queue_for_the_dead_neighbour() {
     let mut p = DsrParams::ns2();
     p.reply_from_cache = false;
+    // Node 1 learns its second way to 3 from the replies it forwards (ns-2 would not:
+    // `snoop_forward_only`), so that it has one to salvage with.
+    p.snoop_forward_only = false;
     // 0 – 1 – 2 – 3 and 1 – 4 – 3.
     let mut n = net(5, &[(0, 1), (1, 2), (2, 3), (1, 4), (4, 3)], p);
     n.send_data(0, 3);
@@ -645,4 +648,51 @@ fn an_overheard_source_route_enters_the_cache_through_the_transmitter() {
     assert_eq!(run(tapped(|_| {})), Some(addrs(&[4, 1, 2, 3])));
     assert_eq!(run(tapped(|p| p.snoop = false)), None);
     assert_eq!(run(tapped(|p| p.tap = false)), None);
+}
+
+/// ns-2 `noticeRouteUsed` (`snoop_forward_only`): a node takes from a packet it handles only
+/// the rest of the packet's own source route. On a 5-node string (tap off), 0 discovers 4:
+/// node 2 forwards the request (learning nothing from it) and the reply (learning 2-1-0, the
+/// way the reply goes, but not the route to 4 it carries), and first holds a route to 4 when
+/// the data passes, after node 0 had the reply. With the rule off node 2 caches the replied
+/// route as the reply goes by, before node 0 has it, and the way back from the request.
+#[test]
+fn a_forwarded_reply_teaches_the_way_it_goes_not_the_route_it_carries() {
+    for rule in [true, false] {
+        let mut p = DsrParams::ns2();
+        p.tap = false;
+        p.snoop_forward_only = rule;
+        let mut n = string(5, p);
+        n.send_data(0, 4);
+        let (mut at0, mut at2, mut back2) = (None, None, None);
+        let step = SimTime::from_micros(100);
+        while n.now < SimTime::from_secs(1) {
+            n.run_until(n.now + step);
+            let now = n.now;
+            let has = |n: &Net<Dsr>, i: usize, d: usize| n.nodes[i].cache().peek(addr(d), now);
+            if at0.is_none() && has(&n, 0, 4).is_some() {
+                at0 = Some(now);
+            }
+            if at2.is_none() && has(&n, 2, 4).is_some() {
+                at2 = Some(now);
+            }
+            if back2.is_none() && has(&n, 2, 0).is_some() {
+                back2 = Some(now);
+            }
+        }
+        let (at0, at2, back2) = (at0.unwrap(), at2.unwrap(), back2.unwrap());
+        assert_eq!(n.delivered.len(), 1);
+        let back_by_reply = n.sent_by(4, is(RREP))[0].at + ms(2);
+        if rule {
+            assert!(at2 > at0, "node 2 learns 4 from the data: {at2} vs {at0}");
+            assert!(back2 >= back_by_reply, "0 learnt from the reply: {back2}");
+            assert_eq!(
+                n.nodes[2].cache().peek(addr(4), n.now),
+                Some(addrs(&[2, 3, 4]))
+            );
+        } else {
+            assert!(at2 < at0, "node 2 learns 4 from the reply: {at2} vs {at0}");
+            assert!(back2 < back_by_reply, "0 learnt from the request: {back2}");
+        }
+    }
 }
