@@ -8,9 +8,6 @@
 //! **Cancellation** is lazy: a component that re-arms a timer schedules a new wake-up tagged with a
 //! fresh generation number; a wake-up whose generation is stale is discarded when popped.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use crate::ids::{IfaceId, PktId, SockId};
 use crate::time::SimTime;
 
@@ -40,36 +37,25 @@ pub enum Event {
 }
 
 /// Heap entry. `key` packs (time, insertion sequence) so one integer comparison orders entries.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Entry {
     key: u128,
     ev: Event,
 }
 
-impl PartialEq for Entry {
-    fn eq(&self, o: &Self) -> bool {
-        self.key == o.key
-    }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    #[inline]
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Entry {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest (time, seq) first.
-    #[inline]
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.key.cmp(&self.key)
-    }
+#[inline]
+fn key(time: SimTime, seq: u64) -> u128 {
+    ((time.0 as u128) << 64) | seq as u128
 }
 
-/// A deterministic min-queue of events.
+/// A deterministic min-queue of events: a binary heap on the unique (time, sequence) keys.
+///
+/// The keys are unique, so the order events come out in is fixed by the keys alone, whatever the
+/// heap's layout: this hand-written heap (moving a hole instead of swapping, and re-keying the
+/// top in place) pops exactly what `std::collections::BinaryHeap` would.
 #[derive(Debug, Default)]
 pub struct EventQueue {
-    heap: BinaryHeap<Entry>,
+    heap: Vec<Entry>,
     next_seq: u64,
 }
 
@@ -83,20 +69,52 @@ impl EventQueue {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.heap.push(Entry {
-            key: ((time.0 as u128) << 64) | seq as u128,
+            key: key(time, seq),
             ev,
         });
+        self.sift_up(self.heap.len() - 1);
     }
 
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
+        let last = self.heap.pop()?;
+        let top = match self.heap.first() {
+            Some(&root) => {
+                // The last entry fills the root's place and sinks to its own. (Sinking the
+                // hole to a leaf first and the entry up from there, as std's heap does, cost
+                // more here: recently scheduled entries are mostly due soon.)
+                self.sift_down(last);
+                root
+            }
+            None => last,
+        };
+        Some((SimTime((top.key >> 64) as u64), top.ev))
+    }
+
+    /// The earliest event and its time, left in the queue.
+    #[inline]
+    pub fn peek(&self) -> Option<(SimTime, Event)> {
         self.heap
-            .pop()
+            .first()
             .map(|e| (SimTime((e.key >> 64) as u64), e.ev))
     }
 
+    /// Replaces the earliest event by `ev` at `time`, exactly as `pop` followed by
+    /// `schedule(time, ev)` would (the new event takes the next insertion sequence), without
+    /// counting as an event taken: one sift instead of two.
+    #[inline]
+    pub fn replace_top(&mut self, time: SimTime, ev: Event) {
+        debug_assert!(!self.heap.is_empty());
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.sift_down(Entry {
+            key: key(time, seq),
+            ev,
+        });
+    }
+
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| SimTime((e.key >> 64) as u64))
+        self.heap.first().map(|e| SimTime((e.key >> 64) as u64))
     }
 
     pub fn len(&self) -> usize {
@@ -105,6 +123,44 @@ impl EventQueue {
 
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
+    }
+
+    /// Moves the entry at `i` towards the root until its parent is earlier.
+    #[inline]
+    fn sift_up(&mut self, mut i: usize) {
+        let h = &mut self.heap;
+        let e = h[i];
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if h[parent].key <= e.key {
+                break;
+            }
+            h[i] = h[parent];
+            i = parent;
+        }
+        h[i] = e;
+    }
+
+    /// Puts `e` at the root (overwriting it) and moves it down to its place.
+    #[inline]
+    fn sift_down(&mut self, e: Entry) {
+        let h = &mut self.heap;
+        let n = h.len();
+        let mut i = 0;
+        loop {
+            let l = 2 * i + 1;
+            if l >= n {
+                break;
+            }
+            let r = l + 1;
+            let c = if r < n && h[r].key < h[l].key { r } else { l };
+            if e.key <= h[c].key {
+                break;
+            }
+            h[i] = h[c];
+            i = c;
+        }
+        h[i] = e;
     }
 }
 
@@ -136,21 +192,52 @@ mod tests {
     }
 
     #[test]
-    fn entry_equality_agrees_with_its_order() {
-        // `Ord` requires a == b exactly when a.cmp(b) is Equal; BinaryHeap itself only calls cmp.
-        let e = |key| Entry {
-            key,
-            ev: Event::App(0),
-        };
-        for (a, b) in [(1, 1), (1, 2), (2, 1)] {
-            assert_eq!(
-                e(a) == e(b),
-                e(a).cmp(&e(b)) == Ordering::Equal,
-                "{a} vs {b}"
-            );
-            assert_eq!(e(a).partial_cmp(&e(b)), Some(e(a).cmp(&e(b))));
+    fn pops_what_a_reference_queue_pops_under_random_use() {
+        // The reference: std's BinaryHeap on the same (time, sequence) keys, where replacing the
+        // top is a pop followed by a schedule.
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        let mut rng = crate::rng::Rng::derive(7, crate::rng::StreamId::Custom(0x51));
+        let mut q = EventQueue::new();
+        let mut reference: BinaryHeap<Reverse<(u64, u64, u32)>> = BinaryHeap::new();
+        let mut seq = 0u64;
+        let mut now = 0u64;
+        for i in 0..20_000u32 {
+            // Few distinct times, so that many events share an instant.
+            let t = now + rng.below(4);
+            match rng.below(10) {
+                0..=4 => {
+                    q.schedule(SimTime(t), Event::App(i));
+                    reference.push(Reverse((t, seq, i)));
+                    seq += 1;
+                }
+                5..=7 => {
+                    let got = q.pop();
+                    let want = reference
+                        .pop()
+                        .map(|Reverse((t, _, a))| (SimTime(t), Event::App(a)));
+                    assert_eq!(got, want, "pop {i}");
+                    if let Some((t, _)) = got {
+                        now = t.0;
+                    }
+                }
+                _ => {
+                    let Some((t0, _)) = q.peek() else { continue };
+                    assert_eq!(Some(t0), q.peek_time());
+                    now = t0.0;
+                    let t = now + rng.below(4);
+                    q.replace_top(SimTime(t), Event::App(i));
+                    reference.pop();
+                    reference.push(Reverse((t, seq, i)));
+                    seq += 1;
+                }
+            }
+            assert_eq!(q.len(), reference.len());
+            let want = reference
+                .peek()
+                .map(|Reverse((t, _, a))| (SimTime(*t), Event::App(*a)));
+            assert_eq!(q.peek(), want, "peek {i}");
         }
-        assert!(e(7) == e(7) && e(7) != e(8));
     }
 
     #[test]

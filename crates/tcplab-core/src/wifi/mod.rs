@@ -625,19 +625,37 @@ impl Wifi {
 
     /// Handles `Event::WifiTimer`.
     pub fn on_timer(&mut self, now: SimTime, s: u32, gen: u32) {
+        match self.timer_wakeup(now, s, gen) {
+            Wakeup::Acts => {
+                self.stations[s as usize].timer = None;
+                self.mac_input(now, s, Input::Timer);
+            }
+            Wakeup::Idle(next) => self.io.sched.extend(next),
+        }
+    }
+
+    /// What station `s`'s wake-up `gen`, due `now`, does. `Acts` changes nothing yet (the
+    /// caller hands the MAC `Input::Timer`); an idle wake-up has already been dealt with and
+    /// returns the one that replaces it, if any, so that the engine can re-key it in its queue
+    /// instead of popping one event and pushing another.
+    #[inline]
+    pub fn timer_wakeup(&mut self, now: SimTime, s: u32, gen: u32) -> Wakeup {
         let st = &mut self.stations[s as usize];
         if st.gen != gen {
-            return; // superseded
+            return Wakeup::Idle(None); // superseded
         }
-        st.timer = None;
-        if st.mac.next_deadline().is_none_or(|d| d > now) {
-            // The deadline this timer was armed for moved later or went away (the awaited
-            // response came, the count froze): the MAC has nothing to do now, so it is only
-            // re-armed. Exact: `Input::Timer` acts only on a deadline that has come.
-            self.rearm(now, s);
-            return;
+        let next = st.mac.next_deadline();
+        if next.is_some_and(|d| d <= now) {
+            return Wakeup::Acts;
         }
-        self.mac_input(now, s, Input::Timer);
+        // The deadline this timer was armed for moved later or went away (the awaited response
+        // came, the count froze): the MAC has nothing to do now, so it is only re-armed. Exact:
+        // `Input::Timer` acts only on a deadline that has come.
+        st.timer = next;
+        Wakeup::Idle(next.map(|t| {
+            st.gen = st.gen.wrapping_add(1);
+            (t, Event::WifiTimer(s, st.gen))
+        }))
     }
 
     /// Gives station `s`'s MAC one input at `at` and carries out what it asks for (at `now`,
@@ -1020,6 +1038,16 @@ impl Wifi {
         rec.hearers = hearers;
         self.free_txs.push(id);
     }
+}
+
+/// What a MAC's due wake-up does ([`Wifi::timer_wakeup`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wakeup {
+    /// The MAC has a deadline now: it is to be handed `Input::Timer`.
+    Acts,
+    /// Nothing to do (a superseded wake-up, or a deadline that moved later or went away); the
+    /// wake-up that replaces it, if the MAC still has a deadline.
+    Idle(Option<(SimTime, Event)>),
 }
 
 /// What became of a frame at one of its hearers.
