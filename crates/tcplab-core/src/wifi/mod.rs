@@ -359,7 +359,7 @@ impl Wifi {
             pcap: false,
             pcap_80211: false,
         });
-        self.update_neighbours(wlan);
+        self.add_neighbours(wlan, id);
         id
     }
 
@@ -368,37 +368,50 @@ impl Wifi {
         ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt()
     }
 
-    /// Recomputes who hears whom in a WLAN (after stations are added or move). Under the SINR
-    /// model a station also lists those it does not sense but whose frames reach it within 20 dB
-    /// of the noise floor: they add to its interference.
-    fn update_neighbours(&mut self, wlan: u32) {
-        let Wifi {
-            wlans, stations, ..
-        } = self;
-        let w = &wlans[wlan as usize];
-        let (members, cfg) = (&w.stations, &w.cfg);
+    /// Who hears whom between stations `a` and `b` of WLAN `w`, if either registers the other: the
+    /// reach and delay, the same both ways (distance, shadowing draw per unordered pair). Under
+    /// the SINR model a station also lists those it does not sense but whose frames reach it
+    /// within 20 dB of the noise floor: they add to its interference.
+    fn pair_link(
+        seed: u64,
+        w: &Wlan,
+        stations: &[Station],
+        a: u32,
+        b: u32,
+    ) -> Option<(Reach, SimTime)> {
+        let cfg = &w.cfg;
         let floor = match &cfg.reception {
             Reception::Threshold => f64::INFINITY,
             Reception::Sinr(p) => p.noise_w / 100.0,
         };
         let sigma = cfg.propagation.shadowing_db();
+        let (pa, pb) = (stations[a as usize].pos, stations[b as usize].pos);
+        let d = ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt();
+        let reach = if sigma > 0.0 {
+            let shadow = sigma * pair_normal(seed, a.min(b), a.max(b));
+            cfg.propagation.reach_shadowed(d, shadow)
+        } else {
+            cfg.propagation.reach(d)
+        };
+        (reach.sensed || reach.power >= floor).then(|| (reach, cfg.prop_delay(d)))
+    }
+
+    /// Recomputes who hears whom in a WLAN (after stations move).
+    fn update_neighbours(&mut self, wlan: u32) {
+        let Wifi {
+            wlans, stations, ..
+        } = self;
+        let members = &wlans[wlan as usize].stations;
         for &a in members {
             stations[a as usize].nbrs.clear();
         }
-        // Reach is symmetric (distance, shadowing draw per unordered pair), so each pair is
-        // computed once; visiting pairs (i, j > i) in order keeps every list in member order.
+        // Each unordered pair is computed once; visiting pairs (i, j > i) in order keeps every
+        // list in member order.
         for (i, &a) in members.iter().enumerate() {
             for &b in &members[i + 1..] {
-                let (pa, pb) = (stations[a as usize].pos, stations[b as usize].pos);
-                let d = ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt();
-                let reach = if sigma > 0.0 {
-                    let shadow = sigma * pair_normal(self.seed, a.min(b), a.max(b));
-                    cfg.propagation.reach_shadowed(d, shadow)
-                } else {
-                    cfg.propagation.reach(d)
-                };
-                if reach.sensed || reach.power >= floor {
-                    let delay = cfg.prop_delay(d);
+                if let Some((reach, delay)) =
+                    Self::pair_link(self.seed, &wlans[wlan as usize], stations, a, b)
+                {
                     for (me, other) in [(a, b), (b, a)] {
                         stations[me as usize].nbrs.push(Nbr {
                             sta: other,
@@ -406,6 +419,29 @@ impl Wifi {
                             delay,
                         });
                     }
+                }
+            }
+        }
+    }
+
+    /// Adds the pairs of station `new`, just appended to WLAN `wlan`'s members, to the
+    /// neighbour lists: the lists [`Self::update_neighbours`] would build (`new` is the last
+    /// member, so appending keeps member order), without recomputing the other pairs — a
+    /// network of N stations is built in N² / 2 pair checks, not N³ / 6.
+    fn add_neighbours(&mut self, wlan: u32, new: u32) {
+        let Wifi {
+            wlans, stations, ..
+        } = self;
+        let w = &wlans[wlan as usize];
+        debug_assert_eq!(w.stations.last(), Some(&new));
+        for &b in &w.stations[..w.stations.len() - 1] {
+            if let Some((reach, delay)) = Self::pair_link(self.seed, w, stations, b, new) {
+                for (me, other) in [(b, new), (new, b)] {
+                    stations[me as usize].nbrs.push(Nbr {
+                        sta: other,
+                        reach,
+                        delay,
+                    });
                 }
             }
         }
