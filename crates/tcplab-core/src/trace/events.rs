@@ -369,7 +369,11 @@ pub fn write_ns2<W: Write>(t: &EventTrace, out: &mut W) -> io::Result<()> {
             } else {
                 (r.peer, r.node)
             };
-            let ty = if control { 0 } else { 0x800 };
+            let ty = match r.kind {
+                _ if control => 0,
+                K_ARP => 0x806,
+                _ => 0x800,
+            };
             write!(
                 out,
                 " [{us:x} {} {} {ty:x}]",
@@ -396,6 +400,18 @@ pub fn write_ns2<W: Write>(t: &EventTrace, out: &mut W) -> io::Result<()> {
         if control {
             // ns-2 ends a control frame's line after its MAC header.
             writeln!(out, " ")?;
+            continue;
+        }
+        if r.kind == K_ARP {
+            // cmu-trace.cc's ARP format: op, sender MAC/IP, target MAC/IP (ns-2's MAC address is
+            // the node's index; a request's target MAC is 0).
+            let (op, tha) = if r.seq == 1 {
+                ("REQUEST", 0)
+            } else {
+                ("REPLY", ns2_node(r.dst))
+            };
+            let (s, d) = (ns2_node(r.src), ns2_node(r.dst));
+            writeln!(out, " ------- [{op} {s}/{s} {tha}/{d}]")?;
             continue;
         }
         let next = if matches!(r.event, SEND | FORWARD) && r.peer != NONE {

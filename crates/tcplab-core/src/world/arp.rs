@@ -7,7 +7,7 @@
 use super::World;
 use crate::ids::PktId;
 use crate::net::arp::{ArpTable, Resolve};
-use crate::net::{Hop, BROADCAST_ADDR};
+use crate::net::Hop;
 use crate::packet::{Addr, ArpMsg, ArpOp, Ecn, Ipv4Header, Packet, Transport};
 use crate::trace::view::Discard;
 use crate::wifi::BROADCAST;
@@ -112,11 +112,9 @@ impl World {
         let pkt = Packet {
             ip: Ipv4Header {
                 src: spa,
-                dst: if to == BROADCAST {
-                    BROADCAST_ADDR
-                } else {
-                    target
-                },
+                // Not on the wire (an ARP frame has no IP header): names the target for the
+                // traces; the MAC's destination is `to` (broadcast for a request).
+                dst: target,
                 ttl: 1,
                 ecn: Ecn::NotEct,
                 ident: 0,
@@ -260,6 +258,46 @@ mod tests {
             .find(|&i| t.layer[i] == e::IFQ && t.event[i] == e::ENQUEUE && t.kind[i] == e::K_UDP)
             .expect("datagram queued");
         assert_eq!(t.bytes[req] - 28, t.bytes[data] - t.bytes[udp_enq]);
+    }
+
+    /// The 802.11 captures show the ARP frames as RFC 826 messages behind LLC/SNAP ethertype
+    /// 0x0806: n0's the request it sent (op 1), n1's the reply (op 2); none with ARP off.
+    #[test]
+    fn the_80211_captures_hold_the_arp_frames() {
+        let capture = |arp: bool| {
+            let dir = std::env::temp_dir().join(format!("tcplab-arp-{}-{arp}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            let set = [
+                ("wlans.w.arp".to_string(), arp.to_string()),
+                ("trace.pcap_80211".to_string(), "[\"w\"]".to_string()),
+                ("duration".to_string(), "\"1.5s\"".to_string()),
+            ];
+            let mut p = prepare(PAIR, Format::Toml, Some(1), &set, Some(&dir)).unwrap();
+            while !p.step(u64::MAX).unwrap() {}
+            p.finish().unwrap();
+            let read = |n: &str| std::fs::read(dir.join(format!("w-{n}-80211.pcap"))).unwrap();
+            let (n0, n1) = (read("n0"), read("n1"));
+            std::fs::remove_dir_all(&dir).unwrap();
+            (n0, n1)
+        };
+        // LLC/SNAP with ethertype 0x0806, then hardware 1, protocol 0x0800, lengths 6 and 4, op.
+        let arp = |op: u8| {
+            [
+                0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x06, 0, 1, 8, 0, 6, 4, 0, op,
+            ]
+        };
+        let has = |pcap: &[u8], pat: [u8; 16]| pcap.windows(16).any(|w| w == pat);
+        let (n0, n1) = capture(true);
+        assert!(
+            has(&n0, arp(1)) && has(&n1, arp(1)),
+            "the request, sent and heard"
+        );
+        assert!(
+            has(&n1, arp(2)) && has(&n0, arp(2)),
+            "the reply, sent and heard"
+        );
+        let (n0, n1) = capture(false);
+        assert!(!has(&n0, arp(1)) && !has(&n1, arp(2)));
     }
 
     /// A second datagram while the neighbour is unresolved replaces the held one, which is
