@@ -72,7 +72,7 @@ def grid(flows: int) -> dict[str, Any]:
 
 
 def wlan004(fer: float, cc: str) -> dict[str, Any]:
-    s = atcp.scenario(fer=fer, loss_at="frames")
+    s = atcp.scenario(fer=fer, loss_at="phy")
     s["name"] = f"wlan004_{cc}_fer{fer:g}"
     s["tcp"] |= atcp.VARIANTS[cc]
     w = s["wlans"][0]

@@ -232,7 +232,8 @@ pub struct WifiSummary {
     pub tx_collisions: u64,
     /// Receptions at this station destroyed by an overlapping frame.
     pub collisions: u64,
-    /// Data frames lost to the error model at this station.
+    /// Frames for this station lost to the error model (data frames; every kind with
+    /// `loss_at = "phy"`).
     pub frame_errors: u64,
     /// Packets the MAC received that an error model acting above the MAC dropped here
     /// (`loss_at = "packets"`).
@@ -247,6 +248,14 @@ pub struct WifiSummary {
     pub ecn_marks: u64,
     /// Packets RED dropped there (counted in `drops_queue` too).
     pub drops_red: u64,
+    /// With ARP on (`wlans.*.arp`, docs/models/arp.md): held packets a newer one for the same
+    /// neighbour replaced, and the requests and replies this station sent. Absent without ARP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drops_arp: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arp_requests: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arp_replies: Option<u64>,
 }
 
 /// One published cross-layer link signal.
@@ -724,6 +733,7 @@ pub fn summarize(w: &World) -> RunOutput {
         .map(|(i, st)| {
             let m = st.mac.stats;
             let red = w.wifi_red(i as u32);
+            let arp = w.arp(i as u32).map(|t| t.stats);
             WifiSummary {
                 wlan: w.wifi().wlans[st.wlan as usize].cfg.name.clone(),
                 node: w.nodes()[st.node.idx()].name.clone(),
@@ -746,6 +756,9 @@ pub fn summarize(w: &World) -> RunOutput {
                 drops_outage: m.drops_outage,
                 ecn_marks: red.map_or(0, |r| r.ecn_marks),
                 drops_red: red.map_or(0, |r| r.drops),
+                drops_arp: arp.map(|a| a.drops),
+                arp_requests: arp.map(|a| a.requests_sent),
+                arp_replies: arp.map(|a| a.replies_sent),
             }
         })
         .collect();

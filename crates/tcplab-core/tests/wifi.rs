@@ -70,14 +70,17 @@ fn bianchi_model_matches_published_numbers() {
 }
 
 /// A saturated BSS: `n` stations 10 m from the AP on a circle, each sending 1472-B UDP payloads
-/// (1500-B IP datagrams) to the AP faster than the channel can carry.
+/// (1500-B IP datagrams) to the AP faster than the channel can carry. ARP is off: Bianchi's model
+/// is the DCF's alone, and with ns2_dsss's ARP on, 20 stations sending a datagram a millisecond to
+/// an unresolved AP fill their queues with requests (one per datagram, docs/models/arp.md) before
+/// the first reply arrives.
 fn saturation_scenario(n: u32, phy: &str, rate: &str, rts: bool, secs: u32) -> String {
     let mut s = format!("name = \"sat\"\nduration = \"{secs}s\"\n[[nodes]]\nname = \"ap\"\n");
     for i in 0..n {
         s += &format!("[[nodes]]\nname = \"s{i}\"\n");
     }
     s += &format!(
-        "[[wlans]]\nname = \"bss\"\nmode = \"infrastructure\"\nphy = \"{phy}\"\nrate = \"{rate}\"\nap = \"ap\"\n\
+        "[[wlans]]\nname = \"bss\"\nmode = \"infrastructure\"\nphy = \"{phy}\"\nrate = \"{rate}\"\nap = \"ap\"\narp = false\n\
          rts_threshold = \"{}\"\nshort_retry_limit = 1000\nlong_retry_limit = 1000\n\
          propagation = {{ model = \"unit_disk\" }}\n\
          [[wlans.stations]]\nnode = \"ap\"\nposition = [\"0m\", \"0m\"]\n",

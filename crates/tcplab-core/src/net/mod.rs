@@ -3,6 +3,7 @@
 
 pub mod ack_seq;
 pub mod aodv;
+pub mod arp;
 pub mod dsdv;
 pub mod dsr;
 pub mod pending;

@@ -49,6 +49,8 @@ impl IcmpUnreachable {
             }
             Transport::Icmp(_) => 1,
             Transport::Dsr(_) => super::IPPROTO_DSR,
+            // Never quoted: ARP frames are not routed (world/arp.rs hands them to the table).
+            Transport::Arp(_) => 0,
             Transport::Dsdv(u) => {
                 head[0..2].copy_from_slice(&super::DSDV_PORT.to_be_bytes());
                 head[2..4].copy_from_slice(&super::DSDV_PORT.to_be_bytes());

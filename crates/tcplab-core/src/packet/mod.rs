@@ -7,6 +7,7 @@
 //! computed.
 
 pub mod aodv;
+pub mod arp;
 pub mod dsdv;
 pub mod dsr;
 pub mod icmp;
@@ -15,6 +16,7 @@ pub mod tcp;
 pub(crate) mod tshark;
 
 pub use aodv::{AckSeq, AodvMsg, Rerr, Rrep, Rreq, AODV_PORT};
+pub use arp::{ArpMsg, ArpOp, ARP_LEN};
 pub use dsdv::{Advert, DsdvUpdate, DSDV_PORT};
 pub use dsr::{DsrHeader, DsrOption, DsrPacket, IPPROTO_DSR};
 pub use icmp::IcmpUnreachable;
@@ -66,6 +68,9 @@ pub enum Transport {
     Dsr(Box<DsrPacket>),
     /// A DSDV advertisement in a UDP datagram on port 255 (packet/dsdv.rs).
     Dsdv(DsdvUpdate),
+    /// An ARP message (packet/arp.rs): not an IP datagram; the packet's `ip` header is not on
+    /// the wire and its `ip_len` is the message's 28 bytes.
+    Arp(ArpMsg),
 }
 
 impl Transport {
@@ -77,6 +82,7 @@ impl Transport {
             Transport::Icmp(m) => m.wire_len(),
             Transport::Aodv(m) => UDP_HEADER_LEN + m.len(),
             Transport::Dsdv(u) => UDP_HEADER_LEN + u.len(),
+            Transport::Arp(_) => ARP_LEN - IPV4_HEADER_LEN,
             Transport::Dsr(d) => d.hdr.len() + d.inner.as_ref().map_or(0, |t| t.header_len()),
         }
     }
@@ -97,6 +103,8 @@ impl Transport {
             Transport::Udp(_) | Transport::Aodv(_) | Transport::Dsdv(_) => 17,
             Transport::Icmp(_) => 1,
             Transport::Dsr(_) => IPPROTO_DSR,
+            // No IP protocol: ARP is its own ethertype (0x0806).
+            Transport::Arp(_) => 0,
         }
     }
 }
@@ -177,6 +185,10 @@ pub fn checksum_finish(mut sum: u32) -> u16 {
 /// payload as zeros). Used only for pcap export. `caplen` bytes are written (the payload is
 /// truncated when `caplen` is smaller than the packet).
 pub fn emit(p: &Packet, buf: &mut Vec<u8>) {
+    if let Transport::Arp(m) = &p.l4 {
+        m.emit(buf); // no IP header: the frame's payload is the ARP message
+        return;
+    }
     emit_ipv4_header(&p.ip, p.ip_len(), p.l4.proto(), buf);
     emit_transport(&p.l4, &p.ip, p.payload, buf);
 }
@@ -218,7 +230,9 @@ fn emit_transport(l4: &Transport, ip: &Ipv4Header, payload: u32, buf: &mut Vec<u
             emit_udp_header(buf, DSDV_PORT, DSDV_PORT, u.len() + payload);
             u.emit(buf);
         }
-        Transport::Icmp(_) | Transport::Dsr(_) => unreachable!("returned above"),
+        Transport::Icmp(_) | Transport::Dsr(_) | Transport::Arp(_) => {
+            unreachable!("returned above")
+        }
     }
     buf.resize(buf.len() + payload as usize, 0);
     let l4_len = (buf.len() - l4_start) as u32;

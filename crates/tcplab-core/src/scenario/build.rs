@@ -392,7 +392,12 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         let capture_80211 =
             pcap_dir.is_some() && s.trace.pcap_80211.iter().any(|p| p == "*" || *p == ws.name);
         w.wifi_mut().seed = seed;
-        let wl = w.wifi_mut().add_wlan(wlan_config(ws));
+        let cfg = wlan_config(ws);
+        // ns-2.35's wireless node always has an ARP table (ns-mobilenode.tcl); tcplab's other
+        // PHYs resolve next hops for free, as ns-3's and tcplab's earlier runs did.
+        let arp_default_phy = cfg.phy.preset == "ns2_dsss";
+        let arp = ws.arp.unwrap_or(arp_default_phy);
+        let wl = w.wifi_mut().add_wlan(cfg);
         for (k, st) in ws.stations.iter().enumerate() {
             let stream = |purpose: u64| {
                 // Wireless streams: Custom keys tagged 0x57 ("W") with (wlan, station, purpose).
@@ -422,6 +427,9 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
                 pcap,
             );
             wlan_stas[wi].push(sta);
+            if arp {
+                w.set_arp(sta);
+            }
             if capture_80211 {
                 let file = super::pcap_names::capture_file_80211(&ws.name, &st.node);
                 if let Some(pw) = open_capture(pcap_dir, &file, snaplen, 127, &mut errs) {
@@ -432,7 +440,15 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
             // a_to_b: frames the station sends; b_to_a: frames it receives.
             s_.loss_tx = loss_of(Direction::AToB);
             s_.loss_rx = loss_of(Direction::BToA);
-            s_.loss_above_mac = st.loss_at == LossAt::Packets;
+            // ns-2.35's wireless error hook sits between PHY and MAC (every frame): the ns-2
+            // PHY's default placement.
+            let at = st.loss_at.unwrap_or(if arp_default_phy {
+                LossAt::Phy
+            } else {
+                LossAt::Frames
+            });
+            s_.loss_above_mac = at == LossAt::Packets;
+            s_.loss_phy = at == LossAt::Phy;
             if let Some(r) = &ws.red {
                 let limit = ws.queue.unwrap_or(MacParams::default().queue_limit as u32);
                 w.set_wifi_red(sta, wlan_red(r, limit), stream(4));

@@ -159,9 +159,15 @@ pub enum Direction {
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum LossAt {
+    /// Every transmission attempt of a data frame, at its addressee.
     #[default]
     Frames,
+    /// Packets the MAC received and acknowledged, before IP.
     Packets,
+    /// Every frame the station sends or decodes — RTS, CTS, DATA, ACK, broadcasts and frames
+    /// for others — between PHY and MAC (ns-2's node-config `-IncomingErrProc` /
+    /// `-OutgoingErrProc`).
+    Phy,
 }
 
 /// Packet loss on the link. Bernoulli takes `p`; Gilbert–Elliott takes either `p_gb`, `p_bg`
@@ -469,11 +475,14 @@ pub struct StationSpec {
     /// station sends, b_to_a = frames it receives.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss: Option<LossSpec>,
-    /// Where `loss` acts: `frames` (default) = every transmission attempt of a data frame, seen
-    /// by the MAC, which retries it; `packets` = packets the MAC received and acknowledged,
-    /// dropped before IP (an ns-2 error model placed above the MAC): no MAC retry recovers them.
-    #[serde(default)]
-    pub loss_at: LossAt,
+    /// Where `loss` acts: `frames` = every transmission attempt of a data frame, seen by the
+    /// MAC, which retries it; `phy` = every frame the station sends or decodes (RTS, CTS, DATA,
+    /// ACK, broadcasts, frames for others), between PHY and MAC as ns-2's wireless error hook;
+    /// `packets` = packets the MAC received and acknowledged, dropped before IP (an ns-2 error
+    /// model placed above the MAC): no MAC retry recovers them. Default `phy` with
+    /// `phy = "ns2_dsss"`, `frames` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss_at: Option<LossAt>,
     /// Scheduled outages: the station neither sends nor receives.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outage: Option<OutageSpec>,
@@ -589,6 +598,11 @@ pub struct WlanSpec {
     pub short_preamble: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signals: Option<SignalSpec>,
+    /// ARP between routing and the interface queue, as ns-2.35 runs it (one packet held per
+    /// unresolved neighbour, a broadcast request and a unicast reply over the MAC; entries never
+    /// expire; docs/models/arp.md). Default on with `phy = "ns2_dsss"`, off otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arp: Option<bool>,
     /// The routing protocol of the WLAN's nodes (default static shortest paths at t = 0); e.g.
     /// `routing = { protocol = "aodv", preset = "ns2" }` (docs/models/aodv.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]

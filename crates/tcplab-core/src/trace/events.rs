@@ -44,19 +44,21 @@ pub const K_DSDV: u8 = 6;
 pub const K_RTS: u8 = 7;
 pub const K_CTS: u8 = 8;
 pub const K_MAC_ACK: u8 = 9;
-pub const KIND_NAMES: [&str; 10] = [
-    "tcp", "tcp_ack", "udp", "icmp", "aodv", "dsr", "dsdv", "rts", "cts", "mac_ack",
+/// An ARP request or reply (docs/models/arp.md); `seq` is its op (1 request, 2 reply).
+pub const K_ARP: u8 = 10;
+pub const KIND_NAMES: [&str; 11] = [
+    "tcp", "tcp_ack", "udp", "icmp", "aodv", "dsr", "dsdv", "rts", "cts", "mac_ack", "arp",
 ];
 /// ns-2's names: a TCP segment with data is `tcp`, a pure ACK `ack` (TCPSink's packets), a
 /// CBR datagram `cbr`, DSDV's updates `message`.
-pub const NS2_KIND: [&str; 10] = [
-    "tcp", "ack", "cbr", "icmp", "AODV", "DSR", "message", "RTS", "CTS", "ACK",
+pub const NS2_KIND: [&str; 11] = [
+    "tcp", "ack", "cbr", "icmp", "AODV", "DSR", "message", "RTS", "CTS", "ACK", "ARP",
 ];
 
 /// Drop reasons (`EventTrace::reason` of `DROP` rows), in the order of [`REASON_NAMES`]: the
 /// names of the summaries' drop counters (`drops_<name>`), so a count of rows per reason
 /// equals a counter. [`NS2_REASON`] gives ns-2's code for each (cmu-trace.h).
-pub const REASON_NAMES: [&str; 13] = [
+pub const REASON_NAMES: [&str; 14] = [
     "none",
     "queue",
     "loss",
@@ -70,6 +72,7 @@ pub const REASON_NAMES: [&str; 13] = [
     "retry_limit",
     "collision",
     "frame_error",
+    "arp",
 ];
 pub const R_NONE: u8 = 0;
 pub const R_QUEUE: u8 = 1;
@@ -79,14 +82,18 @@ pub const R_TTL: u8 = 4;
 pub const R_RETRY_LIMIT: u8 = 10;
 pub const R_COLLISION: u8 = 11;
 pub const R_FRAME_ERROR: u8 = 12;
+/// A packet held for an unresolved neighbour, replaced by a newer one (ns-2.35 arp.cc,
+/// DROP_IFQ_ARP_FULL, traced `IFQ ARP`).
+pub const R_ARP: u8 = 13;
 /// ns-2.35's codes (cmu-trace.h): a full interface queue is traced by the IFQ with no reason
 /// (`---`, as priqueue's drop target prints it); a full routing buffer is DROP_RTR_QFULL
 /// (`IFQ`), its timeout DROP_RTR_QTIMEOUT (`TOUT`); a failed discovery is NRTE, as AODV's
 /// `rt_resolve` drops it; a link break is the MAC callback (`CBK`); a MAC retry-limit drop
 /// `RET`, a collision `COL`, a frame error `ERR`. Wired losses and outages have no code in
 /// the wireless format (ns-2 traces them in the wired one, `d`).
-pub const NS2_REASON: [&str; 13] = [
+pub const NS2_REASON: [&str; 14] = [
     "---", "---", "ERR", "ERR", "TTL", "NRTE", "NRTE", "IFQ", "TOUT", "CBK", "RET", "COL", "ERR",
+    "ARP",
 ];
 
 /// The reason code of a routing drop (`net::DropReason` names are the summary's).
@@ -362,7 +369,11 @@ pub fn write_ns2<W: Write>(t: &EventTrace, out: &mut W) -> io::Result<()> {
             } else {
                 (r.peer, r.node)
             };
-            let ty = if control { 0 } else { 0x800 };
+            let ty = match r.kind {
+                _ if control => 0,
+                K_ARP => 0x806,
+                _ => 0x800,
+            };
             write!(
                 out,
                 " [{us:x} {} {} {ty:x}]",
@@ -389,6 +400,18 @@ pub fn write_ns2<W: Write>(t: &EventTrace, out: &mut W) -> io::Result<()> {
         if control {
             // ns-2 ends a control frame's line after its MAC header.
             writeln!(out, " ")?;
+            continue;
+        }
+        if r.kind == K_ARP {
+            // cmu-trace.cc's ARP format: op, sender MAC/IP, target MAC/IP (ns-2's MAC address is
+            // the node's index; a request's target MAC is 0).
+            let (op, tha) = if r.seq == 1 {
+                ("REQUEST", 0)
+            } else {
+                ("REPLY", ns2_node(r.dst))
+            };
+            let (s, d) = (ns2_node(r.src), ns2_node(r.dst));
+            writeln!(out, " ------- [{op} {s}/{s} {tha}/{d}]")?;
             continue;
         }
         let next = if matches!(r.event, SEND | FORWARD) && r.peer != NONE {

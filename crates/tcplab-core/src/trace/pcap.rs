@@ -47,7 +47,8 @@ impl PcapWriter {
     }
 
     pub fn record(&mut self, now: SimTime, p: &Packet) {
-        if self.error.is_some() {
+        // An IP capture holds IP datagrams: an ARP frame is in the 802.11 capture only.
+        if self.error.is_some() || matches!(p.l4, crate::packet::Transport::Arp(_)) {
             return;
         }
         let mut buf = std::mem::take(&mut self.buf);

@@ -59,8 +59,10 @@ pub enum Mpdu<'a> {
         ds: Ds,
         retry: bool,
         seq: u16,
-        /// The IPv4 datagram.
+        /// The IPv4 datagram, or an ARP message when `arp`.
         ip: &'a [u8],
+        /// The payload is ARP (ethertype 0x0806) rather than IPv4.
+        arp: bool,
     },
 }
 
@@ -78,6 +80,8 @@ const CHAN_2GHZ: u16 = 0x0080;
 const CHAN_5GHZ: u16 = 0x0100;
 /// RFC 1042 LLC/SNAP header for an IPv4 payload (ethertype 0x0800).
 const LLC_SNAP_IPV4: [u8; 8] = [0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00];
+/// The same for an ARP message (ethertype 0x0806).
+const LLC_SNAP_ARP: [u8; 8] = [0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x06];
 
 /// Appends the radiotap header and the MPDU (FCS included) to `buf`.
 pub fn write(buf: &mut Vec<u8>, radio: &Radio, mpdu: &Mpdu<'_>) {
@@ -136,6 +140,7 @@ pub fn write(buf: &mut Vec<u8>, radio: &Radio, mpdu: &Mpdu<'_>) {
             retry,
             seq,
             ip,
+            arp,
         } => {
             let mut fc1 = match ds {
                 Ds::None => 0x00,
@@ -152,7 +157,11 @@ pub fn write(buf: &mut Vec<u8>, radio: &Radio, mpdu: &Mpdu<'_>) {
             buf.extend_from_slice(&a3);
             // Sequence Control: fragment number 0, 12-bit sequence number (9.2.4.4).
             buf.extend_from_slice(&((seq & 0x0fff) << 4).to_le_bytes());
-            buf.extend_from_slice(&LLC_SNAP_IPV4);
+            if arp {
+                buf.extend_from_slice(&LLC_SNAP_ARP);
+            } else {
+                buf.extend_from_slice(&LLC_SNAP_IPV4);
+            }
             buf.extend_from_slice(ip);
         }
     }

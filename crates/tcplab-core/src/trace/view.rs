@@ -57,6 +57,8 @@ pub enum Discard {
     Outage,
     Ttl,
     Routing(crate::net::DropReason),
+    /// Replaced in the ARP hold by a newer packet for the same neighbour.
+    Arp,
 }
 
 impl Discard {
@@ -68,6 +70,7 @@ impl Discard {
             Discard::Outage => R_OUTAGE,
             Discard::Ttl => R_TTL,
             Discard::Routing(r) => routing_reason(r),
+            Discard::Arp => super::events::R_ARP,
         }
     }
 }

@@ -147,6 +147,10 @@ pub struct Station {
     /// ns-2 error model above the MAC), instead of on each frame transmission attempt: MAC
     /// retries cannot recover these losses.
     pub loss_above_mac: bool,
+    /// The models act on every frame below the MAC (`loss_at = "phy"`, ns-2's node-config
+    /// error hooks): the sending chain once per transmission (all its hearers see the frame in
+    /// error), the receiving chain once per frame decoded, whatever its kind or addressee.
+    pub loss_phy: bool,
     /// Packets dropped above the MAC by those models (at their receiver).
     pub packet_losses: u64,
     rng_rx: Rng,
@@ -184,6 +188,8 @@ struct TxRec {
     end: SimTime,
     /// Stations that sensed it at its start: (station, reach, propagation delay).
     hearers: Vec<(u32, Reach, SimTime)>,
+    /// Its sender's error model (`loss_phy`) marked it in error for every hearer.
+    err: bool,
 }
 
 /// Cross-layer link signals (DESIGN.md principle 6).
@@ -348,6 +354,7 @@ impl Wifi {
             loss_rx: loss.clone(),
             loss_tx: loss,
             loss_above_mac: false,
+            loss_phy: false,
             packet_losses: 0,
             rng_rx: r_rx,
             rng_tx: r_tx,
@@ -814,6 +821,7 @@ impl Wifi {
                     frame: f,
                     end,
                     hearers: Vec::new(),
+                    err: false,
                 });
                 self.txs.len() as u32 - 1
             }
@@ -940,11 +948,17 @@ impl Wifi {
                 }
             }
         }
+        // ns-2's outgoing error hook marks the frame once, for every hearer.
+        let err = {
+            let st = &mut self.stations[s as usize];
+            st.loss_phy && st.loss_tx.lose(&mut st.rng_tx)
+        };
         let rec = &mut self.txs[id as usize];
         rec.sta = s;
         rec.frame = f;
         rec.end = end;
         rec.hearers = hearers;
+        rec.err = err;
         // One event resolves the frame for everyone, when it has ended at its farthest hearer;
         // each hearer is handled at its own end instant (end + its delay).
         self.io.sched.push((end + max_delay, Event::WifiRxEnd(id)));
@@ -952,10 +966,11 @@ impl Wifi {
 
     /// Handles `Event::WifiRxEnd`: the frame `id` has ended for everyone.
     pub fn on_rx_end(&mut self, now: SimTime, id: u32) {
-        let (s, f, end) = {
+        let (s, f, end, tx_err) = {
             let r = &self.txs[id as usize];
-            (r.sta, r.frame, r.end)
+            (r.sta, r.frame, r.end, r.err)
         };
+        let tx_phy = self.stations[s as usize].loss_phy;
         let hearers = std::mem::take(&mut self.txs[id as usize].hearers);
         self.mac_input_at(now, end, s, Input::TxEnd);
         let noise = match &self.wlans[self.stations[s as usize].wlan as usize]
@@ -1013,13 +1028,27 @@ impl Wifi {
             let addressee = f.dst == r || f.dst == BROADCAST;
             // The error model applies to data frames at their addressee (every receiver of a
             // broadcast); the sender's and the receiver's chains each advance once per frame
-            // (unless they act above the MAC: `deliver_up`).
-            if outcome == Outcome::Ok && f.kind == FrameKind::Data && addressee {
-                let lost_tx = self.frame_error(s, true);
-                let lost_rx = self.frame_error(r, false);
+            // (unless they act above the MAC: `deliver_up`). A chain acting below the MAC
+            // (`loss_phy`) hits every frame instead: the sender's marked the frame at its
+            // start, the receiver's draws for each frame it decodes.
+            if outcome == Outcome::Ok {
+                let data = f.kind == FrameKind::Data && addressee;
+                let lost_tx = if tx_phy {
+                    tx_err
+                } else {
+                    data && self.frame_error(s, true)
+                };
+                let lost_rx = if self.stations[r as usize].loss_phy {
+                    let st = &mut self.stations[r as usize];
+                    st.loss_rx.lose(&mut st.rng_rx)
+                } else {
+                    data && self.frame_error(r, false)
+                };
                 if lost_tx || lost_rx {
                     let st = &mut self.stations[r as usize];
-                    st.mac.stats.rx_errors += 1;
+                    if addressee {
+                        st.mac.stats.rx_errors += 1;
+                    }
                     outcome = Outcome::Error;
                 }
             }

@@ -22,7 +22,7 @@ impl World {
 
     /// The MAC address of station `sta`: locally administered, 02:<wlan>:<the node's IPv4
     /// address>, so Wireshark's addresses read as the nodes' IP addresses.
-    fn sta_mac(&self, sta: u32) -> MacAddr {
+    pub(super) fn sta_mac(&self, sta: u32) -> MacAddr {
         if sta == BROADCAST {
             return BROADCAST_MAC;
         }
@@ -125,6 +125,7 @@ impl World {
                     ds,
                     retry: f.retry,
                     seq: f.seq,
+                    arp: matches!(p.l4, crate::packet::Transport::Arp(_)),
                     ip,
                 }
             }

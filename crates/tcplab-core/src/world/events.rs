@@ -116,6 +116,7 @@ impl World {
             D::Outage => (e::LINK, e::R_OUTAGE),
             D::Ttl => (e::RTR, e::R_TTL),
             D::Routing(r) => (e::RTR, e::routing_reason(r)),
+            D::Arp => (e::IFQ, e::R_ARP),
         };
         self.ev(
             node,
@@ -204,6 +205,7 @@ impl World {
                 kind = e::K_DSDV;
                 (sport, dport) = (crate::packet::DSDV_PORT, crate::packet::DSDV_PORT);
             }
+            Some(Transport::Arp(m)) => (kind, seq) = (e::K_ARP, m.op as u64),
             Some(Transport::Dsr(_)) | None => kind = e::K_DSR,
         }
         let flow = if p.flow == u32::MAX {

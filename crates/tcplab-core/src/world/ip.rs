@@ -130,7 +130,7 @@ impl World {
                     self.station_of(sta, hop.next)
                 };
                 match next {
-                    Some(next) => self.wifi_enqueue(sta, next, id),
+                    Some(next) => self.wifi_send(sta, next, id),
                     // The agent named a neighbour that is not on that port's WLAN.
                     None => self.routing_drop(node, id, DropReason::NoRoute),
                 }
@@ -434,6 +434,8 @@ impl World {
             // Routing packets went to the agent before local delivery (receive_ip), which
             // also removed a DSR header from the data it carries.
             Transport::Aodv(_) | Transport::Dsr(_) | Transport::Dsdv(_) => {}
+            // ARP frames go to the ARP table before IP (world/arp.rs).
+            Transport::Arp(_) => {}
             Transport::Udp(u) => {
                 if let Some(c) = self
                     .cbr

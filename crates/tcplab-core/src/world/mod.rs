@@ -12,6 +12,7 @@
 
 mod agents;
 mod apps;
+mod arp;
 mod capture;
 mod error;
 mod events;
@@ -126,6 +127,8 @@ pub struct World {
     air_buf: Vec<u8>,
     /// RED with its random stream and ECN marks on a station's interface queue, by station.
     wifi_red: Vec<Option<WifiRed>>,
+    /// ARP tables by station (`wlans.*.arp`); empty when no station has one.
+    arp: Vec<Option<crate::net::arp::ArpTable>>,
     /// What `tcplab view` draws (`trace.view`); None when not asked for.
     view: Option<Box<crate::trace::view::ViewTrace>>,
     /// The event trace (`trace.events`); None when not asked for.
@@ -195,6 +198,7 @@ impl World {
             wifi_pcap_80211: Vec::new(),
             air_buf: Vec::new(),
             wifi_red: Vec::new(),
+            arp: Vec::new(),
             view: None,
             event_trace: None,
             net_series: None,

@@ -5,7 +5,7 @@ use super::World;
 use crate::ids::{NodeId, PktId};
 use crate::link::{Enqueue, LossModel, Outage, Red, RedParams};
 use crate::net::{Hop, Port, PortKind, RoutingAgent};
-use crate::packet::{Addr, Ecn};
+use crate::packet::{Addr, Ecn, Transport};
 use crate::rng::Rng;
 use crate::time::SimTime;
 use crate::trace::events as ev;
@@ -180,6 +180,10 @@ impl World {
             }
             let mut up = std::mem::take(&mut self.wifi.io.up);
             for &(s, p, src) in &up {
+                if !self.arp.is_empty() && matches!(self.packets[p.idx()].l4, Transport::Arp(_)) {
+                    self.arp_input(s, p, src); // the sender keeps its copy; nothing to free
+                    continue;
+                }
                 // The sender keeps its copy until the ACK (it may retransmit); the receiver gets
                 // its own.
                 let copy = self.packets[p.idx()].clone();
@@ -247,6 +251,11 @@ impl World {
             return;
         }
         self.view_link_fail(sta, id, dst);
+        if matches!(self.packets[id.idx()].l4, Transport::Arp(_)) {
+            // ns-2.35: an ARP reply carries no link-failure callback; the MAC's drop is all.
+            self.free(id);
+            return;
+        }
         let next = self.nodes[self.wifi.stations[dst as usize].node.idx()].addr;
         let hop = Hop {
             port: self.sta_port[sta as usize],
@@ -322,6 +331,62 @@ mod tests {
         packet_size = "512B"
         stop = "4s"
     "#;
+
+    /// n0 → n1 over ns-2's 802.11 with RTS/CTS; n0 alone receives in error with probability
+    /// 0.3 (`direction = "b_to_a"`): n0 receives only CTS and ACK frames.
+    const LOSSY_RX: &str = r#"
+        name = "phy-errors"
+        duration = "3s"
+        nodes = [{ name = "n0" }, { name = "n1" }]
+        [[wlans]]
+        name = "w"
+        mode = "adhoc"
+        phy = "ns2_dsss"
+        rate = "2Mbps"
+        propagation = { model = "two_ray_ground" }
+        stations = [
+            { node = "n0", position = ["0m", "0m"], loss = { model = "bernoulli", p = 0.3, direction = "b_to_a" } },
+            { node = "n1", position = ["200m", "0m"] },
+        ]
+        [[flows]]
+        name = "u"
+        app = "cbr"
+        src = "n0"
+        dst = "n1"
+        rate = "100kbps"
+        packet_size = "500B"
+        start = "0.5s"
+    "#;
+
+    /// Below the MAC (`loss_at = "phy"`, the ns2_dsss default, ns-2's error hook) the errors hit
+    /// the CTS and ACK frames n0 receives, and n0 retries; where they act on data frames only
+    /// (`frames`) n0, which receives no data frame, loses nothing.
+    #[test]
+    fn errors_below_the_mac_hit_control_frames_too() {
+        let run = |at: Option<&str>| {
+            let mut set = Vec::new();
+            if let Some(a) = at {
+                set.push(("wlans.w.stations.0.loss_at".to_string(), format!("\"{a}\"")));
+            }
+            let mut p = prepare(LOSSY_RX, Format::Toml, Some(1), &set, None).unwrap();
+            while !p.step(u64::MAX).unwrap() {}
+            p.finish().unwrap().summary
+        };
+        let phy = run(Some("phy"));
+        let frames = run(Some("frames"));
+        let default = run(None);
+        let (p0, f0) = (&phy.wifi[0], &frames.wifi[0]);
+        assert_eq!((f0.frame_errors, f0.retries), (0, 0), "{f0:?}");
+        assert!(p0.frame_errors > 20 && p0.retries > 20, "{p0:?}");
+        assert_eq!(phy.wifi[1].frame_errors, 0);
+        // Every datagram still arrives (the MAC retries), later for some.
+        assert_eq!(phy.cbr[0].received, frames.cbr[0].received);
+        let strip = |mut s: crate::api::Summary| {
+            s.wall_time_s = 0.0;
+            serde_json::to_string(&s).unwrap()
+        };
+        assert_eq!(strip(default), strip(phy), "phy is the ns2_dsss default");
+    }
 
     /// The MAC's switch: with DSR's tap on, n3's station reports the frames n1 sends n2 and
     /// the world lends them to n3's agent (which caches n3-n1-n2 from them); the packets are

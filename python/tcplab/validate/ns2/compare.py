@@ -127,7 +127,9 @@ def network_metrics(wireless: bool, sims: list[dict[str, Any]], nss: list[Parsed
     m("routing-buffer drops", [nodes(s, "drops_buffer_full") + nodes(s, "drops_buffer_timeout") for s in sims],
       [None] * len(nss))
     m("TTL drops", [nodes(s, "drops_ttl") for s in sims], [p.net.drops["TTL"] for p in nss])
-    m("ARP drops", [None] * len(sims), [p.net.drops["ARP"] for p in nss])
+    arp_on = [any("drops_arp" in n for n in s.get("wifi") or []) for s in sims]
+    m("ARP drops", [wifi(s, "drops_arp") if on else None for s, on in zip(sims, arp_on)],
+      [p.net.drops["ARP"] for p in nss])
     kinds = sorted({k for p in nss for k in p.net.routing_sent})
     m("routing packets sent", [nodes(s, "control_packets") for s in sims],
       [sum(p.net.routing_sent.values()) for p in nss])

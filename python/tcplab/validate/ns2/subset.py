@@ -49,6 +49,8 @@ CARRIED_WLAN = {
     "name", "mode", "phy", "rate", "ap", "propagation", "rts_threshold", "queue", "short_retry_limit",
     "long_retry_limit", "cw_min", "cw_max", "slot", "sifs", "basic_rate", "routing", "mobility_file",
     "position_update", "stations", "reception",
+    # ns-2's node always runs ARP: `arp = false` runs (a listed difference), for measuring it.
+    "arp",
 }
 
 #: Routing protocols: tcplab's name -> ns-2.35's ad hoc routing agent.
@@ -176,7 +178,7 @@ def _check_station(wlan: str, st: dict[str, Any]) -> None:
         )
     loss = st.get("loss")
     if loss:
-        if st.get("loss_at", "frames") != "frames":
+        if st.get("loss_at", "frames") == "packets":
             raise refuse(
                 f"{where}.loss_at", st["loss_at"],
                 "ns-2's node-config error hook sits between PHY and MAC (every frame); there is none above the MAC",

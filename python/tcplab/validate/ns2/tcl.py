@@ -408,11 +408,15 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
         w(f"source {{{_mobility_path(wl, base_dir)}}} ;# setdest file, passed through unchanged")
     for line in schedule:
         w(line)
-    if lossy:
+    phy_default = "phy" if wl.get("phy") == "ns2_dsss" else "frames"
+    if any(s.get("loss") and s.get("loss_at", phy_default) == "frames" for s in stations) or (
+            any(s.get("outage") for s in stations)):
         notes.append("frame errors and fades use ns-2's error hook between PHY and MAC: they also hit "
-                     "RTS, CTS, ACK and broadcast frames")
-    notes.append("ns-2 resolves next hops with ARP (its requests and replies go over the MAC, one packet held per "
-                 "next hop); tcplab has no ARP")
+                     "RTS, CTS, ACK and broadcast frames (tcplab: loss_at = \"phy\" does the same; "
+                     "\"frames\" hits data frames only, and an outage silences the station)")
+    if not wl.get("arp", wl.get("phy") == "ns2_dsss"):
+        notes.append("ns-2 resolves next hops with ARP (its requests and replies go over the MAC, one packet held per "
+                     "next hop); tcplab runs no ARP here (wlans.*.arp = false)")
     if wl["mode"] == "infrastructure":
         notes.append("ns-2 has no BSS here: the AP is an ordinary node and stations reach it directly (no beacons, "
                      "no association)")
