@@ -111,11 +111,12 @@ def test_progress_bar_counts_with_the_real_core(tmp_path: Path, capsys: pytest.C
     with Store(tmp_path / "tcplab.db") as store:
         run_sweep(Sweep("bar", base, cells=[{}], replications=2), store, progress=False)
         capsys.readouterr()
-        # 2 runs already stored, 2 to run, 2 that cannot resolve: the bar ends at 6/6, 2 failed.
-        bigger = Sweep("bar", base, cells=[{}, {LOSS: 0.02}, {"tcp.variant": "bogus"}], replications=2)
+        # 2 runs already stored, 4 to run of which 2 fail while running (a cell that cannot resolve
+        # refuses the whole sweep: tests/test_sweep_refusals.py): the bar ends at 6/6, 2 failed.
+        bigger = Sweep("bar", base, cells=[{}, {LOSS: 0.02}, {"max_events": 10}], replications=2)
         report = run_sweep(bigger, store, progress=True)
     err = capsys.readouterr().err
-    assert (report.total, report.cached, len(report.executed), len(report.failed)) == (6, 2, 2, 2)
+    assert (report.total, report.cached, len(report.executed), len(report.failed)) == (6, 2, 4, 2)
     assert "6/6" in err and "2 failed" in err
 
 
