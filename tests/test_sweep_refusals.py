@@ -64,8 +64,11 @@ def test_api_sweep_with_a_bad_axis_raises_before_the_store_is_made(tmp_path: Pat
         ({"cells": [{}, {"tcp.variant": "bogus"}]}, 'sweep.cells[1]."tcp.variant"', "allowed: reno, newreno"),
         ({"grid": {"tcp.variant": ["reno"], "tcp.rto_min": ["1 fortnight"]}}, 'sweep.grid."tcp.rto_min"',
          "allowed: ns, us, ms, s, min, h"),
+        # The error names the link (links.bottleneck.rate), the axis its index.
+        ({"grid": {"tcp.variant": ["reno"], "links[1].rate": ["1 fortnight"]}}, 'sweep.grid."links[1].rate"',
+         "allowed: bps, kbps, Mbps"),
     ],
-    ids=["variants", "explicit cell", "second axis"],
+    ids=["variants", "explicit cell", "second axis", "axis by index"],
 )
 def test_each_refusal_names_the_sweep_field_that_gave_the_value(
     tmp_path: Path, kwargs: dict[str, Any], loc: str, phrase: str

@@ -287,7 +287,7 @@ def plan_sweep(sweep: Sweep) -> SweepPlan:
             else:
                 plans[key] = _Planned(Task(key, src.text, src.format, pairs, seed), cell_json, [], scenario_json)
     if unresolved:
-        raise _refusal(sweep, unresolved)
+        raise _refusal(sweep, src, unresolved)
     return version, plans
 
 
@@ -367,17 +367,20 @@ def run_sweep(
     return SweepReport(sweep.name, total, len(done), tuple(executed), tuple(failed_now), tuple(failures))
 
 
-def _refusal(sweep: Sweep, unresolved: list[tuple[dict[str, Any], ScenarioError]]) -> ScenarioError:
+def _refusal(sweep: Sweep, src: Any, unresolved: list[tuple[dict[str, Any], ScenarioError]]) -> ScenarioError:
     """One ScenarioError for every distinct problem of the cells that do not resolve, each at the
     sweep field that gave the value (``sweep.grid."links.x.rate"``, ``sweep.variants``,
     ``sweep.cells[2]``) with the value and the scenario's own message (which names what is
     allowed); a problem no cell value explains is the base scenario's (``sweep.base``)."""
     problems: dict[tuple[str, str], list[Any]] = {}  # (sweep field, problem) -> the values giving it
+    base_ok = _resolves(src, {})
     for cell, exc in unresolved:
         for e in exc.errors():
             loc, msg = str(e.get("loc") or ""), str(e.get("msg"))
             problem = f"{loc}: {msg}" if loc else msg
             path = _axis_of(loc, cell)
+            if path is None and base_ok:  # e.g. an axis `links[1].rate` whose error says `links.bottleneck.rate`
+                path = next((p for p in cell if not _resolves(src, {p: cell[p]})), None)
             where = "sweep.base" if path is None else _sweep_field(sweep, path, cell[path])
             values = problems.setdefault((where, problem), [])
             if path is not None and cell[path] not in values:
@@ -392,6 +395,15 @@ def _refusal(sweep: Sweep, unresolved: list[tuple[dict[str, Any], ScenarioError]
 
 #: Values of one axis named in a refusal (the rest are elided).
 _VALUES_SHOWN = 5
+
+
+def _resolves(src: Any, overrides: Mapping[str, Any]) -> bool:
+    """Whether the base scenario resolves with just ``overrides``."""
+    try:
+        _core.resolve(src.text, src.format, list(cell_pairs(overrides)))
+    except ScenarioError:
+        return False
+    return True
 
 
 def _segments(path: str) -> list[str]:
