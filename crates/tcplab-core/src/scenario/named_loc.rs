@@ -70,6 +70,15 @@ fn finite(t: &mut toml::Value) {
     }
 }
 
+/// `loc` (such as `wlans[0]`) with its entry named as errors name it, for a message that points
+/// at another field than its own (`set wlans.cell.signals.lead > 0`).
+pub(super) fn named_path(s: &Scenario, loc: &str) -> String {
+    serde_json::to_value(s)
+        .ok()
+        .and_then(|tree| rename(&tree, loc))
+        .unwrap_or_else(|| loc.to_string())
+}
+
 fn rename(tree: &Value, loc: &str) -> Option<String> {
     let array = NAMED_ARRAYS
         .iter()
@@ -161,6 +170,19 @@ mod tests {
             vec![err("links[0].rate", "x")],
         );
         assert_eq!(errs[0].loc, "links.wan.rate");
+    }
+
+    #[test]
+    fn a_path_in_a_message_names_its_entry() {
+        let s = crate::scenario::load(
+            "[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[links]]\nname = \"wan\"\na = \"a\"\nb = \"b\"\n\
+             rate = \"5Mbps\"\ndelay = \"1ms\"\n[[links]]\na = \"b\"\nb = \"a\"\nrate = \"5Mbps\"\ndelay = \"1ms\"\n",
+            Format::Toml,
+            &[],
+        )
+        .unwrap();
+        assert_eq!(named_path(&s, "links[0]"), "links.wan");
+        assert_eq!(named_path(&s, "links[1]"), "links[1]"); // no name of its own
     }
 
     #[test]
