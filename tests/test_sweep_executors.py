@@ -260,7 +260,7 @@ def test_ray_started_locally_gets_the_worker_count_and_stays_quiet(
     with Store(tmp_path / "tcplab.db") as store:
         report = run_sweep(sweep, store, executor="ray", workers=1, progress=False)
     assert len(report.executed) == 2 and not report.failed
-    assert len(calls) == 1 and calls[0]["num_cpus"] == 1 and calls[0]["address"] is None
+    assert len(calls) == 1 and calls[0]["num_cpus"] == 1 and calls[0]["address"] == "local"  # always our own instance
     assert not ray.is_initialized()  # the instance we started is shut down again
     err = capfd.readouterr().err
     assert "Started a local Ray instance" not in err and "INFO" not in err and "WARNING" not in err, err

@@ -544,6 +544,7 @@ def _private_files(ray: Any) -> Iterator[str]:
         scratch = tempfile.mkdtemp(prefix="tcplab-ray-", dir="/tmp")
     saved = {k: os.environ.get(k) for k in ("RAY_AUTH_TOKEN", "RAY_AUTH_MODE")}
     os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)  # 256 bits, as Ray's own generator
+    _forget_token()  # a token an earlier ray.init of this process cached would not match ours
     try:
         yield scratch
     finally:
@@ -557,7 +558,8 @@ def _private_files(ray: Any) -> Iterator[str]:
 
 
 def _forget_token() -> None:
-    """Drop the token and authentication mode Ray cached in this process for our instance."""
+    """Drop the token and authentication mode Ray cached in this process (it reads them again from
+    the environment when it next needs them)."""
     try:
         from ray._raylet import AuthenticationTokenLoader, Config
 
