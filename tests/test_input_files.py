@@ -55,7 +55,7 @@ def _errors(file: str) -> list[dict[str, str]]:
 )
 def test_special_files_are_refused_by_name(file: str, phrase: str) -> None:
     (e,) = _errors(file)
-    assert e["loc"] == "wlans[0].mobility_file"
+    assert e["loc"] == "wlans.w.mobility_file"  # the WLAN's name, as load's errors (was wlans[0])
     assert phrase in e["msg"] and file in e["msg"]
 
 

@@ -50,6 +50,23 @@ CASES: list[tuple[str, dict[str, Any], dict[str, Any], str, list[str]]] = [
      "wlans.bss.stations[0].position", ["too many values: found 3"]),
     ("propagation", WLAN, {"wlans.bss.propagation": {"model": "friis2"}}, "wlans.bss.propagation.model",
      ["allowed: unit_disk, two_ray_ground"]),
+    # Inside a table tagged by `kind` or `model`, serde's path stopped at the table (harden3).
+    ("queue value", WIRED, {"links.bottleneck.queue.packets": -1}, "links.bottleneck.queue.packets",
+     ["expected an integer from 0 to 4294967295", "-1"]),
+    ("red threshold", WIRED, {"links.bottleneck.queue": {"kind": "red", "limit": 50, "min_th": "five", "max_th": 15}},
+     "links.bottleneck.queue.min_th", ["expected a number", "five"]),
+    ("red limit", WIRED, {"links.bottleneck.queue": {"kind": "red", "limit": -3, "min_th": 5, "max_th": 15}},
+     "links.bottleneck.queue.limit", ["expected an integer from 0 to 4294967295"]),
+    ("mobility value", WLAN, {"wlans.bss.stations.1.mobility": {
+        "model": "random_waypoint", "min_speed": "1m/s", "max_speed": "fast", "pause": "1s", "area": ["50m", "50m"]}},
+     "wlans.bss.stations[1].mobility.max_speed", ["fast"]),
+    # A missing field that takes a name lists the names (harden3).
+    ("loss without a model", WIRED, {"links.access.loss.p": 0.01}, "links.access.loss",
+     ["missing field `model`", "allowed: bernoulli, gilbert_elliott"]),
+    ("queue without a kind", WIRED, {"links.bottleneck.queue": {"packets": 10}}, "links.bottleneck.queue",
+     ["missing field `kind`", "allowed: droptail, red"]),
+    ("mobility without a model", WLAN, {"wlans.bss.stations.1.mobility": {"pause": "1s"}},
+     "wlans.bss.stations[1].mobility", ["missing field `model`", "allowed: static, waypoints, random_waypoint"]),
 ]
 
 JARGON = ["unknown variant", "expected one of", "invalid length", "expected fewer elements", "struct ", "u64", "u32",

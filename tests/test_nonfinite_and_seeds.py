@@ -29,13 +29,13 @@ def test_toml_nonfinite_in_an_optional_field_is_refused(x: str) -> None:
     text = _toml(**{'loss = { model = "bernoulli", p = 0.01 }': GE.replace("X", x)})
     with pytest.raises(tcplab.ScenarioError) as e:
         tcplab.resolve(text)
-    assert e.value.errors() == [{"loc": "links[1].loss.loss_good", "msg": NON_FINITE}]
+    assert e.value.errors() == [{"loc": "links.bottleneck.loss.loss_good", "msg": NON_FINITE}]
 
 
 def test_toml_nonfinite_in_a_required_field_is_named_not_missing() -> None:
     with pytest.raises(tcplab.ScenarioError) as e:
         tcplab.resolve(_toml(**{"p = 0.01": "p = nan"}))
-    assert e.value.errors() == [{"loc": "links[1].loss.p", "msg": NON_FINITE}]
+    assert e.value.errors() == [{"loc": "links.bottleneck.loss.p", "msg": NON_FINITE}]
 
 
 def test_nonfinite_anywhere_in_the_tree() -> None:
@@ -78,7 +78,7 @@ def test_api_nonfinite_is_refused(value: float) -> None:
     d["links"][1]["loss"] = {"model": "gilbert_elliott", "p_gb": 0.01, "p_bg": 0.5, "loss_good": value}
     with pytest.raises(tcplab.ScenarioError) as e:
         tcplab.run(d)
-    assert e.value.errors() == [{"loc": "links[1].loss.loss_good", "msg": NON_FINITE}]
+    assert e.value.errors() == [{"loc": "links.bottleneck.loss.loss_good", "msg": NON_FINITE}]
 
 
 @pytest.mark.parametrize("seed0", [2**63 - 1, 2**63, 2**64 - 2])

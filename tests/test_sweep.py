@@ -12,6 +12,7 @@ from typing import Any
 
 import polars as pl
 import pytest
+import tcplab
 from conftest import run_cli
 from tcplab.runner import Sweep, run_sweep
 from tcplab.store import Store
@@ -138,26 +139,34 @@ def test_resume_after_sigkill(wired_toml: Path, tmp_path: Path) -> None:
 
 
 def test_failing_runs_are_recorded_and_sweep_completes(wired: dict[str, Any], tmp_path: Path) -> None:
-    sweep = Sweep(
-        name="failing",
-        base=wired,
-        # valid; invalid value; unknown path (both fail to resolve); event limit hit while running
-        cells=[{}, {"tcp.variant": "bogus"}, {"links.nowhere.rate": "5Mbps"}, {"max_events": 100}],
-        replications=2,
-    )
+    # valid; event limit hit while running
+    sweep = Sweep(name="failing", base=wired, cells=[{}, {"max_events": 100}], replications=2)
     with Store(tmp_path / "tcplab.db") as store:
         report = run_sweep(sweep, store, workers=2, progress=False)
-        assert report.total == 8 and len(report.failed) == 6
+        assert report.total == 4 and len(report.failed) == 2
+        assert [(seed, reason.split(":")[0]) for _, seed, reason in report.failures] in (
+            [(1, "SimulationError"), (2, "SimulationError")], [(2, "SimulationError"), (1, "SimulationError")]
+        )
         runs = store.runs("failing")
         failed = runs.filter(pl.col("status") == "failed")
-        assert failed.height == 6 and runs.filter(pl.col("status") == "ok").height == 2
-        errors = failed["error"].to_list()
-        assert sum(e.startswith("ScenarioError") for e in errors) == 4
-        assert any("variant" in e for e in errors)
-        assert sum(e.startswith("SimulationError") for e in errors) == 2
+        assert failed.height == 2 and runs.filter(pl.col("status") == "ok").height == 2
+        assert all(e.startswith("SimulationError") for e in failed["error"].to_list())
         # Failed runs are retried on the next call; ok runs are not.
         again = run_sweep(sweep, store, workers=2, progress=False)
-        assert again.cached == 2 and len(again.failed) == 6
+        assert again.cached == 2 and len(again.failed) == 2
+
+
+def test_cells_that_do_not_resolve_refuse_the_sweep(wired: dict[str, Any], tmp_path: Path) -> None:
+    """An invalid value or an unknown path used to be stored as failed runs while the rest ran;
+    now the whole sweep is refused before anything runs or is stored (tests/test_sweep_refusals.py)."""
+    sweep = Sweep(
+        name="failing", base=wired, cells=[{}, {"tcp.variant": "bogus"}, {"links.nowhere.rate": "5Mbps"}], replications=2
+    )
+    with Store(tmp_path / "tcplab.db") as store:
+        with pytest.raises(tcplab.ScenarioError) as e:
+            run_sweep(sweep, store, workers=2, progress=False)
+        assert [x["loc"] for x in e.value.errors()] == ['sweep.cells[1]."tcp.variant"', 'sweep.cells[2]."links.nowhere.rate"']
+        assert store.runs().height == 0
 
 
 def test_identical_cells_share_one_run(wired: dict[str, Any], tmp_path: Path) -> None:

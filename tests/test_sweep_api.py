@@ -155,8 +155,9 @@ def test_cli_summary_prints_mean_and_interval_per_cell(store: Path, tmp_path: Pa
 
 
 def test_cli_listing_shows_parameters_as_columns_untruncated(store: Path, tmp_path: Path) -> None:
-    # A failed cell with a long error message, in a second sweep of the same store.
-    bogus = tcplab.sweep(copy.deepcopy(WIRED), cells=[{VARIANT: "bogus"}], store=store, name="bad")
+    # A run that failed while running, with a long error message, in a second sweep of the same
+    # store (a cell that does not resolve refuses the sweep: tests/test_sweep_refusals.py).
+    bogus = tcplab.sweep(copy.deepcopy(WIRED), cells=[{VARIANT: "sack", "max_events": 10}], store=store, name="bad")
     error = bogus.failed["error"][0]
     assert len(error) > 60
     env = dict(os.environ, COLUMNS="60")  # narrower than the table: must not cut it
@@ -165,10 +166,11 @@ def test_cli_listing_shows_parameters_as_columns_untruncated(store: Path, tmp_pa
     )
     assert proc.returncode == 0, proc.stderr
     header = proc.stdout.splitlines()[1].split()
-    assert header[:4] == ["sweep", "key", LOSS, VARIANT]
+    assert header[:5] == ["sweep", "key", LOSS, "max_events", VARIANT]
     assert error in proc.stdout
     rows = [line.split() for line in proc.stdout.splitlines() if line.split()[:1] == ["api"]]
-    assert len(rows) == 12 and {(r[2], r[3]) for r in rows} == {(str(p), v) for p in GRID[LOSS] for v in VARIANTS}
+    assert len(rows) == 12 and {(r[2], r[4]) for r in rows} == {(str(p), v) for p in GRID[LOSS] for v in VARIANTS}
+    assert {r[3] for r in rows} == {"–"}  # the api sweep does not vary max_events
     assert "13 runs: 12 ok, 1 failed" in proc.stdout
 
 

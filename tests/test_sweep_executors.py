@@ -111,11 +111,12 @@ def test_progress_bar_counts_with_the_real_core(tmp_path: Path, capsys: pytest.C
     with Store(tmp_path / "tcplab.db") as store:
         run_sweep(Sweep("bar", base, cells=[{}], replications=2), store, progress=False)
         capsys.readouterr()
-        # 2 runs already stored, 2 to run, 2 that cannot resolve: the bar ends at 6/6, 2 failed.
-        bigger = Sweep("bar", base, cells=[{}, {LOSS: 0.02}, {"tcp.variant": "bogus"}], replications=2)
+        # 2 runs already stored, 4 to run of which 2 fail while running (a cell that cannot resolve
+        # refuses the whole sweep: tests/test_sweep_refusals.py): the bar ends at 6/6, 2 failed.
+        bigger = Sweep("bar", base, cells=[{}, {LOSS: 0.02}, {"max_events": 10}], replications=2)
         report = run_sweep(bigger, store, progress=True)
     err = capsys.readouterr().err
-    assert (report.total, report.cached, len(report.executed), len(report.failed)) == (6, 2, 2, 2)
+    assert (report.total, report.cached, len(report.executed), len(report.failed)) == (6, 2, 4, 2)
     assert "6/6" in err and "2 failed" in err
 
 
@@ -259,7 +260,7 @@ def test_ray_started_locally_gets_the_worker_count_and_stays_quiet(
     with Store(tmp_path / "tcplab.db") as store:
         report = run_sweep(sweep, store, executor="ray", workers=1, progress=False)
     assert len(report.executed) == 2 and not report.failed
-    assert len(calls) == 1 and calls[0]["num_cpus"] == 1 and calls[0]["address"] is None
+    assert len(calls) == 1 and calls[0]["num_cpus"] == 1 and calls[0]["address"] == "local"  # always our own instance
     assert not ray.is_initialized()  # the instance we started is shut down again
     err = capfd.readouterr().err
     assert "Started a local Ray instance" not in err and "INFO" not in err and "WARNING" not in err, err

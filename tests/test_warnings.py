@@ -16,14 +16,14 @@ def test_station_beyond_its_ap_is_warned_and_its_flow_has_a_reason() -> None:
 
     far = tcplab.run(WLAN, overrides=FAR)
     assert len(far.warnings) == 1
-    assert far.warnings[0].startswith("wlans[0].stations[1].position: station sta is 400.0 m from the AP ap")
+    assert far.warnings[0].startswith("wlans.bss.stations[1].position: station sta is 400.0 m from the AP ap")
     flow = far.flows.row(0, named=True)
     assert flow["bytes_delivered"] == 0 and not flow["completed"]
     assert flow["reason"].startswith("never connected: the client's SYN was retransmitted")
 
     proc = run_cli("run", str(WLAN), "--set", "wlans.bss.stations.1.position=['400m', '0m']")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr.startswith("warning: wlans[0].stations[1].position: station sta is 400.0 m")
+    assert proc.stderr.startswith("warning: wlans.bss.stations[1].position: station sta is 400.0 m")
     assert "flow download: never connected" in proc.stdout
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -89,7 +90,7 @@ def check_tree(value: Any, loc: str, *, finite: bool = True) -> None:
             check_tree(v, f"{loc}.{k}" if loc else k, finite=finite)
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
-            check_tree(v, f"{loc}[{i}]", finite=finite)
+            check_tree(v, _entry_loc(loc, value, i), finite=finite)
     elif isinstance(value, float):
         if finite and not math.isfinite(value):
             raise scenario_error(loc, "not a finite number: nan and inf are not allowed")
@@ -97,6 +98,33 @@ def check_tree(value: Any, loc: str, *, finite: bool = True) -> None:
         raise scenario_error(loc, "None is not a value; leave the field out for its default")
     elif not isinstance(value, (str, bool, int)):
         raise TypeError(f"{loc}: {_a(value)} is not a scenario value (str, bool, int, float, list, dict)")
+
+
+#: Top-level arrays whose entries ``--set`` and the core's messages address by ``name``.
+_NAMED_ARRAYS = ("nodes", "links", "wlans", "flows", "agents")
+
+
+def _is_index(name: str) -> bool:
+    """Whether Rust's ``usize::from_str`` reads ``name`` (an optional ``+``, ASCII digits)."""
+    digits = name[1:] if name.startswith("+") else name
+    return bool(digits) and all("0" <= c <= "9" for c in digits)
+
+
+def _entry_loc(loc: str, entries: Sequence[Any], i: int) -> str:
+    """``links.bottleneck`` for the entry named ``bottleneck`` of a top-level named array, as the
+    core names it (scenario/named_loc.rs: a name given once, not a number, free of ``.[]=``, space
+    and control characters); ``loc[i]`` otherwise."""
+    entry = entries[i]
+    name = entry.get("name") if isinstance(entry, Mapping) else None
+    usable = (
+        loc in _NAMED_ARRAYS
+        and isinstance(name, str)
+        and name
+        and not _is_index(name)
+        and not any(c in ".[]= " or unicodedata.category(c) == "Cc" for c in name)
+        and sum(isinstance(e, Mapping) and e.get("name") == name for e in entries) == 1
+    )
+    return f"{loc}.{name}" if usable else f"{loc}[{i}]"
 
 
 def override_items(overrides: Any, name: str = "overrides") -> list[tuple[str, Any]]:

@@ -333,13 +333,16 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def _executor_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--executor", choices=("local", "ray"), default="local", help="where runs execute (default: local)")
-    p.add_argument("--address", help="Ray cluster address (default: start or reuse a local Ray)")
+    p.add_argument(
+        "--address",
+        help="Ray cluster address, or auto for the one `ray start` started (default: start a Ray of its own, on 127.0.0.1)",
+    )
     p.add_argument("--workers", type=int, help="parallel runs (default: number of CPUs)")
     p.add_argument("--store", default=str(DEFAULT_STORE), help=f"results database (default: {DEFAULT_STORE})")
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from tcplab.runner import Sweep, run_sweep
+    from tcplab.runner import Sweep, plan_sweep, run_sweep
     from tcplab.store import Store
 
     if args.address and args.executor != "ray":
@@ -348,15 +351,42 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         sweep = Sweep.from_toml(args.file)
     except ValueError as exc:  # includes TOML syntax errors
         raise UsageError(f"{args.file}: {exc}") from exc
+    try:
+        plan = plan_sweep(sweep)  # a value the scenario refuses: exit 2 before the store is opened
+    except ScenarioError as exc:
+        _err(*format_error(exc), f"sweep {sweep.name} not run: nothing was simulated or stored")
+        return EXIT_USAGE
     with Store(args.store) as store:
         rep = run_sweep(
-            sweep, store, executor=args.executor, workers=args.workers, address=args.address, verbose=args.verbose
+            sweep, store, executor=args.executor, workers=args.workers, address=args.address, verbose=args.verbose,
+            plan=plan,
         )
     _err(
         f"sweep {rep.sweep}: {rep.total} runs, {rep.cached} already stored, {len(rep.executed)} executed, "
         f"{len(rep.failed)} failed; results in {args.store}"
     )
+    _print_failures(rep.failures, args.store)
     return EXIT_FAILED if rep.failed else EXIT_OK
+
+
+#: Failed runs listed by ``tcplab sweep`` (the rest are counted), and the lines of each reason.
+_FAILURES_SHOWN, _REASON_LINES, _REASON_CHARS = 10, 3, 300
+
+
+def _print_failures(failures: Sequence[tuple[str, int, str]], store: str) -> None:
+    """Why each run of this sweep failed: its cell and seed, then the first lines of the reason."""
+    from tcplab.runner import cell_label
+
+    for cell, seed, reason in failures[:_FAILURES_SHOWN]:
+        lines = [ln for part in reason.split("; ") for ln in part.splitlines() if ln.strip()] or [""]
+        shown = [ln if len(ln) <= _REASON_CHARS else ln[: _REASON_CHARS - 1] + "…" for ln in lines[:_REASON_LINES]]
+        _err(f"  failed: {cell_label(cell)} seed {seed}: {shown[0]}")
+        for ln in shown[1:]:
+            _err(f"    {ln}")
+        if len(lines) > _REASON_LINES:
+            _err(f"    … {len(lines) - _REASON_LINES} more (tcplab results --store {store} --status failed)")
+    if len(failures) > _FAILURES_SHOWN:
+        _err(f"  … and {len(failures) - _FAILURES_SHOWN} more failed runs (tcplab results --store {store} --status failed)")
 
 
 def _print_table(title: str | None, header: Sequence[str], rows: Sequence[Sequence[str]], right: int = 0) -> None:

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from tcplab import _core
 from tcplab._fs import read_input
@@ -232,7 +232,9 @@ class SweepReport:
     total: int  # distinct runs in the sweep
     cached: int  # already stored as ok, not repeated
     executed: tuple[str, ...]  # keys simulated by this call
-    failed: tuple[str, ...]  # keys that failed in this call (including unresolvable cells)
+    failed: tuple[str, ...]  # keys that failed in this call
+    #: (cell as stored, seed, reason) of every run that failed in this call, in the order they ended
+    failures: tuple[tuple[str, int, str], ...] = ()
 
 
 @dataclass
@@ -251,6 +253,44 @@ def _keyed(src: Any, pairs: tuple[tuple[str, str], ...]) -> tuple[str, Any]:
     return canonical_json(resolved), (resolved | {"movement_files": files} if files else resolved)
 
 
+#: What :func:`plan_sweep` finds: the core's version and the distinct runs by key.
+SweepPlan = tuple[str, dict[str, "_Planned"]]
+
+
+def plan_sweep(sweep: Sweep) -> SweepPlan:
+    """Resolve every cell of ``sweep`` (with the core, which validates it) and key its runs.
+
+    A value the scenario refuses (an axis naming no entry, a rate without a unit) refuses the
+    whole sweep: :class:`ScenarioError` naming the sweep field that gave it, with the scenario's
+    own message (which lists what is allowed).  Nothing is run or stored.
+    """
+    src = load(sweep.base)
+    version = _core.version()
+    plans: dict[str, _Planned] = {}
+    unresolved: list[tuple[dict[str, Any], ScenarioError]] = []
+    for cell in sweep.expand():
+        cell_json = canonical_json(cell)
+        once: tuple[str, Any] | None = None  # without per-seed overrides a cell resolves once for all seeds
+        for seed in sweep.seeds():
+            extra = dict(sweep.per_seed(cell, seed)) if sweep.per_seed is not None else {}
+            pairs = tuple(cell_pairs(cell | extra))
+            try:
+                if once is None or extra:
+                    once = _keyed(src, pairs)
+                scenario_json, keyed = once
+            except ScenarioError as exc:
+                unresolved.append((cell | extra, exc))
+                break  # the cell's other seeds say the same
+            key = run_key(keyed, seed, version)
+            if key in plans:
+                plans[key].members.append((cell_json, seed))
+            else:
+                plans[key] = _Planned(Task(key, src.text, src.format, pairs, seed), cell_json, [], scenario_json)
+    if unresolved:
+        raise _refusal(sweep, src, unresolved)
+    return version, plans
+
+
 def run_sweep(
     sweep: Sweep,
     store: Store,
@@ -259,8 +299,13 @@ def run_sweep(
     address: str | None = None,
     progress: bool | None = None,
     verbose: bool = False,
+    plan: SweepPlan | None = None,
 ) -> SweepReport:
     """Run every missing run of ``sweep`` and store the results; see the module docstring.
+
+    ``plan`` is ``plan_sweep(sweep)`` if the caller made it already (to be refused before opening
+    the store); otherwise it is made here, and a cell that does not resolve raises
+    :class:`ScenarioError` before anything is stored or run.
 
     ``executor`` is ``"local"`` (``workers`` processes, default ``os.cpu_count()``) or ``"ray"``
     (connect to ``address``, or start/use a local Ray; ``workers`` then caps the runs in flight).
@@ -275,37 +320,10 @@ def run_sweep(
         check_int(workers, "workers", 1, None, "a positive number of parallel runs")
     if address is not None and executor != "ray":
         raise ValueError("address: a cluster address is only used by the ray executor (executor='ray')")
-    src = load(sweep.base)
-    version = _core.version()
-    plans: dict[str, _Planned] = {}
+    version, plans = plan if plan is not None else plan_sweep(sweep)
     failed_now: list[str] = []
+    failures: list[tuple[str, int, str]] = []
     store.remove_stale_temporaries()
-
-    for cell in sweep.expand():
-        cell_json = canonical_json(cell)
-        once: tuple[str, Any] | None = None  # without per-seed overrides a cell resolves once for all seeds
-        for seed in sweep.seeds():
-            extra = dict(sweep.per_seed(cell, seed)) if sweep.per_seed is not None else {}
-            pairs = tuple(cell_pairs(cell | extra))
-            try:
-                if once is None or extra:
-                    once = _keyed(src, pairs)
-                scenario_json, keyed = once
-            except ScenarioError as exc:
-                key = run_key({"unresolved": [src.text, src.format, pairs]}, seed, version)
-                store.record(
-                    RunRecord(
-                        key, sweep.name, cell_json, None, seed, version, "failed", describe(exc), None, None, None
-                    )
-                )
-                failed_now.append(key)
-                continue
-            key = run_key(keyed, seed, version)
-            if key in plans:
-                plans[key].members.append((cell_json, seed))
-            else:
-                plans[key] = _Planned(Task(key, src.text, src.format, pairs, seed), cell_json, [], scenario_json)
-
     done = store.ok_keys(plans)
     store.add_members(
         (sweep.name, cell, seed, key)
@@ -313,7 +331,7 @@ def run_sweep(
         for cell, seed in [(plans[key].cell, plans[key].task.seed), *plans[key].members]
     )
     todo = [p for key, p in plans.items() if key not in done]
-    total = len(plans) + len(failed_now)
+    total = len(plans)
     executed: list[str] = []
 
     def on_result(outcome: dict[str, Any]) -> bool:
@@ -337,17 +355,84 @@ def run_sweep(
         executed.append(plan.task.key)
         if outcome["status"] != "ok":
             failed_now.append(plan.task.key)
+            failures.append((plan.cell, plan.task.seed, outcome["error"] or "no reason recorded"))
         return outcome["status"] != "ok"
 
     with tracker(sweep.name, total, done=len(done), enabled=progress) as bar:
-        for _ in failed_now:
-            bar.advance(failed=True)
         tasks = [p.task for p in todo]
         outcomes = _run_local(tasks, workers, address) if executor == "local" else _run_ray(tasks, workers, address, verbose)
         for outcome in outcomes:
             bar.advance(failed=on_result(outcome))
 
-    return SweepReport(sweep.name, total, len(done), tuple(executed), tuple(failed_now))
+    return SweepReport(sweep.name, total, len(done), tuple(executed), tuple(failed_now), tuple(failures))
+
+
+def _refusal(sweep: Sweep, src: Any, unresolved: list[tuple[dict[str, Any], ScenarioError]]) -> ScenarioError:
+    """One ScenarioError for every distinct problem of the cells that do not resolve, each at the
+    sweep field that gave the value (``sweep.grid."links.x.rate"``, ``sweep.variants``,
+    ``sweep.cells[2]``) with the value and the scenario's own message (which names what is
+    allowed); a problem no cell value explains is the base scenario's (``sweep.base``)."""
+    problems: dict[tuple[str, str], list[Any]] = {}  # (sweep field, problem) -> the values giving it
+    base_ok = _resolves(src, {})
+    for cell, exc in unresolved:
+        for e in exc.errors():
+            loc, msg = str(e.get("loc") or ""), str(e.get("msg"))
+            problem = f"{loc}: {msg}" if loc else msg
+            path = _axis_of(loc, cell)
+            if path is None and base_ok:  # e.g. an axis `links[1].rate` whose error says `links.bottleneck.rate`
+                path = next((p for p in cell if not _resolves(src, {p: cell[p]})), None)
+            where = "sweep.base" if path is None else _sweep_field(sweep, path, cell[path])
+            values = problems.setdefault((where, problem), [])
+            if path is not None and cell[path] not in values:
+                values.append(cell[path])
+    errors = []
+    for (where, problem), values in problems.items():
+        shown = ", ".join(repr(v) for v in values[:_VALUES_SHOWN]) + (", …" if len(values) > _VALUES_SHOWN else "")
+        errors.append({"loc": where, "msg": f"{shown} → {problem}" if values else problem})
+    text = "; ".join(f"{e['loc']}: {e['msg']}" for e in errors)
+    return ScenarioError(f"the sweep was not run: {text}", errors)
+
+
+#: Values of one axis named in a refusal (the rest are elided).
+_VALUES_SHOWN = 5
+
+
+def _resolves(src: Any, overrides: Mapping[str, Any]) -> bool:
+    """Whether the base scenario resolves with just ``overrides``."""
+    try:
+        _core.resolve(src.text, src.format, list(cell_pairs(overrides)))
+    except ScenarioError:
+        return False
+    return True
+
+
+def _segments(path: str) -> list[str]:
+    """``links[1].rate`` and ``links.1.rate`` alike: ``["links", "1", "rate"]``."""
+    return path.replace("[", ".").replace("]", "").split(".")
+
+
+def _axis_of(loc: str, cell: Mapping[str, Any]) -> str | None:
+    """The override path of ``cell`` that an error at ``loc`` is about: the path itself, a field
+    inside the table it sets, or the entry it names (``links.bottlenek`` for ``links.bottlenek.rate``)."""
+    at = _segments(loc)
+    for path in cell:
+        p = _segments(path)
+        n = min(len(p), len(at))
+        if loc and p[:n] == at[:n]:
+            return path
+    return None
+
+
+def _sweep_field(sweep: Sweep, path: str, value: Any) -> str:
+    """Where in the sweep a cell's value for ``path`` came from."""
+    if path in sweep.grid:
+        return f"sweep.grid.{json.dumps(path)}"
+    if path == "tcp.variant" and sweep.variants:
+        return "sweep.variants"
+    for i, explicit in enumerate(sweep.cells or ()):
+        if path in explicit and explicit[path] == value:
+            return f"sweep.cells[{i}].{json.dumps(path)}"
+    return f"sweep.per_seed: {path}"
 
 
 def _run_local(tasks: list[Task], workers: int | None, address: str | None) -> Iterator[dict[str, Any]]:
@@ -376,6 +461,7 @@ def _run_ray(
     except ImportError as exc:
         raise RuntimeError("the ray executor needs Ray: pip install 'tcplab[ray]'") from exc
     owned = not ray.is_initialized()
+    stack = contextlib.ExitStack()
     if owned:
         if address is not None:
             _check_reachable(address)
@@ -386,10 +472,21 @@ def _run_ray(
         if local and workers is not None:
             options["num_cpus"] = workers  # a cluster we start has exactly the asked-for workers
         if local:
-            with _loopback_only(ray):  # a Ray we start is reachable from this machine only
-                ray.init(address=None, _node_ip_address="127.0.0.1", **options)
+            with contextlib.ExitStack() as starting:
+                scratch = starting.enter_context(_private_files(ray))
+                with _loopback_only(ray):  # a Ray we start is reachable from this machine only
+                    # "local": always an instance of our own, never one found on the machine.
+                    try:
+                        ray.init(address="local", _node_ip_address="127.0.0.1", _temp_dir=scratch, **options)
+                    except BaseException as exc:
+                        ray.shutdown()  # whatever had started, before its folder goes
+                        _raise_start_failure(exc, "start a local Ray")
+                stack = starting.pop_all()  # started: kept until the shutdown below
         else:
-            ray.init(address=address, **options)  # the user's cluster, as the user set it up
+            try:
+                ray.init(address=address, **options)  # the user's cluster, as the user set it up
+            except BaseException as exc:
+                _raise_start_failure(exc, f"connect to the Ray cluster at {address or os.environ.get('RAY_ADDRESS')}")
     try:
         remote = ray.remote(num_cpus=1)(execute)
         limit = workers or len(tasks)
@@ -406,6 +503,70 @@ def _run_ray(
     finally:
         if owned:
             ray.shutdown()
+        stack.close()  # after the shutdown: the session's files go, the environment is restored
+
+
+def _raise_start_failure(exc: BaseException, what: str) -> NoReturn:
+    """Ray's start-up errors are plain ``Exception``s (``The current node timed out during
+    startup``, seen on a loaded machine): a RuntimeError saying what failed, never a traceback."""
+    if isinstance(exc, (KeyboardInterrupt, SystemExit)) or not isinstance(exc, Exception):
+        raise exc
+    raise RuntimeError(f"the ray executor could not {what}: {exc}") from exc
+
+
+#: Ray's session folder holds Unix sockets, whose paths the kernel limits to 107 bytes; Ray adds
+#: about 65 (``session_<date>_<time>_<us>_<pid>/sockets/plasma_store``) to its temporary folder.
+_RAY_SCRATCH_MAX = 40
+
+
+@contextlib.contextmanager
+def _private_files(ray: Any) -> Iterator[str]:
+    """While a Ray of our own runs: every file it writes lies in a folder of tcplab's, removed
+    afterwards; nothing in the user's home or in the machine's shared ``/tmp/ray``.
+
+    Ray puts its session (logs, sockets, spilled objects) under ``_temp_dir`` (default
+    ``$TMPDIR/ray`` or ``/tmp/ray``, kept after the run), and since Ray 2.5x a new local instance
+    turns on token authentication and, when no token is given, saves a new one as
+    ``~/.ray/auth_token`` (``authentication_token_setup.ensure_token_if_auth_enabled``).  We give
+    it a fresh token in ``RAY_AUTH_TOKEN`` instead, which Ray reads before any file and passes to
+    the processes it starts: authentication stays on, no file is written.  The variables Ray reads
+    or sets (``RAY_AUTH_TOKEN``, ``RAY_AUTH_MODE``) are restored afterwards, so a later
+    ``ray.init`` in the same process sees the user's own settings.  Checked with an empty
+    ``HOME`` and ``TMPDIR`` in tests/test_ray_localhost.py.
+    """
+    import secrets
+    import shutil
+    import tempfile
+
+    scratch = tempfile.mkdtemp(prefix="tcplab-ray-")
+    if len(scratch) > _RAY_SCRATCH_MAX:  # a long $TMPDIR: Ray's socket paths would not fit
+        os.rmdir(scratch)
+        scratch = tempfile.mkdtemp(prefix="tcplab-ray-", dir="/tmp")
+    saved = {k: os.environ.get(k) for k in ("RAY_AUTH_TOKEN", "RAY_AUTH_MODE")}
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)  # 256 bits, as Ray's own generator
+    _forget_token()  # a token an earlier ray.init of this process cached would not match ours
+    try:
+        yield scratch
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        _forget_token()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _forget_token() -> None:
+    """Drop the token and authentication mode Ray cached in this process (it reads them again from
+    the environment when it next needs them)."""
+    try:
+        from ray._raylet import AuthenticationTokenLoader, Config
+
+        Config.initialize("")
+        AuthenticationTokenLoader.instance().reset_cache()
+    except (ImportError, AttributeError):  # a Ray without token authentication: nothing cached
+        pass
 
 
 @contextlib.contextmanager

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from tcplab.runner import EXECUTORS, Sweep, SweepReport, run_sweep
+from tcplab.runner import EXECUTORS, Sweep, SweepReport, plan_sweep, run_sweep
 from tcplab.scenario import ScenarioLike
 from tcplab.stats import summary_frame
 from tcplab.store import DEFAULT_STORE, Store, canonical_json
@@ -271,8 +271,9 @@ def run(
     """Run a :class:`~tcplab.runner.Sweep` (e.g. ``Sweep.from_toml(path)``) and return its result."""
     expanded = spec.expand()
     members = {(canonical_json(cell), seed) for cell in expanded for seed in spec.seeds()}
+    plan = plan_sweep(spec)  # refused (ScenarioError) before the store is opened
     with Store(store) as db:
-        report = run_sweep(spec, db, executor=executor, workers=workers, address=address, progress=progress)
+        report = run_sweep(spec, db, executor=executor, workers=workers, address=address, progress=progress, plan=plan)
         runs = db.flows(spec.name, status=None, members=members)
     parameters = tuple(sorted({path for cell in expanded for path in cell}))
     return SweepResult(spec.name, Path(store), runs, parameters, report, frozenset(members))

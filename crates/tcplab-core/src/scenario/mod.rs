@@ -7,6 +7,7 @@
 
 mod build;
 pub mod input_file;
+mod locate;
 pub mod memory;
 pub mod mobility;
 mod named_loc;
@@ -24,14 +25,13 @@ use std::fmt;
 
 use serde_json::Value;
 
-pub use build::{build, link_direction, wlan_config};
+pub use build::{link_direction, wlan_config};
 pub use mobility::{build_mobility, WlanMobility};
 pub use parse::{apply_override, parse, parse_tree};
 pub use routing::RoutingSpec;
 pub use schema::*;
 pub use tcp::{merged_tcp, resolved_tcp, tcp_config, TcpTable};
 pub use validate::validate;
-pub use warn::warnings;
 
 use crate::time::SimTime;
 
@@ -93,6 +93,21 @@ pub fn load(
     let s = parse(text, format, overrides).map_err(named)?;
     validate(&s).map_err(named)?;
     Ok(s)
+}
+
+/// Builds the world of a loaded scenario (see `build::build`); errors found while building (a
+/// movement file's line, say) name their entries as `load`'s do.
+pub fn build(
+    s: &Scenario,
+    seed: u64,
+    pcap_dir: Option<&std::path::Path>,
+) -> Result<crate::world::World, Vec<FieldError>> {
+    build::build(s, seed, pcap_dir).map_err(|errs| named_loc::by_name_in(s, errs))
+}
+
+/// The scenario's warnings (see `warn::warnings`), their entries named as `load`'s errors are.
+pub fn warnings(s: &Scenario) -> Vec<FieldError> {
+    named_loc::by_name_in(s, warn::warnings(s))
 }
 
 /// The fully resolved scenario (defaults filled in, every flow's TCP parameters merged).

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{apply_override, parse_tree, FieldError, Format};
+use super::{apply_override, parse_tree, FieldError, Format, Scenario};
 
 /// The arrays whose entries have a `name` that `--set` paths accept in place of the index.
 const NAMED_ARRAYS: &[&str] = &["nodes", "links", "wlans", "flows", "agents"];
@@ -18,7 +18,7 @@ pub(super) fn by_name(
     overrides: &[(String, String)],
     mut errs: Vec<FieldError>,
 ) -> Vec<FieldError> {
-    let Ok(mut tree) = parse_tree(text, format) else {
+    let Some(mut tree) = names_tree(text, format) else {
         return errs;
     };
     for (p, v) in overrides {
@@ -30,6 +30,53 @@ pub(super) fn by_name(
         }
     }
     errs
+}
+
+/// The same for errors and warnings found after parsing (while building the world, or by
+/// `warnings`): the names are the parsed scenario's, which are the user's with overrides applied.
+pub(super) fn by_name_in(s: &Scenario, mut errs: Vec<FieldError>) -> Vec<FieldError> {
+    let Ok(tree) = serde_json::to_value(s) else {
+        return errs;
+    };
+    for e in &mut errs {
+        if let Some(loc) = rename(&tree, &e.loc) {
+            e.loc = loc;
+        }
+    }
+    errs
+}
+
+/// The scenario's tree for reading names only. A TOML `nan` or `inf` is an error of its own
+/// (parse_tree refuses the whole text), but it must not cost the other errors their names.
+fn names_tree(text: &str, format: Format) -> Option<Value> {
+    match (parse_tree(text, format), format) {
+        (Ok(t), _) => Some(t),
+        (Err(_), Format::Toml) => {
+            let mut t = toml::from_str::<toml::Value>(text).ok()?;
+            finite(&mut t);
+            serde_json::to_value(t).ok()
+        }
+        (Err(_), Format::Json) => None,
+    }
+}
+
+/// Every non-finite float of `t` set to 0 (its value is irrelevant to a name).
+fn finite(t: &mut toml::Value) {
+    match t {
+        toml::Value::Float(f) if !f.is_finite() => *f = 0.0,
+        toml::Value::Array(a) => a.iter_mut().for_each(finite),
+        toml::Value::Table(m) => m.iter_mut().for_each(|(_, v)| finite(v)),
+        _ => {}
+    }
+}
+
+/// `loc` (such as `wlans[0]`) with its entry named as errors name it, for a message that points
+/// at another field than its own (`set wlans.cell.signals.lead > 0`).
+pub(super) fn named_path(s: &Scenario, loc: &str) -> String {
+    serde_json::to_value(s)
+        .ok()
+        .and_then(|tree| rename(&tree, loc))
+        .unwrap_or_else(|| loc.to_string())
 }
 
 fn rename(tree: &Value, loc: &str) -> Option<String> {
@@ -123,5 +170,25 @@ mod tests {
             vec![err("links[0].rate", "x")],
         );
         assert_eq!(errs[0].loc, "links.wan.rate");
+    }
+
+    #[test]
+    fn a_path_in_a_message_names_its_entry() {
+        let s = crate::scenario::load(
+            "[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[links]]\nname = \"wan\"\na = \"a\"\nb = \"b\"\n\
+             rate = \"5Mbps\"\ndelay = \"1ms\"\n[[links]]\na = \"b\"\nb = \"a\"\nrate = \"5Mbps\"\ndelay = \"1ms\"\n",
+            Format::Toml,
+            &[],
+        )
+        .unwrap();
+        assert_eq!(named_path(&s, "links[0]"), "links.wan");
+        assert_eq!(named_path(&s, "links[1]"), "links[1]"); // no name of its own
+    }
+
+    #[test]
+    fn a_nan_in_the_text_keeps_the_names_of_its_errors() {
+        let text = "[[nodes]]\nname = \"a\"\n[[links]]\nname = \"wan\"\nloss = { model = \"bernoulli\", p = nan }\n";
+        let errs = by_name(text, Format::Toml, &[], vec![err("links[0].loss.p", "x")]);
+        assert_eq!(errs[0].loc, "links.wan.loss.p");
     }
 }

@@ -230,13 +230,13 @@ pub(super) fn de<T: DeserializeOwned>(
     match serde_path_to_error::deserialize::<_, T>(v) {
         Ok(t) => Some(t),
         Err(e) => {
-            let p = e.path().to_string();
+            let (p, msg) = super::locate::refine::<T>(v, &e);
             let full = match (loc.is_empty(), p.as_str()) {
                 (_, ".") | (_, "") => loc.to_string(),
                 (true, p) => p.to_string(),
                 (false, p) => format!("{loc}.{p}"),
             };
-            errs.push(err(full, in_scenario_words(&e.inner().to_string())));
+            errs.push(err(full, in_scenario_words(&msg)));
             None
         }
     }

@@ -341,8 +341,9 @@ fn validate_agent(
                 errs.push(err(
                     format!("{loc}.kind"),
                     format!(
-                        "{} needs outages predicted ahead: set wlans[{wi}].signals.lead > 0",
-                        agent_str(a.kind)
+                        "{} needs outages predicted ahead: set {}.signals.lead > 0",
+                        agent_str(a.kind),
+                        super::named_loc::named_path(s, &format!("wlans[{wi}]"))
                     ),
                 ));
             }
