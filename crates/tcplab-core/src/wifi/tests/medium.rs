@@ -139,7 +139,9 @@ fn stations_added_one_by_one_get_the_lists_a_full_recompute_gives() {
         .map(|i| ((i * 37 % 23) as f64 * 150.0, (i * 11 % 17) as f64 * 250.0))
         .collect();
     let mut air = Air::new(c, &at);
-    let lists = |w: &Wifi| -> Vec<Vec<(u32, u64, bool, bool, SimTime)>> {
+    // Per station: (neighbour, power bits, sensed, decodable, delay) in list order.
+    type Entry = (u32, u64, bool, bool, SimTime);
+    let lists = |w: &Wifi| -> Vec<Vec<Entry>> {
         w.stations
             .iter()
             .map(|s| {
