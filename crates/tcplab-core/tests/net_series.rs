@@ -285,7 +285,7 @@ fn mac_retries_and_drops_of_frames_that_never_arrive() {
 
 /// A 2-hop AODV string (ns-2.35 constants) n0 – n1 – n2, 200 m apart, CBR n0 → n2 at 4 packets
 /// a second; the relay walks north at 20 m/s from 20 s, is out of range of both from 27.5 s
-/// (150 m north: 250 m from each end) and back at 52.5 s.
+/// (150 m north: 250 m from each end) and back at 52.5 s; the run ends at 70 s.
 const TWO_HOP_BREAK: &str = r#"
     name = "two_hop_break"
     duration = "70s"
@@ -342,7 +342,10 @@ fn route_requests_errors_and_changes_of_a_2_hop_string_with_a_break() {
     assert_eq!(changes.iter().map(|p| p.1).sum::<f64>(), 3.0, "{changes:?}");
     assert_eq!(when.len(), 3, "{when:?}");
     assert!(when[1] > 27.5 && when[1] < 35.0, "lost at {}", when[1]);
-    assert!(when[2] > 52.5 && when[2] < 60.0, "restored at {}", when[2]);
+    // Restored by the first discovery after the relay is back (52.5 s): when that is follows
+    // AODV's retry backoff from the failed discoveries (57 s with ARP off, 61 s with ns2_dsss's
+    // ARP on, whose frames shift the MAC's draws), so the bound is the relay's return and the end.
+    assert!(when[2] > 52.5 && when[2] < 70.0, "restored at {}", when[2]);
     assert_eq!(total(s, "route_changes", "n1"), 0.0);
     assert_eq!(total(s, "route_changes", "n2"), 0.0);
     // While the relay is away n0 looks for a route: more requests, and a route error.
