@@ -30,9 +30,12 @@ class TcplabError(Exception):
 class ScenarioError(TcplabError, ValueError):
     """Invalid scenario; carries ``errors()`` like the native class."""
 
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        super().__init__("; ".join(f"{e['loc']}: {e['msg']}" for e in errors))
-        self._errors = errors
+    def __init__(self, message: str | list[dict[str, str]], errors: Any = ()) -> None:
+        # The native class's signature, (message, errors); a bare error list is the fake's own shorthand.
+        if not isinstance(message, str):
+            message, errors = "; ".join(f"{e['loc']}: {e['msg']}" for e in message), message
+        super().__init__(message)
+        self._errors = [dict(e) for e in errors]
 
     def errors(self) -> list[dict[str, str]]:
         return list(self._errors)

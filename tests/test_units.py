@@ -184,16 +184,24 @@ BASE = {"name": "fake", "flows": [{"name": "f"}], "fake": {"series": True}}
 
 
 def test_worker_failure_is_stored_and_sweep_continues(fake: None, tmp_path: Path) -> None:
-    sweep = Sweep(name="w", base=BASE, cells=[{}, {"fake.fail": True}, {"tcp.variant": "bogus"}], replications=2)
+    sweep = Sweep(name="w", base=BASE, cells=[{}, {"fake.fail": True}], replications=2)
     with Store(tmp_path / "tcplab.db") as store:
         rep = run_sweep(sweep, store, progress=False)
-        assert rep.total == 6 and len(rep.executed) == 4 and len(rep.failed) == 4
+        assert rep.total == 4 and len(rep.executed) == 4 and len(rep.failed) == 2
         errors = store.runs("w", "failed")["error"].to_list()
         assert sum("SimulationError: event limit reached" in e for e in errors) == 2
-        assert sum(e.startswith("ScenarioError") and "tcp.variant" in e for e in errors) == 2
         ok = store.runs("w", "ok")
         assert ok.height == 2
         assert all((store.series_dir / f"{k}.parquet").exists() for k in ok["key"])
+
+
+def test_a_cell_that_does_not_resolve_refuses_the_sweep_before_anything_runs(fake: None, tmp_path: Path) -> None:
+    sweep = Sweep(name="w", base=BASE, cells=[{}, {"tcp.variant": "bogus"}], replications=2)
+    with Store(tmp_path / "tcplab.db") as store:
+        with pytest.raises(fake_core.ScenarioError, match=r"sweep.cells\[1\].*tcp.variant") as exc:
+            run_sweep(sweep, store, progress=False)
+        assert exc.value.errors()[0]["loc"].startswith("sweep.cells[1]")
+        assert store.runs("w").height == 0
 
 
 def test_rerun_skips_ok_runs_only(fake: None, tmp_path: Path) -> None:
@@ -219,7 +227,7 @@ def test_sweeps_share_runs(fake: None, tmp_path: Path) -> None:
 
 
 def test_progress_bar_counts_runs(fake: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sweep = Sweep(name="bar", base=BASE, cells=[{}, {"tcp.variant": "bogus"}], replications=2)
+    sweep = Sweep(name="bar", base=BASE, cells=[{}, {"fake.fail": True}], replications=2)
     with Store(tmp_path / "tcplab.db") as store:
         run_sweep(sweep, store, progress=True)
     err = capsys.readouterr().err

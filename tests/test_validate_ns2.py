@@ -472,3 +472,13 @@ def test_every_row_of_the_validation_table_translates() -> None:
     for name, build in rows.ROWS.items():
         script = script_of(build())
         assert script.flows, name
+
+
+def test_an_initial_ssthresh_is_carried_only_as_the_receive_window_ns2_starts_it_at() -> None:
+    """ns-2.35's Agent/TCP starts ssthresh_ at window_: a flow whose initial_ssthresh equals its rcv_buf
+    translates (the script sets window_ only); any other value is refused naming the field."""
+    ex = ROOT / "examples" / "wired_bottleneck.toml"
+    same = script_of(ex, [("tcp.rcv_buf", "100000B"), ("tcp.initial_ssthresh", "100000B")])
+    assert "window_ 68" in same.text and "ssthresh_" not in same.text
+    with pytest.raises(Untranslatable, match=r"tcp\.initial_ssthresh"):
+        script_of(ex, [("tcp.rcv_buf", "100000B"), ("tcp.initial_ssthresh", "50000B")])

@@ -43,9 +43,9 @@ pub const CLASS_NAMES: [&str; 8] = [
 ];
 
 /// Drop reasons (`ViewTrace::reason` of `DROP` rows): the event trace's codes and names
-/// (`trace::events`), of which the view uses the first ten — its MAC losses are `rx_*` and
-/// `link_fail` events, not drops.
-pub const REASON_NAMES: &[&str] = super::events::REASON_NAMES.split_at(10).0;
+/// (`trace::events`), all of them, so every code a drop row carries has its name (ARP's is
+/// past the MAC's; the view's MAC losses are `rx_*` and `link_fail` events, not drops).
+pub const REASON_NAMES: &[&str] = &super::events::REASON_NAMES;
 pub use super::events::{routing_reason, R_LOSS, R_OUTAGE, R_QUEUE, R_TTL};
 
 /// Why the network discarded a packet. Its code is worked out only when a row is written (a
