@@ -268,3 +268,28 @@ def test_findings_on_a_table_not_reproduced_do_not_show_as_holding() -> None:
     fs = mf.findings(_paper_values(), not_reproduced=("Table 4",))
     on_t4 = [f for f in fs if "(Table 4)" in f.text]
     assert on_t4 and all(f.verdict == NOT_CHECKED and "not reproduced" in f.detail for f in on_t4)
+
+
+@pytest.mark.parametrize("fragment", ["retransmit 2–8 points less", "Congestion raises", "lower retransmission ratio",
+                                      "With congestion M-TCP+ retransmits less"])
+def test_a_finding_failing_on_a_table_not_reproduced_is_not_checked_not_failed(fragment: str) -> None:
+    # Issue 39: a reading resting on data the model does not reproduce is not the paper's finding either way.
+    vals = _paper_values()
+    COUNTER[fragment](vals)
+    (plain,) = [f for f in mf.findings(vals) if fragment in f.text]
+    assert plain.verdict == FAILS  # without the rule the counter-example fails
+    (f,) = [f for f in mf.findings(vals, not_reproduced=m.NOT_REPRODUCED_TABLES) if fragment in f.text]
+    assert f.verdict == NOT_CHECKED
+    assert f.detail.startswith("it rests on Table")
+    assert "not reproduced (our numbers: fails; " in f.detail  # what our numbers say is still shown
+    # The claims table gives the reason beside "not checked".
+    from tcplab.experiments.base import Claim, claim_verdict
+    verdict, note = claim_verdict(Claim("q", "§4", "rule", finding=fragment), [f], [])
+    assert verdict == NOT_CHECKED and note.endswith("not reproduced") and "rests on Table" in note
+
+
+def test_a_finding_on_reproduced_tables_still_fails() -> None:
+    vals = _paper_values()
+    COUNTER["M-TCP is faster than NewReno"](vals)
+    (f,) = [f for f in mf.findings(vals, not_reproduced=m.NOT_REPRODUCED_TABLES) if "M-TCP is faster than NewReno" in f.text]
+    assert f.verdict == FAILS

@@ -199,3 +199,48 @@ def test_combine_magnitudes_and_refuse_mixing() -> None:
         combine([HOLDS, REPRODUCED])
     with pytest.raises(ValueError):
         combine(["maybe"])
+
+
+# ---- the cause rule: a switch "accounts for" a deviation only statistically (issue 39)
+
+from tcplab.stats import ACCOUNTS, CAUSE_NOT_FOUND, MOVES_TOWARD, cause_verdict, from_cell, interval  # noqa: E402
+
+
+def test_from_cell_recovers_the_summary_a_cell_was_made_from():
+    s = summarise([20.0, 21.0, 23.5, 22.0])
+    back = from_cell(s.mean, s.ci95, s.n)
+    assert back.mean == s.mean and back.n == s.n and abs(back.std - s.std) < 1e-9
+    assert interval(back, 0.90) == pytest.approx(interval(s, 0.90))
+    assert from_cell(None, None, 0).n == 0 and math.isnan(from_cell(3.0, None, 1).ci95)
+
+
+def test_a_setting_accounts_for_the_paper_only_with_the_value_in_its_ci_and_equivalence_shown():
+    ours = summarise([15.5, 15.6, 15.7])
+    # In the CI and a narrow interval inside ±10 %: accounts for it.
+    assert cause_verdict(summarise([21.0, 21.3, 21.6]), 21.3, ours) == ACCOUNTS
+
+
+def test_a_mean_match_whose_ci_excludes_the_paper_does_not_account_for_it():
+    ours = summarise([15.5, 15.6, 15.7])
+    tight = summarise([22.30, 22.31, 22.32])  # 4.7 % off 21.3: "within 10 %" by the old mean-only rule
+    assert abs(tight.mean - 21.3) <= 0.1 * 21.3
+    assert cause_verdict(tight, 21.3, ours) == MOVES_TOWARD  # nearer than ours, apart from it, but not accounting
+    # Nearer, but not apart from ours beyond the noise: cause not found.
+    assert cause_verdict(tight, 21.3, summarise([10.0, 22.3, 30.0])) == CAUSE_NOT_FOUND
+
+
+def test_a_ci_so_wide_it_holds_anything_does_not_account_for_the_paper():
+    # ATCP's static-loss match: 21.7 ± 12 s against 21.3 s holds the value only by being uninformative.
+    wide = summarise([10.0, 33.4, 21.7])
+    lo, hi = interval(wide)
+    assert lo < 21.3 < hi and abs(wide.mean - 21.3) <= 0.1 * 21.3
+    assert cause_verdict(wide, 21.3, summarise([15.5, 15.6, 15.7])) == CAUSE_NOT_FOUND
+
+
+def test_the_print_resolution_widens_the_interval_and_one_replication_decides_nothing():
+    s = summarise([5.36, 5.37, 5.38])  # 95 % CI 5.345..5.395; the paper prints 5.3, i.e. 5.25..5.35
+    assert cause_verdict(s, 5.3, None) == CAUSE_NOT_FOUND
+    assert cause_verdict(s, 5.3, None, resolution=0.1) == ACCOUNTS
+    assert cause_verdict(summarise([5.3]), 5.3, summarise([1.0, 1.1])) == CAUSE_NOT_FOUND
+    # Farther from the paper than ours: never "toward".
+    assert cause_verdict(summarise([1.0, 1.1, 1.2]), 5.3, summarise([3.0, 3.1, 3.2])) == CAUSE_NOT_FOUND

@@ -376,3 +376,60 @@ def ordered(gaps: Iterable[Summary]) -> str:
     if all(g.mean > 0 for g in gs):
         return DIRECTION_ONLY
     return NOT_REPRODUCED
+
+
+# ------------------------------------------------------------------ deviation causes by a switch
+
+#: What a measured switch says of a deviation (:func:`cause_verdict`).
+ACCOUNTS, MOVES_TOWARD, CAUSE_NOT_FOUND = "accounts for", "moves toward", "cause not found"
+#: The equivalence margin of :func:`cause_verdict` as a share of the paper's value: the report's own
+#: deviation threshold (a cell within 10 % of the paper's is not listed as a deviation).
+CAUSE_MARGIN = 0.10
+RULE_CAUSE = (
+    "a switch setting accounts for the paper's value when that value lies in the setting's 95 % CI (widened by half "
+    "the paper's print resolution) and a two one-sided test shows the setting within ±10 % of it (its 90 % CI "
+    "inside the margin); else it moves toward it when its mean is nearer the paper's than our setting's and the two "
+    "95 % CIs do not overlap; else cause not found"
+)
+
+
+def from_cell(mean: float | None, ci95: float | None, n: int) -> Summary:
+    """The :class:`Summary` of a stored table cell (mean, 95 % half-width, count): the standard deviation
+    is recovered from the half-width (``ci95 = t(0.975, n − 1) · std / √n``) so that other intervals of the
+    same replications can be drawn."""
+    if mean is None or n == 0:
+        return Summary(math.nan, math.nan, math.nan, 0)
+    if n < 2 or ci95 is None:
+        return Summary(float(mean), math.nan, math.nan, n)
+    std = float(ci95) * math.sqrt(n) / t_ppf(0.975, n - 1)
+    return Summary(float(mean), std, float(ci95), n)
+
+
+def cause_verdict(switched: Summary, published: float, ours: Summary | None = None,
+                  margin: float = CAUSE_MARGIN, resolution: float = 0.0) -> str:
+    """Rule for "this switch setting accounts for the deviation" (:data:`RULE_CAUSE`), on the switched
+    setting's replications against the paper's value:
+
+    * ACCOUNTS when ``published`` lies in the setting's 95 % CI (widened by half ``resolution``) **and**
+      :func:`equivalent` shows the setting within ``± margin · |published|`` of it — a mean that matches
+      with a CI excluding the value does not account for it, nor does a CI so wide that it holds the value
+      by being uninformative;
+    * MOVES_TOWARD when not, but the setting's mean is nearer ``published`` than ``ours`` (the setting the
+      experiment uses) and their 95 % CIs do not overlap (the move is larger than both runs' noise);
+    * CAUSE_NOT_FOUND otherwise, and whenever either interval is missing (a single replication decides
+      nothing)."""
+    lo_hi = _bounds(switched)
+    if isinstance(lo_hi, str):
+        return CAUSE_NOT_FOUND
+    lo, hi = lo_hi
+    inside = lo - resolution / 2 <= published <= hi + resolution / 2
+    if inside and published and equivalent(switched, margin * abs(published), centre=published) == HOLDS:
+        return ACCOUNTS
+    if ours is None:
+        return CAUSE_NOT_FOUND
+    o = _bounds(ours)
+    if isinstance(o, str):
+        return CAUSE_NOT_FOUND
+    nearer = abs(switched.mean - published) < abs(ours.mean - published)
+    apart = hi < o[0] or lo > o[1]
+    return MOVES_TOWARD if nearer and apart else CAUSE_NOT_FOUND

@@ -253,7 +253,10 @@ def claim_verdict(claim: Claim, findings: Sequence[Finding], cells: Sequence[Tab
         hits = [f for f in findings if claim.finding in f.text and not f.text.startswith(NS2_FINDING_PREFIX)]
         if len(hits) != 1:
             raise ValueError(f"claim {claim.quote[:40]!r}: finding fragment {claim.finding!r} matches {len(hits)} findings")
-        return hits[0].verdict, f"finding: {hits[0].text}"
+        f = hits[0]
+        if f.verdict == NOT_CHECKED:  # the reason: the finding detail's first clause ("it rests on Table 4, ...")
+            return NOT_CHECKED, f"finding: {f.text}; {f.detail.split(' (', 1)[0]}"
+        return f.verdict, f"finding: {f.text}"
     verdicts: list[str] = []
     notes: list[str] = []
     for table, row, column in claim.cells:

@@ -95,7 +95,7 @@ TP = "Table 2 cases: retransmitted segments per run"
 #: Phrases of the prose that quote scenario parameters (inputs, not results): absorbed timeouts, the walking
 #: receiver's rate steps (Mb/s), RED's max_th (the paper's maximum cwnd) (tests/test_report_prose.py).
 PROSE_CONSTANTS = ("after 3 absorbed timeouts", "rate steps 11/5.5/2/1 Mb/s", "max_th = 45",
-                   f"within {100 * causes.NEAR:g} % of the paper",
+                   causes.TOST_PHRASE,
                    *dict.fromkeys(s.shown(v).removesuffix(" (ours)") for s in causes.SWITCHES for v in s.values),
                    # Table 2's own reductions, quoted beside each switch's (published, derived from the paper's times).
                    *dict.fromkeys(f"a reduction of {100 * (1 - c.modified / c.base):.1f} %" for c in CASES

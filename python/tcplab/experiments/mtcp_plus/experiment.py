@@ -44,7 +44,7 @@ from tcplab.experiments.base import PAPER_SEEDS, Finding, Published, TableCell, 
 from tcplab.experiments.mtcp_plus.claims import CLAIMS  # noqa: F401  (the report reads it)
 from tcplab.experiments.mtcp_plus.findings import Values, findings
 from tcplab.runner import Sweep
-from tcplab.stats import Summary, summarise
+from tcplab.stats import ACCOUNTS, CAUSE_MARGIN, MOVES_TOWARD, Summary, cause_verdict, from_cell, summarise
 from tcplab.store import Store
 
 NAME = "mtcp-plus"
@@ -79,8 +79,11 @@ FILE_SIZE = "100MB"
 SIM_TIME_S = 1000
 FEEDBACK_LEAD = "500ms"
 CONGESTION_CBR = "2Mbps"
-#: A switch setting "accounts for" a cell when it brings the cell within this share of the paper's value.
-NEAR = 0.10
+#: The equivalence margin of the cause rule (:data:`tcplab.stats.RULE_CAUSE`), a share of the paper's value.
+NEAR = CAUSE_MARGIN
+#: Tables 3 and 5 print response times to 0.1 s: half of it widens a CI (as stats.magnitude does).
+RESOLUTION = 0.1
+CAUSE_PHRASE = causes.RULE_PHRASE
 
 # ---- published numbers (Omueti & Trajković) -----------------------------------------------------
 
@@ -167,7 +170,7 @@ def notes(cells: Sequence[TableCell]) -> list[str]:
 PROSE_CONSTANTS = (f"{CALIBRATED_RATE[:-4]} Mb/s is the 802.11b rate", "11 Mb/s gives", f"{FEEDBACK_LEAD[:-2]} ms ahead",
                    "1000-byte datagrams", "with 10 s disconnections", "10 s disconnections",
                    *(f"rwnd {causes.window_text(w)}" for w in causes.WINDOWS),
-                   f"within {100 * NEAR:g} % of the paper's")
+                   CAUSE_PHRASE)
 
 
 #: Tables the model does not reproduce (the report marks them; findings resting on them do not show as
@@ -206,16 +209,35 @@ def _documented_start(sc: str) -> str:
     return f"{period - down}s"
 
 
+def _cell_at(cells: Sequence[TableCell], table: str, row: str, column: str) -> TableCell | None:
+    """One measured cell (table title prefix, row, column prefix), or None."""
+    return next((c for c in cells if c.table.startswith(table) and c.row == row and c.column.startswith(column)
+                 and c.mean is not None), None)
+
+
 def _reading(cells: Sequence[TableCell], table: str, rows: Sequence[str], column: str, published: float,
-             shown: Any) -> tuple[str, str | None]:
-    """A switch's cells for one column: "row: value; …" and the first row within NEAR of ``published`` (or None)."""
-    parts, near = [], None
+             shown: Any, ours: str) -> tuple[str, str | None, str | None]:
+    """A switch's cells for one column: "row: mean ± CI; …", the first row other than ``ours`` that accounts for
+    ``published`` and the nearest one that only moves toward it, by :data:`tcplab.stats.RULE_CAUSE` (our row,
+    ``ours``, is the reference a move is measured from)."""
+    parts, accounts, toward = [], None, None
+    ref = _cell_at(cells, table, ours, column)
+    ref_s = None if ref is None else from_cell(ref.mean, ref.ci95, ref.n)
     for r in rows:
-        x = cell_mean(cells, table, r, column)
-        parts.append(f"{shown(r)}: {'not run' if x is None else 'no completion' if x == 0 else f'{x:.0f} s'}")
-        if near is None and x and abs(x - published) <= NEAR * published:
-            near = r
-    return "; ".join(parts), near
+        c = _cell_at(cells, table, r, column)
+        x = None if c is None else c.mean
+        ci = "" if c is None or c.ci95 is None else f" ± {c.ci95:.2g}"
+        parts.append(f"{shown(r)}: {'not run' if x is None else 'no completion' if x == 0 else f'{x:.0f}{ci} s'}")
+        if c is None or not x or r == ours:
+            continue
+        v = cause_verdict(from_cell(c.mean, c.ci95, c.n), published, ref_s, NEAR, RESOLUTION)
+        if v == ACCOUNTS and accounts is None:
+            accounts = r
+        elif v == MOVES_TOWARD:
+            t = _cell_at(cells, table, toward, column) if toward else None
+            if t is None or abs((c.mean or 0.0) - published) < abs((t.mean or 0.0) - published):
+                toward = r
+    return "; ".join(parts), accounts, toward
 
 
 def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
@@ -237,15 +259,20 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
         own = "enabled" in cell.row and cell.column in (LABEL["newreno"], LABEL["mtcp_plus"])
         who = cell.column if own else LABEL["newreno"]
         pub = cell.published if own else _T5[True][VARIANTS.index("newreno")]
-        loads, near = _reading(cells, CONGESTION_TABLE, ("1Mbps CBR/UDP", "2Mbps CBR/UDP", "3Mbps CBR/UDP",
-                                                         "bulk TCP download"), f"{who}, congestion", pub, str)
+        loads, near, toward = _reading(cells, CONGESTION_TABLE, ("1Mbps CBR/UDP", "2Mbps CBR/UDP", "3Mbps CBR/UDP",
+                                                                 "bulk TCP download"), f"{who}, congestion", pub, str,
+                                       f"{CONGESTION_CBR} CBR/UDP")
         head = (f"the competing traffic is ours (the paper gives none); the congestion sensitivity table moves {who}'s "
                 f"delayed-ACK Table 5 download with the load ({loads}; the paper: {pub:g} s)")
+        read = "" if own else f" (this cell itself is not run under the switch: read on {who}'s delayed-ACK download)"
         if near:
-            return head + (f"; {near} brings it within {100 * NEAR:g} % of the paper's, so the (uncalibrated) load "
-                           "accounts for it" + ("" if own else f" (this cell itself is not run under the switch: read on {who}'s "
-                                                      "delayed-ACK download)"))
-        return head + f"; no swept load brings it within {100 * NEAR:g} % of the paper's: cause not found"
+            return head + (f"; with {near} the paper's value lies in the 95 % CI and {CAUSE_PHRASE}, so the "
+                           "(uncalibrated) load accounts for it" + read)
+        if toward:
+            return head + (f"; {toward} moves it toward the paper's value but does not account for it (not the paper's "
+                           f"value in its 95 % CI and {CAUSE_PHRASE})" + read)
+        return head + (f"; no swept load accounts for it (the paper's value in the 95 % CI and {CAUSE_PHRASE}) or moves "
+                       "it toward the paper's beyond the runs' noise: cause not found" + read)
     variant = next((v for v, lab in LABEL.items() if cell.row.endswith(", " + lab)), "")
     sc = cell.column
     if t.startswith("Table 3") and "enabled" in cell.row and variant in sensitivity.VARIANTS and _phase_values(sc):
@@ -258,17 +285,20 @@ def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
                              f"the paper's {cell.published:g} s download ends after it ({back} s): it waited out an "
                              f"outage ours never meets (our baseline is {_faster(ratio)} than Table 2's)")
         ours = _documented_start(sc)
-        moves, near = _reading(cells, PHASE_TABLE, _phase_values(sc), f"{LABEL[variant]}, {sc}", cell.published,
-                               lambda r: f"outage start {r}" + (" (ours)" if r == ours else ""))
+        moves, near, toward = _reading(cells, PHASE_TABLE, _phase_values(sc), f"{LABEL[variant]}, {sc}", cell.published,
+                                       lambda r: f"outage start {r}" + (" (ours)" if r == ours else ""), ours)
         if "not run" in moves and not any(c.table.startswith(PHASE_TABLE) and c.column.startswith(
                 f"{LABEL[variant]}, {sc}") and c.mean is not None for c in cells):
             parts.append("the phase switch does not run this variant in this mode")
         else:
             parts.append(f"the phase switch (outage phase sensitivity table) moves this cell ({moves}; the paper: "
                          f"{cell.published:g} s)")
-        if near is not None and near != ours:
-            return "; ".join(parts) + (f"; outage start {near} brings it within {100 * NEAR:g} % of the paper's, so "
-                                       "the outage phase accounts for it")
+        if near is not None:
+            return "; ".join(parts) + (f"; with outage start {near} the paper's value lies in the 95 % CI and "
+                                       f"{CAUSE_PHRASE}, so the outage phase accounts for it")
+        if toward is not None:
+            return "; ".join(parts) + (f"; outage start {toward} moves it toward the paper's value but does not account "
+                                       f"for it (not the paper's value in its 95 % CI and {CAUSE_PHRASE})")
         if follows:
             return "; ".join(parts) + f"; baseline scale: {scale}, so it follows the baseline"
         return "; ".join(parts) + " (cause not found)"

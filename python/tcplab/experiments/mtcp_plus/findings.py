@@ -141,13 +141,16 @@ def _decide(
     text: str, results: Sequence[tuple[str, str]], rule: str, tables: Sequence[str], not_reproduced: Collection[str]
 ) -> Finding:
     """Combine the cases' verdicts; the detail lists every case that does not hold.  A finding resting
-    on a table the model does not reproduce is "not checked" even where our numbers agree with it."""
+    on a table the model does not reproduce is "not checked", whatever our numbers say of it (issue 39: a
+    reading resting on data we do not reproduce is not the paper's finding, neither confirmed nor refuted);
+    the detail gives the reason first and what our numbers would have said after it."""
     verdict = combine(v for v, _ in results)
     detail = "; ".join([f"[{v}] {d}" for v, d in results if v != HOLDS] or [f"all {len(results)} cases hold"])
     resting = sorted(set(tables) & set(not_reproduced))
-    if resting and verdict == HOLDS:
+    if resting and verdict != NOT_CHECKED:
+        are = "is" if len(resting) == 1 else "are"
+        detail = f"it rests on {' and '.join(resting)}, which {are} not reproduced (our numbers: {verdict}; {detail})"
         verdict = NOT_CHECKED
-        detail = f"our numbers agree, but it rests on {', '.join(resting)}, which is not reproduced; {detail}"
     return Finding.decided(text, verdict, detail, rule)
 
 

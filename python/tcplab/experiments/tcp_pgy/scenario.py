@@ -35,6 +35,8 @@ WINDOW_SEGMENTS = 20
 GRID_SIDE = 7
 AREA = (1500, 300)
 RANDOM_NODES = 50
+#: Where the random topologies' TCP endpoints are: "edges" (ours, fixed) or "moving" (random waypoint like the rest).
+ENDPOINTS: tuple[str, ...] = ("edges", "moving")
 
 #: The compared senders: label -> [tcp] extensions, and whether AODV carries ack_seq.
 VARIANTS: dict[str, tuple[list[str], bool]] = {
@@ -98,11 +100,41 @@ def string(hops: int, flows: int = 1, duration: str = "600s", series: tuple[str,
 GRID_FLOWS: tuple[tuple[str, int], ...] = tuple(
     x for i in (3, 1, 5, 2, 4) for x in (("row", i), ("col", i))
 )
+#: How the grid's flows are laid out (the paper's Fig. 5(b) does not say; tcp_pgy/causes.py switches it):
+#: "crossing" (ours: GRID_FLOWS, every row west to east, every column north to south), "opposed" (the same
+#: lines, every second row and every second column in the other direction: the other end is the source),
+#: "parallel" (rows only, west to east: no flow crosses another).
+PLACEMENTS: tuple[str, ...] = ("crossing", "opposed", "parallel")
 
 
-def grid(flows: int, duration: str = "600s") -> dict[str, Any]:
-    """A GRID_SIDE x GRID_SIDE grid with the first ``flows`` crossing flows of GRID_FLOWS."""
-    k = GRID_SIDE
+def grid_lines(side: int) -> tuple[int, ...]:
+    """The inner rows (or columns) of a ``side`` x ``side`` grid in the order flows take them: the centre, then
+    2 away on either side, then 1, then 3, ... (for 7: 3, 1, 5, 2, 4 as GRID_FLOWS)."""
+    c = side // 2
+    order = [c] + [c + s * d for d in (2, 1, *range(3, side)) for s in (-1, 1)]
+    return tuple(dict.fromkeys(i for i in order if 0 < i < side - 1))
+
+
+def grid_flows(flows: int, side: int = GRID_SIDE, placement: str = "crossing") -> list[tuple[str, int, bool]]:
+    """The first ``flows`` flows of a placement: ("row" | "col", index, reversed)."""
+    if placement not in PLACEMENTS:
+        raise ValueError(f"grid placement {placement!r}: expected one of {PLACEMENTS}")
+    lines = grid_lines(side)
+    if placement == "parallel":
+        rows = lines + tuple(i for i in (0, side - 1))
+        out = [("row", i, False) for i in rows]
+    else:
+        out = [(kind, i, placement == "opposed" and j % 2 == 1) for j, i in enumerate(lines)
+               for kind in ("row", "col")]
+    if flows > len(out):
+        raise ValueError(f"a {side} x {side} grid holds {len(out)} {placement} flows, not {flows}")
+    return out[:flows]
+
+
+def grid(flows: int, duration: str = "600s", side: int = GRID_SIDE, placement: str = "crossing") -> dict[str, Any]:
+    """A ``side`` x ``side`` grid (GRID_SIDE by default) with the first ``flows`` flows of ``placement``
+    (GRID_FLOWS by default)."""
+    k = side
 
     def name(r: int, c: int) -> str:
         return f"g{r}_{c}"
@@ -110,23 +142,30 @@ def grid(flows: int, duration: str = "600s") -> dict[str, Any]:
     nodes = [name(r, c) for r in range(k) for c in range(k)]
     stations = [{"node": name(r, c), "position": [f"{c * SPACING_M}m", f"{r * SPACING_M}m"]}
                 for r in range(k) for c in range(k)]
-    pairs = [(name(i, 0), name(i, k - 1)) if kind == "row" else (name(0, i), name(k - 1, i))
-             for kind, i in GRID_FLOWS[:flows]]
+    pairs = []
+    for kind, i, rev in grid_flows(flows, side, placement):
+        a, b = (name(i, 0), name(i, k - 1)) if kind == "row" else (name(0, i), name(k - 1, i))
+        pairs.append((b, a) if rev else (a, b))
     return _scenario(f"grid{flows}", duration, nodes, stations, pairs)
 
 
-def random(flows: int, max_speed: float, duration: str = "600s") -> dict[str, Any]:
-    """50 nodes in 1500 m x 300 m: ``flows`` fixed sender/receiver pairs on the west/east edges,
-    the rest moving by random waypoint with speeds in [max/10, max] m/s, pause 0."""
+def random(flows: int, max_speed: float, duration: str = "600s", endpoints: str = "edges") -> dict[str, Any]:
+    """50 nodes in 1500 m x 300 m: ``flows`` sender/receiver pairs, the rest moving by random waypoint with
+    speeds in [max/10, max] m/s, pause 0.  ``endpoints``: "edges" (ours) fixes the senders on the west edge
+    and the receivers on the east edge; "moving" lets them move like every other node (the paper does not say
+    which nodes are sources; tcp_pgy/causes.py switches it)."""
+    if endpoints not in ENDPOINTS:
+        raise ValueError(f"random endpoints {endpoints!r}: expected one of {ENDPOINTS}")
     w, h = AREA
     senders = [f"s{i}" for i in range(flows)]
     receivers = [f"r{i}" for i in range(flows)]
     movers = [f"m{i:02d}" for i in range(RANDOM_NODES - 2 * flows)]
     ys = [(i + 0.5) * h / flows for i in range(flows)]
-    stations: list[dict[str, Any]] = [{"node": s, "position": ["0m", f"{y:.1f}m"]} for s, y in zip(senders, ys)]
-    stations += [{"node": r, "position": [f"{w}m", f"{y:.1f}m"]} for r, y in zip(receivers, ys)]
     rwp = {"model": "random_waypoint", "min_speed": f"{max_speed / 10:g}m/s", "max_speed": f"{max_speed:g}m/s",
            "pause": "0s", "area": [f"{w}m", f"{h}m"], "steady_state": True}
+    moving = {"mobility": rwp} if endpoints == "moving" else {}
+    stations: list[dict[str, Any]] = [{"node": s, "position": ["0m", f"{y:.1f}m"]} | moving for s, y in zip(senders, ys)]
+    stations += [{"node": r, "position": [f"{w}m", f"{y:.1f}m"]} | moving for r, y in zip(receivers, ys)]
     # Initial positions are placeholders: steady_state draws each mover's from its own stream.
     stations += [{"node": m, "position": [f"{w / 2}m", f"{h / 2}m"], "mobility": rwp} for m in movers]
     return _scenario(f"random{flows}_v{max_speed:g}", duration, senders + receivers + movers, stations,
