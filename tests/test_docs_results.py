@@ -41,7 +41,7 @@ def mismatches(page: str, doc: dict) -> list[str]:
 
 
 def test_there_are_generated_pages():
-    assert {p.stem for p in PAGES} >= {"mtcp-plus", "atcp"}
+    assert {p.stem for p in PAGES} >= {"mtcp-plus", "atcp", "tcp-pgy"}
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
@@ -82,3 +82,15 @@ def test_the_script_copies_a_page_without_figures(tmp_path: Path):
     assert "a.png" not in out and "## Failed runs" in out and "`tcplab reproduce X`" in out
     assert f"core `{doc['version']}`" in out
     assert mod.main([str(tmp_path / "R"), "nope"]) == 2
+
+
+def test_the_tcp_pgy_page_measures_its_layout_causes():
+    # Issue 39: the grid / placement causes are switches the run measured, not asserted.
+    text = (RESULTS / "tcp-pgy.md").read_text()
+    doc = json.loads((RESULTS / "tcp-pgy.tables.json").read_text())
+    assert any(c["table"].startswith("Cause — grid layout") and c["mean"] is not None for c in doc["cells"])
+    assert any(c["table"].startswith("Cause — random topologies' endpoints") and c["mean"] is not None
+               for c in doc["cells"])
+    causes = [d["cause"] for d in doc["deviations"]]
+    assert any(c.startswith("switching the grid's flow placement and size") for c in causes)
+    assert not any("placement (not given)" in c for c in causes) and "likely" not in text

@@ -138,7 +138,9 @@ def _gain(cells: Sequence[TableCell], table: str, s: Setting) -> TableCell | Non
 def _fmt(c: TableCell | None) -> str:
     if c is None or c.mean is None:
         return "not run"
-    return f"{c.mean:+.1f} %" if c.ci95 is None else f"{c.mean:+.1f} ± {c.ci95:.2g} %"
+    if c.ci95 is None:
+        return f"{c.mean:+.1f} %"
+    return f"{c.mean:+.1f} ± {c.ci95:.2g} %" if c.ci95 < 10 else f"{c.mean:+.1f} ± {c.ci95:.0f} %"
 
 
 def cause(table: str, settings: Sequence[Setting], published: float, cells: Sequence[TableCell],
