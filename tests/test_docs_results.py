@@ -94,3 +94,10 @@ def test_the_tcp_pgy_page_measures_its_layout_causes():
     causes = [d["cause"] for d in doc["deviations"]]
     assert any(c.startswith("switching the grid's flow placement and size") for c in causes)
     assert not any("placement (not given)" in c for c in causes) and "likely" not in text
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
+def test_each_papers_validation_page_points_to_its_generated_numbers(page: Path):
+    # The hand-written page of the paper (docs/validation/<name>.md) sends the reader to the run's numbers.
+    prose = RESULTS.parent / f"{page.stem.replace('-', '_')}.md"
+    assert prose.is_file() and f"results/{page.name}" in prose.read_text(), prose
