@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -482,3 +483,93 @@ def test_an_initial_ssthresh_is_carried_only_as_the_receive_window_ns2_starts_it
     assert "window_ 68" in same.text and "ssthresh_" not in same.text
     with pytest.raises(Untranslatable, match=r"tcp\.initial_ssthresh"):
         script_of(ex, [("tcp.rcv_buf", "100000B"), ("tcp.initial_ssthresh", "50000B")])
+
+
+# ------------------------------------------------------------------ settle (static routes as DSDV)
+
+
+def _scheduled(text: str) -> list[tuple[float, str]]:
+    """Every event the script schedules: ``$ns_ at T "…"`` and ``$ns_ rtmodel-at T …``, as (T, the rest)."""
+    out = [(float(t), what) for t, what in re.findall(r'^\$ns_ at ([0-9.e+-]+) (".*")$', text, re.M)]
+    out += [(float(t), what) for t, what in re.findall(r"^\$ns_ rtmodel-at ([0-9.e+-]+) (.*)$", text, re.M)]
+    return out
+
+
+def _unscheduled(text: str) -> str:
+    return re.sub(r"^(\$ns_ (?:at|rtmodel-at)) [0-9.e+-]+ ", r"\1 T ", text, flags=re.M)
+
+
+@pytest.mark.parametrize("base", [MIXED, WIRED], ids=["mixed-fade", "wired-outage"])
+def test_settle_runs_every_scheduled_event_later_and_nothing_else(base: dict[str, Any]) -> None:
+    """validate-ns2's settle: every scheduled event (flow start, the end, a station's fade edges, a wired
+    outage's rtmodel-at, TCP/Linux's select_ca) runs exactly settle_s later; the rest of the script is
+    unchanged, and the flow map carries ns-2's (shifted) start, which the trace reader measures from."""
+    s = copy.deepcopy(base)
+    if "links" in s and "wlans" not in s:
+        s["links"][1]["outage"] = {"intervals": [["5s", "6s"]]}
+    westwood = [("tcp.cc", '"westwood"')]  # Agent/TCP/Linux: its select_ca is scheduled too
+    raw = script_of(s, westwood)
+    settled = prepare(json.dumps(s), "json", westwood, ROOT, 2.5)[2]
+    before, after = _scheduled(raw.text), _scheduled(settled.text)
+    assert len(before) == len(after) >= 4
+    assert after == [(t + 2.5, what) for t, what in before]
+    assert _unscheduled(settled.text) == _unscheduled(raw.text)
+    assert [f.start_s for f in settled.flows] == [f.start_s + 2.5 for f in raw.flows]
+    assert raw.settle_s == 0 and settled.settle_s == 2.5
+    assert any("2.5 s later than the scenario (settle)" in n for n in settled.notes)
+    assert not any("(settle)" in n for n in raw.notes)
+
+
+def test_a_settled_time_is_written_to_the_nanosecond() -> None:
+    s = copy.deepcopy(MIXED)
+    s["wlans"][0]["stations"][1]["outage"] = {"intervals": [["8.025s", "18.025s"]]}
+    text = prepare(json.dumps(s), "json", [], ROOT, 2.5)[2].text
+    assert '$ns_ at 20.525 "$em_(1,in) set rate_ 0"' in text  # 18.025 + 2.5, not 20.525000000000002
+
+
+def test_settle_is_checked_and_refused_with_a_setdest_file(tmp_path: Path) -> None:
+    with pytest.raises(Untranslatable, match="settle"):
+        prepare(json.dumps(MIXED), "json", [], ROOT, -1.0)
+    moves = tmp_path / "moves.tcl"
+    moves.write_text("$node_(0) set X_ 10.0\n")
+    s = copy.deepcopy(STRING)
+    s["wlans"][0]["mobility_file"] = str(moves)
+    with pytest.raises(Untranslatable, match=r"`wlans\.manet\.mobility_file = .*settle"):
+        prepare(json.dumps(s), "json", [], ROOT, 2.5)
+    assert "source {" in prepare(json.dumps(s), "json", [], ROOT, 0.0)[2].text
+    path = tmp_path / "mixed.json"
+    path.write_text(json.dumps(MIXED))
+    for bad in ("-1", "abc", "inf"):
+        proc = run_cli("validate", "ns2", str(path), "--settle", bad, "--out", str(tmp_path / "o"))
+        assert proc.returncode == 2 and "--settle" in proc.stderr and "Traceback" not in proc.stderr
+        assert not (tmp_path / "o").exists()
+
+
+def _first_ack_at_the_sender(text: str, settle_s: float, tmp_path: Path) -> float | None:
+    """Seconds from the (ns-2) start of the transfer to the first ACK the wired sender (node 0) receives."""
+    path = tmp_path / f"mixed{settle_s:g}.tcl"
+    path.write_text(text)
+    subprocess.run(["ns", str(path), "1", "out.tr"], cwd=tmp_path, check=True, capture_output=True, timeout=300)
+    for line in (tmp_path / "out.tr").read_text().splitlines():
+        tok = line.split()
+        if len(tok) > 4 and tok[0] == "r" and tok[3] == "0" and tok[4] == "ack":
+            return float(tok[1]) - settle_s
+    return None
+
+
+@pytest.mark.skipif(shutil.which("ns") is None and not os.environ.get("CI"), reason="ns-2.35 is installed by `make test`")
+def test_settle_lets_dsdv_route_the_syn_in_ns2(tmp_path: Path) -> None:
+    """On real ns-2.35 (paper 001's shape, seed 1): as translated, DSDV standing in for the static routes has
+    no route to the mobile until its first dump, so the base station holds the SYN and the first ACK comes
+    long after one round trip; settled by 2.5 s, the SYN is answered in one round trip (2 x 50 ms wired +
+    the 802.11 exchanges), as on tcplab's static routes."""
+    raw = _first_ack_at_the_sender(script_of(MIXED).text, 0.0, tmp_path)
+    settled = _first_ack_at_the_sender(prepare(json.dumps(MIXED), "json", [], ROOT, 2.5)[2].text, 2.5, tmp_path)
+    assert raw is not None and raw > 0.15
+    assert settled is not None and 0.1 < settled < 0.13
+    proc, out = _cli_run(tmp_path, MIXED, "--settle", "2.5")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((out / "comparison.json").read_text())
+    assert doc["ns2_settle_s"] == 2.5 and '$ns_ at 2.5 "$app_ start"' in (out / "mixed.tcl").read_text()
+    assert any("(settle)" in d for d in doc["differences"])
+    assert doc["flows"]["bulk"]["goodput (kb/s)"]["ns2"][0] > 100
