@@ -475,14 +475,55 @@ def test_every_row_of_the_validation_table_translates() -> None:
         assert script.flows, name
 
 
-def test_an_initial_ssthresh_is_carried_only_as_the_receive_window_ns2_starts_it_at() -> None:
-    """ns-2.35's Agent/TCP starts ssthresh_ at window_: a flow whose initial_ssthresh equals its rcv_buf
-    translates (the script sets window_ only); any other value is refused naming the field."""
+def test_an_initial_ssthresh_is_carried_as_ssthresh_set_at_time_zero() -> None:
+    """ns-2.35's Agent/TCP sets ssthresh_ = window_ in reset(): when it is created (window_'s class default 20)
+    and, on a wired node only, again when `run` resets the nodes (a mobile node does not reset its agents).
+    An initial_ssthresh is therefore set at t = 0, after both; without one, a wireless sender starts at 20
+    packets, which the by-design list names when tcplab starts elsewhere."""
     ex = ROOT / "examples" / "wired_bottleneck.toml"
-    same = script_of(ex, [("tcp.rcv_buf", "100000B"), ("tcp.initial_ssthresh", "100000B")])
-    assert "window_ 68" in same.text and "ssthresh_" not in same.text
-    with pytest.raises(Untranslatable, match=r"tcp\.initial_ssthresh"):
-        script_of(ex, [("tcp.rcv_buf", "100000B"), ("tcp.initial_ssthresh", "50000B")])
+    text = script_of(ex, [("tcp.mss", "1000"), ("tcp.rcv_buf", "100000B"), ("tcp.initial_ssthresh", "50000B")]).text
+    assert '$ns_ at 0 "$tcp_ set ssthresh_ 50"' in text.splitlines()
+    assert "ssthresh_" not in script_of(ex, [("tcp.rcv_buf", "100000B")]).text
+    wireless = copy.deepcopy(STRING)
+    wireless["tcp"] = {"profile": "ns2", "rcv_buf": "100000B", "initial_ssthresh": "100000B"}
+    carried = script_of(wireless)
+    assert '$ns_ at 0 "$tcp_ set ssthresh_ 100"' in carried.text
+    assert not any("ssthresh_ at 20" in n for n in carried.notes)
+    del wireless["tcp"]["initial_ssthresh"]
+    assert not any("ssthresh_ at 20" in n for n in script_of(wireless).notes)  # the profile's 20 segments
+    wireless["tcp"]["initial_ssthresh"] = "100000B"
+    notes = script_of(wireless, [("tcp.initial_ssthresh", '"20000B"')]).notes
+    assert not any("ssthresh_ at 20" in n for n in notes)
+
+
+def _ssthresh_at_start(text: str, tmp_path: Path) -> int:
+    """ssthresh_ of the flow's sender once ns-2.35 runs (its traced value at t = 0, the last one written)."""
+    path = tmp_path / "ss.tcl"
+    path.write_text(text.replace("$tcp_ trace nrexmit_", "$tcp_ trace nrexmit_\n$tcp_ trace ssthresh_"))
+    s = text.index("$ns_ at ")
+    subprocess.run(["ns", str(path), "1", "out.tr"], cwd=tmp_path, check=True, capture_output=True, timeout=300)
+    values = [(float(ln.split()[0]), int(ln.split()[-1])) for ln in (tmp_path / "out.tr").read_text().splitlines()
+              if ln.split()[-2:-1] == ["ssthresh_"]]
+    assert s and values
+    return [v for t, v in values if t == 0.0][-1]
+
+
+@pytest.mark.skipif(shutil.which("ns") is None and not os.environ.get("CI"), reason="ns-2.35 is installed by `make test`")
+def test_ns2_starts_ssthresh_at_the_carried_value_on_wired_and_wireless_senders(tmp_path: Path) -> None:
+    """On real ns-2.35: a 100-packet window_ set on the agent gives a wired sender ssthresh_ 100 (run resets
+    its node's agents) but a wireless one 20 (its mobile node does not); initial_ssthresh, carried as a set at
+    t = 0, gives 50 on both."""
+    wired = copy.deepcopy(WIRED)
+    wired["duration"] = "2s"
+    wired["tcp"]["rcv_buf"] = "100000B"
+    wireless = copy.deepcopy(STRING)
+    wireless["duration"] = "2s"
+    wireless["tcp"]["rcv_buf"] = "100000B"
+    assert _ssthresh_at_start(script_of(wired).text, tmp_path) == 100
+    assert _ssthresh_at_start(script_of(wireless).text, tmp_path) == 20
+    for s in (wired, wireless):
+        s["tcp"]["initial_ssthresh"] = "50000B"
+        assert _ssthresh_at_start(script_of(s).text, tmp_path) == 50
 
 
 # ------------------------------------------------------------------ settle (static routes as DSDV)

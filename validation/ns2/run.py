@@ -22,7 +22,8 @@ ns-2.35 as shipped has no equivalent (each change is named in ROWS and in docs/v
 
 * strings and grids (paper 002): tcp_pgy_scenario's string/grid, NewReno, 600 s; AODV as ns-2.35
   ships it (gratuitous RREPs compiled out: the builder's gratuitous_rrep = true is dropped);
-* the single-AP WLAN (paper 004): adaptive_tcp_scenario's one AP, on ns2_dsss at 11 Mb/s with
+* the single-AP WLAN (paper 004): adaptive_tcp_scenario's one AP without its initial_ssthresh (ns-2 starts
+  ssthresh_ at window_'s default 20 whatever window_ the script sets later), on ns2_dsss at 11 Mb/s with
   two-ray ground (ns-2 has no ERP-OFDM and no unit disk), Bernoulli frame errors on every frame
   the station sends and receives (ns-2's error hook sits below the MAC; the builder's
   Gilbert-Elliott errors above the MAC have no ns-2 counterpart), NewReno and Westwood+;
@@ -76,6 +77,10 @@ def wlan004(fer: float, cc: str) -> dict[str, Any]:
     s = atcp.scenario(fer=fer, loss_at="phy")
     s["name"] = f"wlan004_{cc}_fer{fer:g}"
     s["tcp"] |= atcp.VARIANTS[cc]
+    # ns-2.35 as the paper's scripts run it: reset() sets ssthresh_ = window_ when the agent is created, from
+    # window_'s default 20, before the script's window_ 1000 -- so slow start ends at 20 packets (the profile's
+    # own initial_ssthresh); the builder's 1000-packet initial_ssthresh is not what such a script runs.
+    s["tcp"].pop("initial_ssthresh", None)
     w = s["wlans"][0]
     w.update(phy="ns2_dsss", rate="11Mbps", propagation={"model": "two_ray_ground"})
     for st in w["stations"]:

@@ -192,7 +192,7 @@ def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir:
                      "its wireless side runs the ad hoc routing agent named above")
     if links:
         _links(w, resolved, lay.vars, notes)
-    flows = _flows(w, resolved, explicit, lay)
+    flows = _flows(w, resolved, explicit, lay, notes)
     if any(f.sender == "Agent/TCP/Linux" for f in flows):
         notes.append("Agent/TCP/Linux (Westwood+, CUBIC) is ns-2's port of Linux 2.6's congestion control with ns-2's "
                      "own loss recovery (SACK scoreboard, rate halving); `select_ca` also sets its timer tick to "
@@ -517,7 +517,8 @@ def _sender_class(t: dict[str, Any]) -> tuple[str, str]:
     return sender, "Agent/TCPSink/Sack1" if rec == "sack" else "Agent/TCPSink"
 
 
-def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], lay: _Layout) -> list[FlowMap]:
+def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], lay: _Layout,
+           notes: list[str]) -> list[FlowMap]:
     index, tclvar = lay.ids, lay.vars
     ports: dict[int, int] = {}
 
@@ -561,6 +562,7 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
         w(f"set tcp_ [new {sender}]")
         w(f"$tcp_ set fid_ {fid}")
         settings = tcp_settings(t, mine)
+        ssthresh = settings.pop("ssthresh_", None)
         for var, value in settings.items():
             w(f"$tcp_ set {var} {value}")
         if sender == "Agent/TCP/Linux" and "timestamps_" not in settings:
@@ -577,6 +579,18 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
         w("$tcp_ trace nrexmit_")  # ns-2.35 tcp.cc: timeouts with data outstanding
         if sender == "Agent/TCP/Linux":
             w(f"$ns_ at {w.at(0)} \"$tcp_ select_ca {t['cc']}\"")
+        if ssthresh is not None:
+            # ns-2.35 tcp.cc reset() sets ssthresh_ = window_: once when the agent is created (window_'s class
+            # default, 20), and again when `run` resets the nodes -- a wired node resets its agents, a mobile
+            # node (ns-mobilenode.tcl) does not. Set after both, at t = 0, the scenario's value holds everywhere.
+            w(f"$ns_ at {w.at(0)} \"$tcp_ set ssthresh_ {ssthresh}\"")
+        elif tclvar[f["server"]].startswith("$node_("):
+            ss = t.get("initial_ssthresh")
+            ours = size_bytes(ss) // max(1, size_bytes(t.get("mss", "1460B"))) if isinstance(ss, str) else None
+            if ours != 20:
+                notes.append(f"flow {f['name']}: ns-2 starts ssthresh_ at 20 packets on a wireless sender (window_'s "
+                             "default when the agent is created; a mobile node's reset leaves its agents alone), "
+                             f"tcplab at {'no limit' if ours is None else f'{ours} segments'} (tcp.initial_ssthresh)")
         w("set app_ [new Application/FTP]")
         w("$app_ attach-agent $tcp_")
         size = size_bytes(f["size"]) if f["app"] == "bulk_download" else None
