@@ -177,6 +177,7 @@ def _net_keys() -> dict[str, Callable[[dict[str, Any]], float]]:
     return {
         "MAC retry-limit drops": wifi("drops_retry_limit"),
         "interface-queue drops": wifi("drops_queue"),
+        "ARP drops": wifi("drops_arp"),
         "no-route drops (NRTE)": nodes("drops_no_route", "drops_discovery_failed"),
         "link-break drops (tcplab) / routing callback (CBK)": nodes("drops_link_broken"),
         "routing-buffer drops": nodes("drops_buffer_full", "drops_buffer_timeout"),
@@ -249,7 +250,8 @@ def rerun_tcplab(name: str, seeds: list[int], sets: list[str], tag: str | None) 
             if metric in metrics:
                 metrics[metric] = {**metrics[metric], "tcplab": [get(x) for x in flows]}
     for metric, get in _net_keys().items():
-        if metric in doc["network"] and doc["network"][metric]["tcplab"][0] is not None:
+        # ARP drops: also where the stored row predates tcplab's ARP (its tcplab side was not counted).
+        if metric in doc["network"] and (doc["network"][metric]["tcplab"][0] is not None or metric == "ARP drops"):
             doc["network"][metric] = {**doc["network"][metric], "tcplab": [get(s) for s in sims]}
     for part in [*doc["flows"].values(), doc["network"]]:
         for metric, m in part.items():
