@@ -614,3 +614,13 @@ def test_settle_lets_dsdv_route_the_syn_in_ns2(tmp_path: Path) -> None:
     assert doc["ns2_settle_s"] == 2.5 and '$ns_ at 2.5 "$app_ start"' in (out / "mixed.tcl").read_text()
     assert any("(settle)" in d for d in doc["differences"])
     assert doc["flows"]["bulk"]["goodput (kb/s)"]["ns2"][0] > 100
+
+
+def test_a_linux_sender_without_sack_recovery_is_listed() -> None:
+    """ns-2's Agent/TCP/Linux (Westwood+, CUBIC) recovers with a SACK scoreboard: a tcplab flow recovering
+    otherwise is named under the table (paper 004's rows: 3-4 RTOs per run against none in ns-2)."""
+    newreno = script_of(STRING, [("tcp.cc", '"westwood"')]).notes
+    assert any("recovers as newreno" in n for n in newreno)
+    s = copy.deepcopy(STRING)
+    s["tcp"] = {"cc": "westwood", "recovery": "sack", "mss": 1000, "rcv_buf": "20000B"}
+    assert not any("recovers as" in n for n in script_of(s).notes)

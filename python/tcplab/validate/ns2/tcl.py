@@ -193,6 +193,12 @@ def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir:
     if links:
         _links(w, resolved, lay.vars, notes)
     flows = _flows(w, resolved, explicit, lay, notes)
+    for f in resolved["flows"]:
+        t = f.get("tcp") or {}
+        if f["app"] != "cbr" and t.get("cc") in ("westwood", "cubic") and t.get("recovery", "newreno") != "sack":
+            notes.append(f"flow {f['name']}: ns-2's Agent/TCP/Linux recovers losses with its SACK scoreboard "
+                         f"(TCPSink/Sack1); tcplab's flow recovers as {t.get('recovery', 'newreno')} "
+                         "(tcp.recovery = \"sack\" is the closer match)")
     if any(f.sender == "Agent/TCP/Linux" for f in flows):
         notes.append("Agent/TCP/Linux (Westwood+, CUBIC) is ns-2's port of Linux 2.6's congestion control with ns-2's "
                      "own loss recovery (SACK scoreboard, rate halving); `select_ca` also sets its timer tick to "
