@@ -9,7 +9,7 @@
 
 ns-2 runs each cell twice: as validate-ns2 translates it, and with every scheduled event NS2_SETTLE_S later so
 that DSDV (the translation's stand-in for tcplab's static routes) has its routes before the SYN
-(fade_timing.settled says why); then, per seed, when ns-2's SYN was ACKed and its estimator before the fade.
+(fade_timing.ns2_script says why; validate-ns2's settle); then, per seed, when ns-2's SYN was ACKed and its estimator before the fade.
 
 Each cell is the ack-holding experiment's fade-timing cell (python/tcplab/experiments/ack_holding/fade_timing.py),
 run by tcplab's core and by `ns` through validate-ns2's translator and trace reader.
@@ -137,7 +137,7 @@ def show(xs: list[float]) -> str:
 
 
 #: ns-2's two runs of each cell: the translation as is, and with every event after DSDV's start-up
-#: (fade_timing.settled; the experiment's ns-2 column uses the second).
+#: (fade_timing.ns2_script; the experiment's ns-2 column uses the second).
 NS2_SIDES = {"as translated": 0.0, f"DSDV settled (+{ft.NS2_SETTLE_S:g} s)": ft.NS2_SETTLE_S}
 
 

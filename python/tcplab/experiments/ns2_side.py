@@ -47,19 +47,21 @@ class Job:
 
     cell: dict[str, Any]
     scenario: Callable[[int], dict[str, Any]]
-    #: Applied to the translated script before it runs (e.g. ack-holding's ``fade_timing.settle``).
-    adjust: Callable[[Any], Any] | None = None
+    #: Every event ns-2 schedules runs this much later (validate-ns2's ``settle``, :func:`script`).
+    settle_s: float = 0.0
 
 
 def ns_installed() -> bool:
     return shutil.which("ns") is not None
 
 
-def script(scenario: dict[str, Any]) -> Any:
-    """The scenario as an ns-2.35 Tcl script (validate-ns2's translator; raises ``Untranslatable``)."""
+def script(scenario: dict[str, Any], settle_s: float = 0.0) -> Any:
+    """The scenario as an ns-2.35 Tcl script (validate-ns2's translator; raises ``Untranslatable``), every
+    scheduled event ``settle_s`` later (its ``settle``: static routes, which ns-2 runs as DSDV, are in place
+    before traffic)."""
     from tcplab.validate.ns2.command import prepare
 
-    return prepare(json.dumps(scenario), "json", [], Path.cwd())[2]
+    return prepare(json.dumps(scenario), "json", [], Path.cwd(), settle_s)[2]
 
 
 def run_seed(script_: Any, seed: int) -> Any:
@@ -115,9 +117,7 @@ def run(store: Store, sweep: str, jobs: Sequence[Job], seeds: Sequence[int],
         cell_json = json.dumps(job.cell, sort_keys=True, separators=(",", ":"))
         for seed in seeds:
             scen = job.scenario(seed)
-            scr = script(scen)
-            if job.adjust is not None:
-                scr = job.adjust(scr)
+            scr = script(scen, job.settle_s)
             k = key(scr.text, seed)
             if store.ok_keys([k]):
                 store.add_members([(sweep, cell_json, seed, k)])

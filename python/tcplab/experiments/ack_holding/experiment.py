@@ -254,9 +254,9 @@ def reno_scenario(fade: str, seed: int) -> dict[str, Any]:
 
 def ns2_jobs() -> list[ns2_side.Job]:
     """Table I's Reno cells for ns-2.35 (ACK holding has no ns-2 counterpart), each run after DSDV's start-up
-    like the fade-timing cells (:func:`fade_timing.settled` says why)."""
+    like the fade-timing cells (validate-ns2's ``settle``; :func:`fade_timing.ns2_script` says why)."""
     return [ns2_side.Job({OUTAGE_PATH: FADES[f], "agents": []}, lambda seed, f=f: reno_scenario(f, seed),
-                         fade_timing.settle) for f in FADES]
+                         fade_timing.NS2_SETTLE_S) for f in FADES]
 
 
 def external_runs(store: Store, quick: bool) -> int:

@@ -13,16 +13,14 @@ the experiment's network (FH --10 Mb/s-- BS ~ 2 Mb/s ns-2 802.11 ~ MH).  The gri
 
 Each cell is run by tcplab as a sweep, and, when ``ns`` is installed, by ns-2.35 through the
 validate-ns2 translator and trace reader (:func:`run_ns2`), its schedule moved past DSDV's start-up
-(:func:`settled`); ns-2's packets are stored in the same
+(:func:`ns2_script`: validate-ns2's ``settle``); ns-2's packets are stored in the same
 store as runs of their own sweep (version ``ns-2.35``), so the report reads both from the store.
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,7 +49,7 @@ DELAYS = ("50ms", "10ms")
 REPS = 5
 REPS_QUICK = 3
 NS2_VERSION = ns2_side.NS2_VERSION
-#: ns-2's schedule starts this much later (:func:`settled`): dsdv.cc's DSDV_STARTUP_JITTER (2 s) and a
+#: ns-2's schedule starts this much later (:func:`ns2_script`, validate-ns2's ``settle``): dsdv.cc's DSDV_STARTUP_JITTER (2 s) and a
 #: margin for the dumps' 0–10 ms broadcast jitter and their frames.
 NS2_SETTLE_S = 2.5
 
@@ -107,37 +105,19 @@ def cell_scenario(scenario: dict[str, Any], cell: dict[str, Any]) -> dict[str, A
 
 def ns2_script(scenario: dict[str, Any], cell: dict[str, Any], settle_s: float | None = None) -> Any:
     """The cell as an ns-2.35 Tcl script (validate-ns2's translator; refuses what it cannot carry), with
-    every scheduled event ``settle_s`` (default :data:`NS2_SETTLE_S`) later; 0 gives the translation as is."""
-    return settle(ns2_side.script(cell_scenario(scenario, cell)), NS2_SETTLE_S if settle_s is None else settle_s)
+    every scheduled event ``settle_s`` (default :data:`NS2_SETTLE_S`) later; 0 gives the translation as is.
 
-
-def settle(script: Any, settle_s: float = NS2_SETTLE_S) -> Any:
-    """A translated script with its schedule :func:`settled` by ``settle_s``."""
-    return dataclasses.replace(script, text=settled(script.text, settle_s))
-
-
-def settled(text: str, settle_s: float) -> str:
-    """The script with every ``$ns_ at T "…"`` moved to T + ``settle_s``: the transfer, the fades and the
-    end start once DSDV's routes exist.
-
-    tcplab's cell has static routes from t = 0; the translation stands DSDV in for them (ns-2.35's
-    base stations accept no static routing) and DSDV starts with no routes: dsdv.cc's ``startUp``
-    defers each node's first full dump by U(0, DSDV_STARTUP_JITTER = 2 s) (``be_random_`` 1), the BS
-    holds the SYN until it hears the MH's dump (0.18–1.94 s after the start for seeds 1–11), and if the MH dumps first
-    the sink's SYN-ACK finds no route at the MH and is dropped (the SYN then waits for the 3 s initial
-    RTO, inside the early reading's first fade). The held SYN's RTT is ns-2's first RTT sample (2–20
-    ticks of 0.1 s), which leaves SRTT and so the RTO at a fade 2 s later at 0.6–1.6 s instead of
-    0.4–0.5 s (docs/validation/ack_holding.md, "Issue 40's done-when checks"). Shifting the whole
-    schedule past the jitter keeps every interval of the cell and removes only the start-up."""
-    if settle_s == 0:
-        return text
-    if "rtmodel" in text:
-        raise ValueError("settled: the script schedules link changes with rtmodel-at, which are not shifted")
-
-    def later(m: re.Match[str]) -> str:
-        return f'$ns_ at {float(m.group(1)) + settle_s:g} "'
-
-    return re.sub(r'^\$ns_ at ([0-9.]+) "', later, text, flags=re.M)
+    Why settled: tcplab's cell has static routes from t = 0; the translation stands DSDV in for them
+    (ns-2.35's base stations accept no static routing) and DSDV starts with no routes: dsdv.cc's
+    ``startUp`` defers each node's first full dump by U(0, DSDV_STARTUP_JITTER = 2 s) (``be_random_`` 1),
+    the BS holds the SYN until it hears the MH's dump (0.18–1.94 s after the start for seeds 1–11), and if
+    the MH dumps first the sink's SYN-ACK finds no route at the MH and is dropped (the SYN then waits for
+    the 3 s initial RTO, inside the early reading's first fade). The held SYN's RTT is ns-2's first RTT
+    sample (2–20 ticks of 0.1 s), which leaves SRTT and so the RTO at a fade 2 s later at 0.6–1.6 s
+    instead of 0.4–0.5 s (docs/validation/ack_holding.md, "Issue 40's done-when checks"). Shifting the
+    whole schedule past the jitter (validate-ns2's ``settle``, :func:`tcplab.validate.ns2.tcl.translate`)
+    keeps every interval of the cell and removes only the start-up."""
+    return ns2_side.script(cell_scenario(scenario, cell), NS2_SETTLE_S if settle_s is None else settle_s)
 
 
 def ns_installed() -> bool:
@@ -154,7 +134,7 @@ def run_ns2(store: Store, prefix: str, scenario: dict[str, Any], quick: bool = F
     """Run every cell x seed in ns-2.35 that the store does not hold yet (the experiments' shared ns-2
     side, :mod:`tcplab.experiments.ns2_side`); returns how many ran.  Nothing runs (0) when ``ns`` is not
     installed: the report then says so in the ns-2 column."""
-    jobs = [ns2_side.Job(cell, lambda seed, cell=cell: cell_scenario(scenario, cell), settle) for cell in cells()]
+    jobs = [ns2_side.Job(cell, lambda seed, cell=cell: cell_scenario(scenario, cell), NS2_SETTLE_S) for cell in cells()]
     return ns2_side.run(store, ns2_sweep_name(prefix), jobs, range(1, reps(quick) + 1))
 
 

@@ -28,6 +28,9 @@ def add_parser(vsub: Any, seed_type: Any) -> None:
     g.add_argument("--seeds", type=seed_range, help="seeds as a range or list, e.g. 1-5 or 1,3,7")
     q.add_argument("--set", action="append", default=[], metavar="PATH=VALUE", help="override a field (repeatable)")
     q.add_argument("--out", help="folder for the .tcl and comparison.json (default: results/validate-ns2/NAME)")
+    q.add_argument("--settle", type=settle_seconds, default=0.0, metavar="SECONDS",
+                   help="run every event ns-2 schedules this much later (e.g. 2.5: DSDV standing in for static "
+                        "routes has its first routes before traffic; docs/validation/ns2.md)")
     q.add_argument("--timeout", type=float, default=3600.0, help="give up an ns run after this many seconds")
     q.set_defaults(func=cmd_validate_ns2)
 
@@ -47,9 +50,21 @@ def seed_range(text: str) -> list[int]:
     return seeds
 
 
-def prepare(text: str, fmt: str, overrides: list[tuple[str, str]], base_dir: Path) -> tuple[dict[str, Any], dict[str, set[str]], Any]:
-    """The resolved scenario, the TCP fields it sets per flow, and its ns-2 script; refuses
-    (:class:`Untranslatable`) what the translation cannot carry."""
+def settle_seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not (v >= 0 and v != float("inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a settle time; allowed: seconds ≥ 0, e.g. 2.5")
+    return v
+
+
+def prepare(text: str, fmt: str, overrides: list[tuple[str, str]], base_dir: Path,
+            settle_s: float = 0.0) -> tuple[dict[str, Any], dict[str, set[str]], Any]:
+    """The resolved scenario, the TCP fields it sets per flow, and its ns-2 script (every scheduled event
+    ``settle_s`` later, :func:`.tcl.translate`); refuses (:class:`Untranslatable`) what the translation
+    cannot carry."""
     from tcplab import _core
 
     from . import subset, tcl
@@ -57,7 +72,7 @@ def prepare(text: str, fmt: str, overrides: list[tuple[str, str]], base_dir: Pat
     resolved = _core.resolve(text, fmt, overrides)
     explicit = subset.explicit_tcp(text, fmt, overrides, resolved["flows"])
     subset.check(resolved, explicit)
-    return resolved, explicit, tcl.translate(resolved, explicit, base_dir)
+    return resolved, explicit, tcl.translate(resolved, explicit, base_dir, settle_s)
 
 
 def cmd_validate_ns2(args: argparse.Namespace) -> int:
@@ -74,7 +89,8 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
     overrides = [parse_set(s) for s in args.set]
     src = _scenario_file(args.file)
     try:
-        resolved, explicit, script = prepare(src.text, src.format, overrides, Path(args.file).resolve().parent)
+        resolved, explicit, script = prepare(src.text, src.format, overrides, Path(args.file).resolve().parent,
+                                             args.settle)
         ns_binary()
     except (Untranslatable, NsError) as exc:
         _err(f"error: {exc}")
@@ -129,7 +145,7 @@ def cmd_validate_ns2(args: argparse.Namespace) -> int:
                 print(f"  - {line}")
         doc = {
             "scenario": resolved["name"], "seeds": seeds, "tcplab_version": _core.version(),
-            "tcplab_profiles": profiles, "ns2_routing": script.routing,
+            "tcplab_profiles": profiles, "ns2_routing": script.routing, "ns2_settle_s": script.settle_s,
             "flows": {f.name: {x.name.strip(): x.as_json() for x in fm if x.section == f.name} for f in script.flows},
             "network": {x.name.strip(): x.as_json() for x in nm},
             "differences": differences, "not_carried": not_carried,

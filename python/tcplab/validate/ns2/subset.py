@@ -41,7 +41,7 @@ NS2_FIXED = {("full_ack", "ssthresh"), ("extensions", ()), ("sack", False)}
 CARRIED_TCP = {
     "mss", "rcv_buf", "initial_window", "timer_tick", "clock_granularity", "rto_min", "rto_max",
     "rto_initial", "dupack_threshold", "limited_transmit", "timestamps", "delayed_ack", "ack_delay",
-    "variant", "recovery", "cc", "sack", "profile", "window_unit", "ca_mode",
+    "variant", "recovery", "cc", "sack", "profile", "window_unit", "ca_mode", "initial_ssthresh",
 }
 
 #: WLAN fields the translation carries (everything else present in a resolved WLAN is refused).
@@ -206,16 +206,6 @@ def _check_flow(f: dict[str, Any], explicit: set[str]) -> None:
         raise refuse(f"flows.{n}.tcp.ecn", True, "not carried (ns-2's ECN needs RED queues with setbit_)")
     if "delayed_ack" in explicit and t.get("delayed_ack") and t.get("ack_every", 2) != 2:
         raise refuse(f"flows.{n}.tcp.ack_every", t["ack_every"], "ns-2's TCPSink/DelAck acknowledges every second packet")
-    if "initial_ssthresh" in explicit and not _ssthresh_is_window(t):
-        raise refuse(f"flows.{n}.tcp.initial_ssthresh", t.get("initial_ssthresh"),
-                     "not carried into Agent/TCP (only the value ns-2 starts with, the receive window rcv_buf)")
-
-
-def _ssthresh_is_window(t: dict[str, Any]) -> bool:
-    """True when the flow's initial ssthresh is its receive window: ns-2.35's Agent/TCP starts ssthresh_ at
-    window_ itself (docs/models/tcp.md § ns-2 profile), so the value needs no variable of its own."""
-    ss, rcv = t.get("initial_ssthresh"), t.get("rcv_buf")
-    return isinstance(ss, str) and isinstance(rcv, str) and size_bytes(ss) == size_bytes(rcv)
 
 
 def tcp_settings(t: dict[str, Any], explicit: set[str]) -> dict[str, str]:
@@ -247,6 +237,9 @@ def tcp_settings(t: dict[str, Any], explicit: set[str]) -> dict[str, str]:
         out["singledup_"] = "1" if t["limited_transmit"] else "0"  # ns-2.35 tcp.cc: limited transmit
     if "timestamps" in explicit:
         out["timestamps_"] = "true" if t["timestamps"] else "false"
+    if "initial_ssthresh" in explicit:
+        # Written by tcl.py as a set at t = 0 (after every reset; see tcl._flows).
+        out["ssthresh_"] = str(max(1, size_bytes(t["initial_ssthresh"]) // mss))
     return out
 
 

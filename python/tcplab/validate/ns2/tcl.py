@@ -24,11 +24,13 @@ Layout of what is written, and why:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..units import rate_bps, seconds, size_bytes
+from . import Untranslatable
 from .subset import ROUTING, _num, refuse, tcp_settings
 
 SPEED_OF_LIGHT = 299792458.0  # ns-2.35 propagation: SPEED_OF_LIGHT
@@ -66,6 +68,7 @@ class Script:
     wireless: bool
     routing: str | None  # ns-2 agent name
     notes: list[str] = field(default_factory=list)  # what ns-2 does differently here
+    settle_s: float = 0.0  # every scheduled event runs this much later in ns-2 (translate's settle_s)
 
 
 def _rate(r: str) -> str:
@@ -87,13 +90,22 @@ def _m(d: str) -> float:
 
 
 class _Writer:
-    """The script's lines in order (a call adds one line, or a block of lines without its last newline)."""
+    """The script's lines in order (a call adds one line, or a block of lines without its last newline).
 
-    def __init__(self) -> None:
+    ``settle_s``: every event the script schedules (``$ns_ at``, ``rtmodel-at``) runs this much later than
+    the scenario's time (:func:`translate`); :meth:`at` writes a scheduled time."""
+
+    def __init__(self, settle_s: float = 0.0) -> None:
         self.lines: list[str] = []
+        self.settle_s = settle_s
 
     def __call__(self, line: str) -> None:
         self.lines.append(line)
+
+    def at(self, t: float) -> str:
+        """The scenario's time ``t`` as ns-2 schedules it (a shifted time to the nanosecond, so that 18.025 s
+        settled by 2.5 s is written 20.525, not 20.525000000000002)."""
+        return _num(round(t + self.settle_s, 9)) if self.settle_s else _num(t)
 
 
 #: What every script does first: its arguments (seed, trace file), the simulator with that seed,
@@ -131,9 +143,20 @@ _ERROR_PROCS = "\n".join(
 )
 
 
-def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir: Path) -> Script:
-    """The script for ``resolved`` (already checked by :func:`.subset.check`)."""
-    w = _Writer()
+def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir: Path, settle_s: float = 0.0) -> Script:
+    """The script for ``resolved`` (already checked by :func:`.subset.check`).
+
+    ``settle_s`` > 0 runs every scheduled event -- flow starts and stops, outages, fades, waypoint legs,
+    the end -- that many seconds later than the scenario says, so that what ns-2 sets up by itself at
+    t = 0 is over before traffic starts.  It is for static routes, which the translation stands DSDV in
+    for: dsdv.cc's ``startUp`` defers each node's first full dump by U(0, DSDV_STARTUP_JITTER = 2 s)
+    (``be_random_`` 1), and until a node has heard the other end's dump, packets towards it wait or are
+    dropped, where tcplab's static routes exist at t = 0 (issue 40).  The flows' start times in
+    :class:`FlowMap` are ns-2's (shifted), so the trace is read against them; a run's length is
+    unchanged.  Refused with a setdest file (its moves are ns-2's own schedule and would not shift)."""
+    if not (math.isfinite(settle_s) and settle_s >= 0):
+        raise Untranslatable(f"`settle = {settle_s!r}`: must be a number of seconds ≥ 0")
+    w = _Writer(settle_s)
     name = resolved["name"]
     wlan = (resolved.get("wlans") or [None])[0]
     w(f"# {name}: written by `tcplab validate ns2` for ns-2.35; do not edit.")
@@ -169,14 +192,24 @@ def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir:
                      "its wireless side runs the ad hoc routing agent named above")
     if links:
         _links(w, resolved, lay.vars, notes)
-    flows = _flows(w, resolved, explicit, lay)
+    flows = _flows(w, resolved, explicit, lay, notes)
+    for f in resolved["flows"]:
+        t = f.get("tcp") or {}
+        if f["app"] != "cbr" and t.get("cc") in ("westwood", "cubic") and t.get("recovery", "newreno") != "sack":
+            notes.append(f"flow {f['name']}: ns-2's Agent/TCP/Linux recovers losses with its SACK scoreboard "
+                         f"(TCPSink/Sack1); tcplab's flow recovers as {t.get('recovery', 'newreno')} "
+                         "(tcp.recovery = \"sack\" is the closer match)")
     if any(f.sender == "Agent/TCP/Linux" for f in flows):
         notes.append("Agent/TCP/Linux (Westwood+, CUBIC) is ns-2's port of Linux 2.6's congestion control with ns-2's "
                      "own loss recovery (SACK scoreboard, rate halving); `select_ca` also sets its timer tick to "
                      "the jiffy, whatever tcpTick_ says")
-    w(f"$ns_ at {_num(seconds(resolved.get('duration', '3600s')))} \"finish\"")
+    if settle_s:
+        notes.append(f"ns-2 runs every scheduled event {_num(settle_s)} s later than the scenario (settle): "
+                     "the routing agent's start-up (DSDV's first dumps, up to 2 s) is over before traffic; "
+                     "ns-2's trace times are that much later, its run as long")
+    w(f"$ns_ at {w.at(seconds(resolved.get('duration', '3600s')))} \"finish\"")
     w("$ns_ run")
-    return Script("\n".join(w.lines) + "\n", flows, nodes, wlan is not None, routing, notes)
+    return Script("\n".join(w.lines) + "\n", flows, nodes, wlan is not None, routing, notes, settle_s)
 
 
 # ------------------------------------------------------------------ wired
@@ -245,7 +278,7 @@ def _links(w: _Writer, resolved: dict[str, Any], vars_: dict[str, str], notes: l
         notes.append("ns-2's link error model (lossmodel) drops a packet before the link's queue traces it "
                      "(a lost packet never takes queue space)")
     for t, what, a, b in sorted(downs):
-        w(f"$ns_ rtmodel-at {_num(t)} {what} {a} {b}")
+        w(f"$ns_ rtmodel-at {w.at(t)} {what} {a} {b}")
     if downs:
         notes.append("an outage is ns-2's rtmodel link down/up: packets in flight on the link are lost, "
                      "the queue is kept; routes stay static")
@@ -329,7 +362,8 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
     agent = ROUTING[routing["protocol"]]
     if routing["protocol"] == "static":
         notes.append("static routes run as ns-2's DSDV (ns-2.35 as packaged has no static wireless routing): "
-                     "its updates are routing packets tcplab does not send")
+                     "its updates are routing packets tcplab does not send, and it starts without routes "
+                     "(each node's first dump U(0, 2 s) after the start; --settle runs the schedule after that)")
     prop = wl.get("propagation") or {"model": "two_ray_ground"}
     w(f"# WLAN {wl['name']} ({wl['mode']}, ns2_dsss)")
     w(f"Mac/802_11 set dataRate_ {_rate(wl.get('rate', '2Mbps'))}")
@@ -394,8 +428,8 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
             w(f"set em_({i},out) $last_err_(out)")
             for start, end in _outages(s.get("outage") or {}, seconds(resolved.get("duration", "3600s"))):
                 for d in ("in", "out"):
-                    schedule.append(f"$ns_ at {_num(start)} \"$em_({i},{d}) set rate_ 1\"")
-                    schedule.append(f"$ns_ at {_num(end)} \"$em_({i},{d}) set rate_ {_num(_station_p(s, d))}\"")
+                    schedule.append(f"$ns_ at {w.at(start)} \"$em_({i},{d}) set rate_ 1\"")
+                    schedule.append(f"$ns_ at {w.at(end)} \"$em_({i},{d}) set rate_ {_num(_station_p(s, d))}\"")
         w(f"$node_({i}) random-motion 0")
         x, y = positions[i]
         w(f"$node_({i}) set X_ {_num(x + shift_x)}")
@@ -403,8 +437,12 @@ def _wireless(w: _Writer, resolved: dict[str, Any], wl: dict[str, Any], base_dir
         w(f"$node_({i}) set Z_ 0")
         mob = s.get("mobility") or {}
         if mob.get("model") == "waypoints":
-            schedule += _waypoints(i, mob["points"], shift_x, shift_y)
+            schedule += _waypoints(i, mob["points"], shift_x, shift_y, w.at)
     if wl.get("mobility_file"):
+        if w.settle_s:
+            raise refuse(f"wlans.{wl['name']}.mobility_file", wl["mobility_file"],
+                         "its moves are scheduled by the file itself and would not run later with settle; "
+                         "settle is for static-route networks (leave it at 0 here)")
         w(f"source {{{_mobility_path(wl, base_dir)}}} ;# setdest file, passed through unchanged")
     for line in schedule:
         w(line)
@@ -461,7 +499,7 @@ def _waypoint_max(s: dict[str, Any], k: int) -> float:
     return max(_m(p[k]) for p in mob["points"])
 
 
-def _waypoints(i: int, points: list[list[str]], sx: float, sy: float) -> list[str]:
+def _waypoints(i: int, points: list[list[str]], sx: float, sy: float, at: Callable[[float], str]) -> list[str]:
     """Straight legs at constant speed: at each point's predecessor's time, setdest to it."""
     out = []
     for prev, cur in zip(points, points[1:]):
@@ -470,7 +508,7 @@ def _waypoints(i: int, points: list[list[str]], sx: float, sy: float) -> list[st
         dist = math.hypot(x1 - x0, y1 - y0)
         if dist == 0 or t1 <= t0:
             continue
-        out.append(f"$ns_ at {_num(t0)} \"$node_({i}) setdest {_num(x1 + sx)} {_num(y1 + sy)} {_num(dist / (t1 - t0))}\"")
+        out.append(f"$ns_ at {at(t0)} \"$node_({i}) setdest {_num(x1 + sx)} {_num(y1 + sy)} {_num(dist / (t1 - t0))}\"")
     return out
 
 
@@ -485,7 +523,8 @@ def _sender_class(t: dict[str, Any]) -> tuple[str, str]:
     return sender, "Agent/TCPSink/Sack1" if rec == "sack" else "Agent/TCPSink"
 
 
-def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], lay: _Layout) -> list[FlowMap]:
+def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], lay: _Layout,
+           notes: list[str]) -> list[FlowMap]:
     index, tclvar = lay.ids, lay.vars
     ports: dict[int, int] = {}
 
@@ -513,10 +552,10 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
             w(f"$app_ set packetSize_ {payload + 28}")
             w(f"$app_ set rate_ {_rate(f['rate'])}")
             w("$app_ attach-agent $src_")
-            w(f"$ns_ at {_num(start)} \"$app_ start\"")
+            w(f"$ns_ at {w.at(start)} \"$app_ start\"")
             if f.get("stop"):
-                w(f"$ns_ at {_num(seconds(f['stop']))} \"$app_ stop\"")
-            out.append(FlowMap(f["name"], "cbr", src, port(src), dst, port(dst), fid, payload, None, start, "Agent/UDP",
+                w(f"$ns_ at {w.at(seconds(f['stop']))} \"$app_ stop\"")
+            out.append(FlowMap(f["name"], "cbr", src, port(src), dst, port(dst), fid, payload, None, start + w.settle_s, "Agent/UDP",
                                lay.addrs.get(f["src"], -1), lay.addrs.get(f["dst"], -1)))
             continue
         t = f["tcp"]
@@ -529,6 +568,7 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
         w(f"set tcp_ [new {sender}]")
         w(f"$tcp_ set fid_ {fid}")
         settings = tcp_settings(t, mine)
+        ssthresh = settings.pop("ssthresh_", None)
         for var, value in settings.items():
             w(f"$tcp_ set {var} {value}")
         if sender == "Agent/TCP/Linux" and "timestamps_" not in settings:
@@ -544,15 +584,27 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
         w("$tcp_ attach $tf")
         w("$tcp_ trace nrexmit_")  # ns-2.35 tcp.cc: timeouts with data outstanding
         if sender == "Agent/TCP/Linux":
-            w(f"$ns_ at 0 \"$tcp_ select_ca {t['cc']}\"")
+            w(f"$ns_ at {w.at(0)} \"$tcp_ select_ca {t['cc']}\"")
+        if ssthresh is not None:
+            # ns-2.35 tcp.cc reset() sets ssthresh_ = window_: once when the agent is created (window_'s class
+            # default, 20), and again when `run` resets the nodes -- a wired node resets its agents, a mobile
+            # node (ns-mobilenode.tcl) does not. Set after both, at t = 0, the scenario's value holds everywhere.
+            w(f"$ns_ at {w.at(0)} \"$tcp_ set ssthresh_ {ssthresh}\"")
+        elif tclvar[f["server"]].startswith("$node_("):
+            ss = t.get("initial_ssthresh")
+            ours = size_bytes(ss) // max(1, size_bytes(t.get("mss", "1460B"))) if isinstance(ss, str) else None
+            if ours != 20:
+                notes.append(f"flow {f['name']}: ns-2 starts ssthresh_ at 20 packets on a wireless sender (window_'s "
+                             "default when the agent is created; a mobile node's reset leaves its agents alone), "
+                             f"tcplab at {'no limit' if ours is None else f'{ours} segments'} (tcp.initial_ssthresh)")
         w("set app_ [new Application/FTP]")
         w("$app_ attach-agent $tcp_")
         size = size_bytes(f["size"]) if f["app"] == "bulk_download" else None
         if size is None:
-            w(f"$ns_ at {_num(start)} \"$app_ start\"")
+            w(f"$ns_ at {w.at(start)} \"$app_ start\"")
         else:
-            w(f"$ns_ at {_num(start)} \"$app_ send {size}\"")
+            w(f"$ns_ at {w.at(start)} \"$app_ send {size}\"")
         mss = int(settings.get("packetSize_", "1000"))
-        out.append(FlowMap(f["name"], "tcp", src, port(src), dst, port(dst), fid, mss, size, start, sender,
+        out.append(FlowMap(f["name"], "tcp", src, port(src), dst, port(dst), fid, mss, size, start + w.settle_s, sender,
                            lay.addrs.get(f["server"], -1), lay.addrs.get(f["client"], -1)))
     return out
