@@ -22,7 +22,7 @@ import signal
 import stat
 import sys
 import tempfile
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +40,25 @@ class OutputError(ValueError):
 
 def write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (temporary file in the same folder, then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    replace_file(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def replace_file(path: Path, write: Callable[[Path], object], *, parents: bool = True) -> Path:
+    """Make ``path`` the file ``write`` writes, whole or not at all: ``write`` fills a temporary
+    name beside it (:func:`temporary_name`), which is then renamed over ``path``.  A temporary
+    file a killed tcplab left in that folder is removed first (:func:`remove_stale_staging`);
+    ours goes if ``write`` fails or is interrupted.  Missing folders above ``path`` are made if
+    ``parents``."""
+    if parents:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_staging(path)
     tmp = temporary_name(path)
     try:
-        tmp.write_text(text, encoding="utf-8")
+        write(tmp)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+    return path
 
 
 def staging_dir(target: Path) -> Path:
