@@ -163,6 +163,37 @@ def test_a_late_file_whose_name_is_taken_is_kept_beside_with_a_warning(
     assert f"kept {kept[0]}" in capsys.readouterr().err
 
 
+def test_an_interruption_after_the_swap_never_lets_the_callers_clean_up_reach_the_old_side(
+    out: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Callers remove the staging folder when publishing raises (report.py, validate ns2): after
+    the swap that name held the old folder, with any file the user had just put in it."""
+    real = _fs._exchange
+
+    def late_then_swap(a: Path, b: Path) -> None:
+        (b / "late.txt").write_text("written during the publish")
+        real(a, b)
+
+    def interrupted(side: Path, out: Path) -> bool:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_fs, "_exchange", late_then_swap)
+    monkeypatch.setattr(_fs, "_drain_swapped", interrupted)
+    st = _stage(out, SECOND)
+    with pytest.raises(KeyboardInterrupt):
+        try:
+            publish(st, out, "index.md", "report")
+        except BaseException:
+            import shutil
+
+            shutil.rmtree(st, ignore_errors=True)  # what report.py does
+            _fs.remove_staging()  # what the CLI does on its way out
+            raise
+    assert _state(out) == _expected(SECOND)
+    (side,) = [out.parent / n for n in _hidden(out.parent)]
+    assert (side / "late.txt").read_text() == "written during the publish"
+
+
 def test_a_symlinked_folder_is_published_file_by_file_and_stays_a_symlink(tmp_path: Path) -> None:
     real = tmp_path / "real"
     publish(_stage(real, FIRST), real, "index.md", "report")

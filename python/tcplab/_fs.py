@@ -125,8 +125,8 @@ def owner_gone(tag: str) -> bool:
 
 #: A staging folder's or temporary file's name: ``.<name>.tcplab-<pid>-<start ticks>.<suffix>``.
 #: A folder's suffix is ``tempfile.mkdtemp``'s (8 of ``[a-z0-9_]``; ``_b``: the old side while
-#: :func:`_exchange` falls back to two renames); a file's is ``tmp``.
-_OWNED_NAME = re.compile(r"^\.(?P<target>.+)\.tcplab-(?P<tag>[0-9]+-[0-9]+)\.(?P<suffix>tmp|[a-z0-9_]{8}(?:_b)?)$")
+#: :func:`_exchange` falls back to two renames; ``_o``: the old side being drained); a file's is ``tmp``.
+_OWNED_NAME = re.compile(r"^\.(?P<target>.+)\.tcplab-(?P<tag>[0-9]+-[0-9]+)\.(?P<suffix>tmp|[a-z0-9_]{8}(?:_b|_o)?)$")
 
 
 def _staging_prefix(target: Path, pid: int) -> str:
@@ -286,9 +286,10 @@ def _swap_in(staging: Path, out: Path, old: set[str], new: list[str]) -> bool:
     2. ``out`` gets a manifest of ``old`` (the old side then proves which of its files are ours).
     3. One ``renameat2(RENAME_EXCHANGE)`` swaps the two names (two renames where the file system
        cannot, with a moment without ``out``).
-    4. The old folder, now under the staging name, is drained (:func:`_drain_swapped`): tcplab's
-       old files and the second names go, and a file the user put into ``out`` between steps 1
-       and 3 is moved into the new ``out`` (or kept there, with a warning, if its name is taken).
+    4. The old folder, now under the staging name, is renamed (``…_o``: a caller's clean-up of
+       the staging name must not reach it) and drained (:func:`_drain_swapped`): tcplab's old
+       files and the second names go, and a file the user put into ``out`` between steps 1 and 3
+       is moved into the new ``out`` (or kept there, with a warning, if its name is taken).
 
     A SIGKILL at any point leaves the staging name, which the next publish into this parent
     proves stale and drains or removes (:func:`remove_stale_staging`).
@@ -315,7 +316,14 @@ def _swap_in(staging: Path, out: Path, old: set[str], new: list[str]) -> bool:
                 _exchange(staging, out)
             except OSError:
                 return False
-            side = staging  # now the old folder: it may hold a file of the user's, never rmtree it
+            # The staging name now holds the old folder, which may hold a file of the user's: it
+            # moves to a name of its own, so that a caller's clean-up of the staging folder (an
+            # rmtree on an interruption) finds nothing there.
+            side = staging.with_name(staging.name + "_o")
+            try:
+                os.rename(staging, side)
+            except OSError:
+                side = staging
         else:
             try:
                 os.rename(staging, out)  # appears whole (or replaces an empty folder made meanwhile)
