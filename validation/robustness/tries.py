@@ -95,7 +95,7 @@ class Try:
     api: str | None = None  # a Python snippet run instead of the CLI
     expect_rc: int | None = None  # the exit code this try must give, where one is right
     expect_err: str | None = None  # text stderr must hold (e.g. the exception and the argument named)
-    kill_when: Callable[[], bool] | None = None  # kill once this holds (a state, not a time; 600 s at most)
+    kill_when: Callable[[int], bool] | None = None  # kill once this holds of the PID (a state, not a time; 600 s at most)
     never: list[str] = field(default_factory=list)  # absolute paths outside the sandbox that must not appear
     clears: Callable[[], set[str]] | None = None  # what a killed try left, which this try must remove
 
@@ -181,10 +181,22 @@ def listening(inodes: set[str]) -> set[str]:
     return addrs
 
 
-def ray_scratch() -> set[str]:
+def ray_scratch(owner: int | None = None) -> set[str]:
     """tcplab's Ray folders in /tmp (used instead of TMPDIR when TMPDIR is too long for Ray's
-    socket paths, as the sandbox's is): each must be gone when its sweep ends."""
-    return {str(p) for p in Path("/tmp").glob("tcplab-ray-*")}
+    socket paths, as the sandbox's is): each must be gone when its sweep ends.  With ``owner``,
+    only those whose owner file names that PID: other tcplab runs on a shared machine (a test
+    suite running in parallel) make and remove folders of their own meanwhile."""
+    found = set()
+    for p in Path("/tmp").glob("tcplab-ray-*"):
+        if owner is not None:
+            try:
+                word, _, tag = (p / ".tcplab-owner").read_text().strip().partition(" ")
+            except OSError:
+                continue
+            if word != "tcplab-ray" or tag.split("-")[0] != str(owner):
+                continue
+        found.add(str(p))
+    return found
 
 
 #: A staging folder's or temporary file's name (python/tcplab/_fs.py ``_OWNED_NAME``).
@@ -230,7 +242,7 @@ def run_try(t: Try, box: Path, env: dict[str, str]) -> Outcome:
         while p.poll() is None and time.monotonic() < deadline:
             if t.ray:
                 bound |= listening(socket_inodes(tree_pids(p.pid)))
-            if t.kill_when is not None and t.kill_when() and (bound or not t.ray):
+            if t.kill_when is not None and t.kill_when(p.pid) and (bound or not t.ray):
                 break
             time.sleep(0.2)
         if t.kill is not None:
@@ -262,7 +274,7 @@ def run_try(t: Try, box: Path, env: dict[str, str]) -> Outcome:
         problems.append(f"written outside --out: {written[:3]}")
     # Temporary files are tcplab's (or Ray's) to remove before it ends; only a SIGKILL excuses them.
     left = [f for f in after if under(f, [".tmp"]) and f not in before]
-    left += sorted(ray_scratch() - scratch_before)
+    left += sorted(ray_scratch(p.pid) - scratch_before)
     if left and t.kill != signal.SIGKILL:
         problems.append(f"left in TMPDIR: {left[:3]}")
     if t.expect_rc is not None and rc != t.expect_rc:
@@ -280,7 +292,7 @@ def run_try(t: Try, box: Path, env: dict[str, str]) -> Outcome:
     if t.kill == signal.SIGKILL:
         KILLED.update(staging_names(box) - staging_before)
         if t.ray:
-            KILLED.update(ray_scratch() - scratch_before)
+            KILLED.update(ray_scratch(p.pid) - scratch_before)
     if t.clears is not None:
         cleared = t.clears()
         if not cleared:
@@ -303,6 +315,8 @@ def run_try(t: Try, box: Path, env: dict[str, str]) -> Outcome:
         problems.append(f"listening on {sorted(wide)}")
     if t.ray and not bound:
         problems.append("no listening socket seen (Ray did not start?)")
+    if problems and err.strip():
+        problems.append("stderr ends: " + err.strip().splitlines()[-1][:200])
     return Outcome(t, rc, problems)
 
 
@@ -328,9 +342,9 @@ sys.exit(cli.main(["run", "wired.toml", "--out", "K2"]))
 """
 
 
-def ray_session_started() -> bool:
-    """A Ray of tcplab's has made its session in /tmp (the sandbox's TMPDIR is too long for it)."""
-    return any(Path("/tmp").glob("tcplab-ray-*/session_latest"))
+def ray_session_started(pid: int) -> bool:
+    """The Ray of driver ``pid`` has made its session in /tmp (the sandbox's TMPDIR is too long for it)."""
+    return any((Path(d) / "session_latest").exists() for d in ray_scratch(pid))
 
 
 def tries(box: Path, fast: bool, ray: bool) -> list[Try]:
@@ -436,7 +450,7 @@ def tries(box: Path, fast: bool, ray: bool) -> list[Try]:
     for where in ("_exchange", "_drain_swapped"):
         stop = box / ".tmp" / f"stopped{where}"
         T.append(Try("kill", f"SIGKILL publishing run --out K2, at {where}", [], ["K2", ".K2."], kill=signal.SIGKILL,
-                     api=STOPPING_RUN.format(where=where, stop=str(stop)), kill_when=stop.exists))
+                     api=STOPPING_RUN.format(where=where, stop=str(stop)), kill_when=lambda _pid, stop=stop: stop.exists()))
         T.append(Try("kill", f"next run into K3 (same parent) after the kill at {where}", ["run", "wired.toml", "--out", "K3"],
                      ["K3", ".K2.", ".K3."], clears=killed_leftovers(".K2.")))
     if ray:
@@ -468,6 +482,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fast", action="store_true", help="skip kills, Ray and reproduce (about 30 s)")
     ap.add_argument("--no-ray", action="store_true", help="skip the Ray-backed sweep")
+    ap.add_argument("--only", metavar="TEXT", help="run only the tries whose category or name holds TEXT")
     a = ap.parse_args(argv)
     box = Path(tempfile.mkdtemp(prefix="tcplab-tries-"))
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), TMPDIR=str(box / ".tmp"), HOME=str(box / ".home"))
@@ -476,6 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     outcomes = []
     try:
         ts = tries(box, a.fast, not a.no_ray)
+        if a.only:
+            ts = [t for t in ts if a.only in t.category or a.only in t.name]
         prepare_readonly_store(box, env)
         for t in ts:
             o = run_try(t, box, env)
