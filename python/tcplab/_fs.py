@@ -4,10 +4,15 @@ Every file tcplab writes for a user (run outputs, reports, exports) is first wri
 temporary name and then renamed, so a crash or Ctrl-C never leaves a truncated file.
 
 An output folder (``tcplab run --out``, ``tcplab reproduce --out``) is filled in a staging folder
-beside it and then *published* into it file by file (:func:`publish`).  The folder keeps a manifest
-(:data:`MANIFEST`) of the files tcplab wrote there; publishing replaces and removes only files the
-manifest lists, so whatever else the user keeps in the folder survives, and a file of the same name
-that tcplab did not write is never overwritten (the command is refused before anything is moved).
+beside it and then *published* (:func:`publish`): the whole folder is swapped in by one rename
+where it can be, file by file otherwise.  The folder keeps a manifest (:data:`MANIFEST`) of the
+files tcplab wrote there; publishing replaces and removes only files the manifest lists, so
+whatever else the user keeps in the folder survives, and a file of the same name that tcplab did
+not write is never overwritten (the command is refused before anything is moved).
+
+Temporary files and staging folders are named after their owner (PID and start time,
+:func:`owner_tag`); what a SIGKILLed tcplab left is removed by the next one writing beside it,
+once its owner is provably gone (:func:`remove_stale_staging`).
 """
 
 from __future__ import annotations
