@@ -199,7 +199,7 @@ def test_a_live_or_foreign_staging_folder_is_kept(tmp_path: Path) -> None:
     for f in foreign:
         f.mkdir()
     # A dead owner: a PID that cannot exist (above the kernel's pid_max).
-    dead = tmp_path / ".R.tcplab-2147483647-5.abc"
+    dead = tmp_path / ".R.tcplab-2147483647-5.abc12345"  # mkdtemp's 8-character suffix
     dead.mkdir()
     (dead / "summary.json").write_text("{}")
     assert remove_stale_staging(out) == [dead]

@@ -99,7 +99,7 @@ def run(
     Raises :class:`ScenarioError` for invalid input and :class:`SimulationError` if the run fails.
     """
     from tcplab._args import check_path, check_scenario, check_seed, override_items
-    from tcplab._capture import capture_request
+    from tcplab._capture import capture_request, captures_into
 
     check_scenario(scenario_or_path)
     check_seed(seed)
@@ -111,7 +111,8 @@ def run(
 
     pairs, ev_file, ev_format = events_request(src.text, src.format, pairs, trace_events, "trace_events")
     ns2 = os.fspath(ev_file) if ev_format == "ns2" and ev_file is not None else None
-    raw = _core.run(src.text, src.format, seed, pairs, folder, ns2)
+    with captures_into(folder):
+        raw = _core.run(src.text, src.format, seed, pairs, folder, ns2)
     result = Result.from_raw(raw)
     write_events(result, ev_file, ev_format)
     return result

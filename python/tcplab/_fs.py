@@ -4,22 +4,32 @@ Every file tcplab writes for a user (run outputs, reports, exports) is first wri
 temporary name and then renamed, so a crash or Ctrl-C never leaves a truncated file.
 
 An output folder (``tcplab run --out``, ``tcplab reproduce --out``) is filled in a staging folder
-beside it and then *published* into it file by file (:func:`publish`).  The folder keeps a manifest
-(:data:`MANIFEST`) of the files tcplab wrote there; publishing replaces and removes only files the
-manifest lists, so whatever else the user keeps in the folder survives, and a file of the same name
-that tcplab did not write is never overwritten (the command is refused before anything is moved).
+beside it and then *published* (:func:`publish`): the whole folder is swapped in by one rename
+where it can be, file by file otherwise.  The folder keeps a manifest (:data:`MANIFEST`) of the
+files tcplab wrote there; publishing replaces and removes only files the manifest lists, so
+whatever else the user keeps in the folder survives, and a file of the same name that tcplab did
+not write is never overwritten (the command is refused before anything is moved).
+
+Temporary files and staging folders are named after their owner (PID and start time,
+:func:`owner_tag`); what a SIGKILLed tcplab left is removed by the next one writing beside it,
+once its owner is provably gone (:func:`remove_stale_staging`).
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import json
 import os
+import re
 import shutil
 import signal
 import stat
+import sys
 import tempfile
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
+from typing import Any
 
 #: Where sweeps and `tcplab results` keep their runs unless told otherwise (defined here, not in
 #: ``store``, so that the CLI can name it without importing polars).
@@ -35,10 +45,25 @@ class OutputError(ValueError):
 
 def write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (temporary file in the same folder, then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    replace_file(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def replace_file(path: Path, write: Callable[[Path], object], *, parents: bool = True) -> Path:
+    """Make ``path`` the file ``write`` writes, whole or not at all: ``write`` fills a temporary
+    name beside it (:func:`temporary_name`), which is then renamed over ``path``.  A temporary
+    file a killed tcplab left in that folder is removed first (:func:`remove_stale_staging`);
+    ours goes if ``write`` fails or is interrupted.  Missing folders above ``path`` are made if
+    ``parents``."""
+    if parents:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_staging(path)
+    tmp = temporary_name(path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
 
 
 def staging_dir(target: Path) -> Path:
@@ -72,45 +97,89 @@ def _start_ticks(pid: int) -> str | None:
     return stat_line.rsplit(")", 1)[1].split()[19]
 
 
+def owner_tag(pid: int | None = None) -> str:
+    """``<pid>-<start ticks>`` of this process (or ``pid``): who made a temporary file or folder.
+
+    A PID alone is not proof: PIDs are reused.  With the start time, :func:`owner_gone` can tell
+    the owner from a later process that got the same PID (ticks ``0`` when /proc is missing).
+    """
+    pid = os.getpid() if pid is None else pid
+    return f"{pid}-{_start_ticks(pid) or 0}"
+
+
+def owner_gone(tag: str) -> bool:
+    """True only if the process ``tag`` (see :func:`owner_tag`) provably no longer runs: no process
+    has its PID, or the one that has it started at another time.  A malformed tag is never gone."""
+    pid_s, _, ticks = tag.partition("-")
+    if not (pid_s.isdigit() and ticks.isdigit()):
+        return False
+    pid = int(pid_s)
+    alive = _start_ticks(pid)
+    if alive is not None:
+        return ticks != "0" and alive != ticks  # the same start time: still the owner
+    if ticks != "0":
+        return True  # /proc answers for other processes: this PID has none
+    try:  # no /proc: ask the kernel whether the PID is taken (reuse cannot be told apart)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+#: A staging folder's or temporary file's name: ``.<name>.tcplab-<pid>-<start ticks>.<suffix>``.
+#: A folder's suffix is ``tempfile.mkdtemp``'s (8 of ``[a-z0-9_]``; ``_b``: the old side while
+#: :func:`_exchange` falls back to two renames; ``_o``: the old side being drained); a file's is ``tmp``.
+_OWNED_NAME = re.compile(r"^\.(?P<target>.+)\.tcplab-(?P<tag>[0-9]+-[0-9]+)\.(?P<suffix>tmp|[a-z0-9_]{8}(?:_b|_o)?)$")
+
+
 def _staging_prefix(target: Path, pid: int) -> str:
     """A staging folder's name says whose it is: ``.<out>.tcplab-<pid>-<start ticks>.``; a later
     run can then prove that its owner is gone (a SIGKILL leaves the folder behind)."""
-    return f".{target.name}.tcplab-{pid}-{_start_ticks(pid) or 0}."
+    return f".{target.name}.tcplab-{owner_tag(pid)}."
+
+
+def temporary_name(path: Path) -> Path:
+    """Where to write ``path`` before renaming it into place: a hidden name beside it that says
+    whose it is (``.<name>.tcplab-<pid>-<start ticks>.tmp``), so that one left by a killed process
+    is removed by the next tcplab writing into that folder (:func:`remove_stale_staging`)."""
+    return path.with_name(f".{path.name}.tcplab-{owner_tag()}.tmp")
 
 
 def remove_stale_staging(target: Path) -> list[Path]:
-    """Remove the staging folders of ``target`` left by tcplab processes that no longer run.
+    """Remove the staging folders and temporary files beside ``target`` left by tcplab processes
+    that no longer run (a SIGKILL cannot be caught: nothing ran to remove them).
 
-    Only folders whose name is a tcplab staging name for this target are considered, and only
-    those whose process is gone (no such PID, or a PID reused by a process that started at another
-    time) are removed: a run still going on in parallel keeps its folder.  Returns what was removed.
+    Every entry of ``target``'s parent whose name is a tcplab staging or temporary name (any
+    target, :data:`_OWNED_NAME`), that is owned by this user and not a symlink, and whose process
+    is provably gone (:func:`owner_gone`) is removed; a run still going on in parallel keeps its
+    own.  A folder holding a manifest is the old side of a folder swap (:func:`publish`): only
+    what it proves tcplab's is removed (:func:`_drain_swapped`).  Returns what was removed.
     """
-    prefix = f".{target.name}.tcplab-"
     removed = []
     try:
         entries = list(target.parent.iterdir())
     except OSError:
         return removed
     for p in entries:
-        if not p.name.startswith(prefix) or p.is_symlink() or not p.is_dir():
+        m = _OWNED_NAME.match(p.name)
+        if m is None or not owner_gone(m["tag"]):
             continue
-        owner = p.name[len(prefix) :].split(".", 1)[0]
-        pid_s, _, ticks = owner.partition("-")
-        if not (pid_s.isdigit() and ticks.isdigit()):
+        try:
+            st = p.lstat()
+        except OSError:
             continue
-        pid = int(pid_s)
-        alive = _start_ticks(pid)
-        if alive is not None and (ticks == "0" or alive == ticks):
-            continue  # its process still runs (or cannot be told apart from it)
-        if alive is None and ticks == "0":
-            try:
-                os.kill(pid, 0)
-                continue
-            except ProcessLookupError:
-                pass
-            except OSError:
-                continue
-        shutil.rmtree(p, ignore_errors=True)
+        if st.st_uid != os.geteuid() or stat.S_ISLNK(st.st_mode):
+            continue  # not ours to remove
+        if stat.S_ISDIR(st.st_mode) and m["suffix"] != "tmp":
+            if (p / MANIFEST).is_file() and not _drain_swapped(p, target.parent / m["target"]):
+                continue  # something in it is not provably tcplab's: kept
+            shutil.rmtree(p, ignore_errors=True)
+        elif stat.S_ISREG(st.st_mode) and m["suffix"] == "tmp":
+            p.unlink(missing_ok=True)
+        else:
+            continue
         removed.append(p)
     return removed
 
@@ -172,17 +241,22 @@ def check_out(out: Path, marker: str, what: str) -> None:
 
 
 def publish(staging: Path, out: Path, marker: str, what: str) -> list[str]:
-    """Move every file of ``staging`` into ``out`` and record them in ``out``'s manifest.
+    """Make ``out`` hold every file of ``staging`` and record them in ``out``'s manifest.
 
     Files tcplab wrote into ``out`` before (its manifest; or, for a folder of an older tcplab that
     has ``marker``, the files of the same names) are replaced, and those not written this time are
     removed.  No other file is touched: if one has the name of a file to be written, nothing is
     moved and :class:`OutputError` is raised.  ``staging`` is removed.  Returns the files written.
+
+    Whole folder at once where it can (:func:`_swap_in`): the new folder is completed beside
+    ``out`` (the user's files given a second name in it, a hard link) and the two are exchanged
+    by one rename, so that a reader opening ``out`` finds the old folder or the new one, never a
+    mix.  Otherwise (``out`` a symlink or mount point, another user's, holding the working
+    folder, a file system without hard links) file by file, as before.
     """
     new = sorted(_files(staging))
     check_out(out, marker, what)
-    out.mkdir(parents=True, exist_ok=True)
-    old = read_manifest(out)
+    old = read_manifest(out) if out.is_dir() else set()
     if old is None:  # a new folder, or one from a tcplab without manifests
         old = {f for f in new if (out / f).is_file()} if (out / marker).is_file() else set()
     clash = [f for f in new if f not in old and os.path.lexists(out / f)]
@@ -191,6 +265,9 @@ def publish(staging: Path, out: Path, marker: str, what: str) -> list[str]:
             f"{out}: would overwrite {', '.join(clash[:3])}{' …' if len(clash) > 3 else ''}, "
             f"which tcplab did not write there; move it away or choose another folder"
         )
+    if _swap_in(staging, out, old, new):
+        return new
+    out.mkdir(parents=True, exist_ok=True)
     # The manifest lists old and new files while they are moved, so that an interruption never
     # leaves a file of ours unlisted (the next run still knows it may replace it).
     _write_manifest(out, old | set(new))
@@ -203,6 +280,201 @@ def publish(staging: Path, out: Path, marker: str, what: str) -> list[str]:
     shutil.rmtree(staging, ignore_errors=True)
     _STAGING.discard(staging)
     return new
+
+
+def _swap_in(staging: Path, out: Path, old: set[str], new: list[str]) -> bool:
+    """Publish ``staging`` as ``out`` in one step; False (nothing of ``out`` changed) if it cannot.
+
+    1. Every entry of ``out`` that is not tcplab's (not in ``old``, not the manifest) gets a second
+       name at the same place in ``staging`` (``os.link``: the same file, not a copy), folders
+       are re-made; ``staging`` gets the new manifest and ``out``'s mode.
+    2. ``out`` gets a manifest of ``old`` (the old side then proves which of its files are ours).
+    3. One ``renameat2(RENAME_EXCHANGE)`` swaps the two names (two renames where the file system
+       cannot, with a moment without ``out``).
+    4. The old folder, now under the staging name, is renamed (``…_o``: a caller's clean-up of
+       the staging name must not reach it) and drained (:func:`_drain_swapped`): tcplab's old
+       files and the second names go, and a file the user put into ``out`` between steps 1 and 3
+       is moved into the new ``out`` (or kept there, with a warning, if its name is taken).
+
+    A SIGKILL at any point leaves the staging name, which the next publish into this parent
+    proves stale and drains or removes (:func:`remove_stale_staging`).
+    """
+    if not _can_swap(out):
+        return False
+    try:
+        if out.is_dir():
+            _link_others(out, staging, old)
+            mode = stat.S_IMODE(out.stat().st_mode)
+        else:
+            mode = 0o777 & ~_umask()  # what mkdir would have given it
+        _write_manifest(staging, new)
+        os.chmod(staging, mode)
+        if out.is_dir():
+            _write_manifest(out, old)
+    except OSError:
+        return False  # staging holds ours and second names only: publish file by file instead
+    held = {signal.SIGINT, signal.SIGTERM}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        if out.is_dir():
+            try:
+                _exchange(staging, out)
+            except OSError:
+                return False
+            # The staging name now holds the old folder, which may hold a file of the user's: it
+            # moves to a name of its own, so that a caller's clean-up of the staging folder (an
+            # rmtree on an interruption) finds nothing there.
+            side = staging.with_name(staging.name + "_o")
+            try:
+                os.rename(staging, side)
+            except OSError:
+                side = staging
+        else:
+            try:
+                os.rename(staging, out)  # appears whole (or replaces an empty folder made meanwhile)
+            except OSError:
+                return False
+            side = None
+        _STAGING.discard(staging)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    if side is not None and not _drain_swapped(side, out):
+        print(f"tcplab: kept {side}: it holds files put into {out} while it was replaced", file=sys.stderr)
+    return True
+
+
+def _can_swap(out: Path) -> bool:
+    """``out`` may be replaced by a rename: absent, or a real folder of this user's that is not a
+    mount point and does not hold this process's working folder."""
+    try:
+        st = out.lstat()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or os.path.ismount(out):
+        return False
+    try:
+        return not inside(Path.cwd(), out)
+    except OSError:
+        return False
+
+
+def _umask() -> int:
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return mask
+
+
+def _entries(root: Path, rel: str = "") -> Iterator[tuple[str, os.DirEntry[str]]]:
+    """Every entry under ``root`` (relative POSIX path, entry), a folder before what it holds;
+    symlinks are not followed."""
+    with os.scandir(root / rel if rel else root) as it:
+        items = sorted(it, key=lambda e: e.name)
+    for e in items:
+        name = f"{rel}/{e.name}" if rel else e.name
+        yield name, e
+        if e.is_dir(follow_symlinks=False):
+            yield from _entries(root, name)
+
+
+def _link_others(out: Path, staging: Path, ours: set[str]) -> None:
+    """Give every entry of ``out`` that tcplab did not write a second name in ``staging``."""
+    dev = out.stat().st_dev
+    for name, e in _entries(out):
+        if name == MANIFEST or name in ours:
+            continue
+        st = e.stat(follow_symlinks=False)
+        if st.st_dev != dev:
+            raise OSError(f"{out / name} is on another file system")
+        if stat.S_ISDIR(st.st_mode):
+            (staging / name).mkdir(exist_ok=True)
+            os.chmod(staging / name, stat.S_IMODE(st.st_mode))
+        else:
+            os.link(out / name, staging / name, follow_symlinks=False)
+
+
+def _exchange(a: Path, b: Path) -> None:
+    """Swap the names ``a`` and ``b`` atomically (Linux ``renameat2(RENAME_EXCHANGE)``); where the
+    call or the file system lacks it, two renames (``b`` is missing between them)."""
+    fn = _renameat2()
+    if fn is not None:
+        if fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+            return
+        err = ctypes.get_errno()
+        if err not in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+            raise OSError(err, os.strerror(err), str(b))
+    aside = a.with_name(a.name + "_b")
+    os.rename(b, aside)
+    try:
+        os.rename(a, b)
+    except OSError:
+        os.rename(aside, b)
+        raise
+    os.rename(aside, a)
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2  # linux/fs.h
+
+
+def _renameat2() -> Any:
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # not glibc >= 2.28
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+def _drain_swapped(side: Path, out: Path) -> bool:
+    """Empty ``side``, the old side of a folder swap (or a staging folder killed just before it),
+    removing only what is provably tcplab's or still present in ``out``; True if it is gone.
+
+    An entry goes if its manifest (``side``'s own) lists it, or if ``out`` has the same file at
+    the same place (a second name: nothing is lost).  Anything else is a file put into the old
+    folder by someone else: it is moved to its place in ``out`` if that is free, else kept.
+    """
+    listed = read_manifest(side) or set()
+    for name, e in list(_entries(side)):
+        if name == MANIFEST or e.is_dir(follow_symlinks=False):
+            continue
+        path = side / name
+        try:
+            st = e.stat(follow_symlinks=False)
+            if name in listed or _same_file(st, out / name):
+                path.unlink()
+                continue
+            if not inside((out / name).parent, out):
+                continue
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
+            os.link(path, out / name, follow_symlinks=False)  # fails if the name is taken
+            path.unlink()
+        except OSError:
+            continue
+    for name, e in reversed(list(_entries(side))):
+        if e.is_dir(follow_symlinks=False):
+            try:
+                (side / name).rmdir()  # only if empty
+            except OSError:
+                pass
+    if any(n != MANIFEST for n, _ in _entries(side)):
+        return False
+    (side / MANIFEST).unlink(missing_ok=True)
+    try:
+        side.rmdir()
+    except OSError:
+        return False
+    return True
+
+
+def _same_file(st: os.stat_result, other: Path) -> bool:
+    try:
+        o = other.lstat()
+    except OSError:
+        return False
+    return (o.st_dev, o.st_ino) == (st.st_dev, st.st_ino)
 
 
 def _remove_owned(out: Path, name: str) -> None:

@@ -33,9 +33,9 @@ def new_figure() -> tuple[Figure, Axes]:
 
 def save(fig: Figure, path: Path) -> Path:
     """Write ``fig`` as PNG to ``path``, creating folders."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png")
-    return path
+    from tcplab._fs import replace_file
+
+    return replace_file(path, lambda tmp: fig.savefig(tmp, format="png"))
 
 
 def metric_axis(metric: str) -> tuple[str, float]:

@@ -20,14 +20,16 @@ import itertools
 import json
 import logging
 import os
+import re
 import socket
+import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from tcplab import _core
+from tcplab import _core, _fs
 from tcplab._fs import read_input
 from tcplab.exceptions import ScenarioError, describe
 from tcplab.progress import tracker
@@ -538,10 +540,13 @@ def _private_files(ray: Any) -> Iterator[str]:
     import shutil
     import tempfile
 
-    scratch = tempfile.mkdtemp(prefix="tcplab-ray-")
+    for top in {tempfile.gettempdir(), "/tmp"}:  # where ours go: a killed driver's are still there
+        remove_stale_ray_folders(Path(top))
+    scratch = tempfile.mkdtemp(prefix=RAY_FOLDER_PREFIX)
     if len(scratch) > _RAY_SCRATCH_MAX:  # a long $TMPDIR: Ray's socket paths would not fit
         os.rmdir(scratch)
-        scratch = tempfile.mkdtemp(prefix="tcplab-ray-", dir="/tmp")
+        scratch = tempfile.mkdtemp(prefix=RAY_FOLDER_PREFIX, dir="/tmp")
+    _write_owner(Path(scratch))
     saved = {k: os.environ.get(k) for k in ("RAY_AUTH_TOKEN", "RAY_AUTH_MODE")}
     os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)  # 256 bits, as Ray's own generator
     _forget_token()  # a token an earlier ray.init of this process cached would not match ours
@@ -555,6 +560,58 @@ def _private_files(ray: Any) -> Iterator[str]:
                 os.environ[k] = v
         _forget_token()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+#: The private folder of a Ray tcplab started (``tempfile.mkdtemp``'s 8-character suffix follows).
+RAY_FOLDER_PREFIX = "tcplab-ray-"
+#: The file in it that says which process made it: ``tcplab-ray <pid>-<start ticks>``.
+RAY_OWNER_FILE = ".tcplab-owner"
+_RAY_FOLDER = re.compile(r"^tcplab-ray-[a-z0-9_]{8}$")
+
+
+def _write_owner(folder: Path) -> None:
+    """Mark ``folder`` as this process's (before Ray writes anything in it)."""
+    with open(folder / RAY_OWNER_FILE, "x", encoding="ascii") as f:
+        f.write(f"tcplab-ray {_fs.owner_tag()}\n")
+
+
+def remove_stale_ray_folders(top: Path) -> list[Path]:
+    """Remove the private Ray folders in ``top`` of tcplab drivers that no longer run.
+
+    A driver killed with SIGKILL cannot remove its folder (Ray's session files: logs, sockets,
+    spilled objects); the next tcplab that starts a Ray does.  Removed only what is provably
+    such a folder and dead: the name ``tcplab-ray-XXXXXXXX``, a real folder (not a symlink) owned
+    by this user, holding a regular owner file ``tcplab-ray <pid>-<start ticks>`` written by
+    :func:`_write_owner`, whose process no longer exists (:func:`tcplab._fs.owner_gone`: no such
+    PID, or a PID reused by a process started at another time).  Anything else is left alone: a
+    live driver's folder, a folder without (or with a malformed) owner file, another user's.
+    """
+    import shutil
+
+    removed: list[Path] = []
+    try:
+        entries = list(top.iterdir())
+    except OSError:
+        return removed
+    for folder in entries:
+        if not _RAY_FOLDER.match(folder.name):
+            continue
+        try:
+            st = folder.lstat()
+            marker = folder / RAY_OWNER_FILE
+            mst = marker.lstat()
+            if not (stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and stat.S_ISREG(mst.st_mode)):
+                continue
+            if mst.st_size > 64:
+                continue
+            word, _, tag = marker.read_text(encoding="ascii").strip().partition(" ")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if word != "tcplab-ray" or not _fs.owner_gone(tag):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
 
 
 def _forget_token() -> None:

@@ -30,7 +30,7 @@ from typing import Any
 
 import polars as pl
 
-from tcplab._fs import DEFAULT_STORE
+from tcplab._fs import DEFAULT_STORE, remove_stale_staging, replace_file, temporary_name
 from tcplab.metrics import Family
 from tcplab.result import FLOW_SCHEMA, series_frame
 
@@ -188,14 +188,20 @@ class Store:
     def _write_series(self, key: str, series: dict[str, list[Any]]) -> None:
         self.series_dir.mkdir(parents=True, exist_ok=True)
         final = self.series_dir / f"{key}.parquet"
-        tmp = self.series_dir / f".{key}.{os.getpid()}.tmp"
-        series_frame(series).write_parquet(tmp)
-        os.replace(tmp, final)
+        tmp = temporary_name(final)  # says whose it is: a killed sweep's is removed by the next
+        try:
+            series_frame(series).write_parquet(tmp)
+            os.replace(tmp, final)
+        finally:
+            tmp.unlink(missing_ok=True)
 
     def remove_stale_temporaries(self) -> None:
-        """Delete temporary series files left by writers that no longer run (e.g. a killed sweep)."""
+        """Delete temporary series files left by writers that no longer run (e.g. a killed sweep):
+        those named with their owner's PID and start time (:func:`tcplab._fs.temporary_name`), and
+        those of older tcplabs named with a PID only, when no process has it."""
         if not self.series_dir.is_dir():
             return
+        remove_stale_staging(self.series_dir / "series")
         for tmp in self.series_dir.glob(".*.tmp"):
             try:
                 pid = int(tmp.name.split(".")[2])
@@ -359,13 +365,7 @@ def _open_readonly(path: Path) -> sqlite3.Connection:
 
 def write_frame(frame: pl.DataFrame, out: Path, fmt: str) -> None:
     """Write ``frame`` as ``fmt`` ("csv" or "parquet") under a temporary name, then rename it."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-    if fmt == "csv":
-        frame.write_csv(tmp)
-    else:
-        frame.write_parquet(tmp)
-    os.replace(tmp, out)
+    replace_file(out, frame.write_csv if fmt == "csv" else frame.write_parquet)
 
 
 def _expand_cells(rows: list[dict[str, Any]], tail_schema: dict[str, Any]) -> pl.DataFrame:

@@ -17,12 +17,15 @@ import argparse
 import hashlib
 import ipaddress
 import os
+import re
 import shutil
+import uuid
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,6 +94,10 @@ class Try:
     ray: bool = False
     api: str | None = None  # a Python snippet run instead of the CLI
     expect_rc: int | None = None  # the exit code this try must give, where one is right
+    expect_err: str | None = None  # text stderr must hold (e.g. the exception and the argument named)
+    kill_when: Callable[[int], bool] | None = None  # kill once this holds of the PID (a state, not a time; 600 s at most)
+    never: list[str] = field(default_factory=list)  # absolute paths outside the sandbox that must not appear
+    clears: Callable[[], set[str]] | None = None  # what a killed try left, which this try must remove
 
 
 @dataclass
@@ -114,7 +121,10 @@ def snapshot(root: Path) -> dict[str, str]:
 
 
 def under(rel: str, prefixes: list[str]) -> bool:
-    return any(rel == p or rel.startswith(p.rstrip("/") + "/") or rel.startswith(p + "-") for p in prefixes)
+    """``rel`` is ``p`` or inside it; a prefix ending in ``.`` (``.K.``) covers every name it starts
+    (the staging folders ``.K.tcplab-<pid>-<ticks>.xxxxxxxx`` of ``K`` and their files)."""
+    return any(rel == p or rel.startswith(p.rstrip("/") + "/") or rel.startswith(p + "-")
+               or (p.endswith(".") and rel.startswith(p)) for p in prefixes)
 
 
 def tree_pids(pid: int) -> set[int]:
@@ -171,10 +181,49 @@ def listening(inodes: set[str]) -> set[str]:
     return addrs
 
 
-def ray_scratch() -> set[str]:
+def ray_scratch(owner: int | None = None) -> set[str]:
     """tcplab's Ray folders in /tmp (used instead of TMPDIR when TMPDIR is too long for Ray's
-    socket paths, as the sandbox's is): each must be gone when its sweep ends."""
-    return {str(p) for p in Path("/tmp").glob("tcplab-ray-*")}
+    socket paths, as the sandbox's is): each must be gone when its sweep ends.  With ``owner``,
+    only those whose owner file names that PID: other tcplab runs on a shared machine (a test
+    suite running in parallel) make and remove folders of their own meanwhile."""
+    found = set()
+    for p in Path("/tmp").glob("tcplab-ray-*"):
+        if owner is not None:
+            try:
+                word, _, tag = (p / ".tcplab-owner").read_text().strip().partition(" ")
+            except OSError:
+                continue
+            if word != "tcplab-ray" or tag.split("-")[0] != str(owner):
+                continue
+        found.add(str(p))
+    return found
+
+
+#: A staging folder's or temporary file's name (python/tcplab/_fs.py ``_OWNED_NAME``).
+STAGING_NAME = re.compile(r"^\..+\.tcplab-[0-9]+-[0-9]+\.")
+
+#: Staging folders, temporary files and Ray folders the SIGKILL tries left (sandbox-relative or /tmp paths).
+KILLED: set[str] = set()
+
+
+def staging_names(box: Path) -> set[str]:
+    """tcplab's staging folders and temporary files in the sandbox (``.<name>.tcplab-…``), by
+    sandbox-relative path; TMPDIR and HOME are not looked into (Ray's own files live there)."""
+    found = set()
+    for dirpath, dirs, files in os.walk(box):
+        rel = Path(dirpath).relative_to(box)
+        if rel.parts[:1] in ((".tmp",), (".home",)):
+            dirs[:] = []
+            continue
+        for n in dirs + files:
+            if STAGING_NAME.match(n):
+                found.add((rel / n).as_posix())
+    return found
+
+
+def killed_leftovers(prefix: str) -> Callable[[], set[str]]:
+    """What the SIGKILL tries left whose name starts with ``prefix``, for a later try to clear."""
+    return lambda: {n for n in KILLED if n.startswith(prefix)}
 
 
 def run_try(t: Try, box: Path, env: dict[str, str]) -> Outcome:
@@ -185,11 +234,16 @@ def run_try(t: Try, box: Path, env: dict[str, str]) -> Outcome:
     p = subprocess.Popen(argv, cwd=box, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          errors="replace", start_new_session=True)
     bound: set[str] = set()
+    never_before = {n for n in t.never if os.path.lexists(n)}
+    staging_before = staging_names(box)
     if t.kill is not None or t.ray:
-        deadline = time.monotonic() + (t.after if t.kill is not None else 600)
+        timed = t.kill is not None and t.kill_when is None
+        deadline = time.monotonic() + (t.after if timed else 600)
         while p.poll() is None and time.monotonic() < deadline:
             if t.ray:
                 bound |= listening(socket_inodes(tree_pids(p.pid)))
+            if t.kill_when is not None and t.kill_when(p.pid) and (bound or not t.ray):
+                break
             time.sleep(0.2)
         if t.kill is not None:
             if p.poll() is None:
@@ -220,11 +274,32 @@ def run_try(t: Try, box: Path, env: dict[str, str]) -> Outcome:
         problems.append(f"written outside --out: {written[:3]}")
     # Temporary files are tcplab's (or Ray's) to remove before it ends; only a SIGKILL excuses them.
     left = [f for f in after if under(f, [".tmp"]) and f not in before]
-    left += sorted(ray_scratch() - scratch_before)
+    left += sorted(ray_scratch(p.pid) - scratch_before)
     if left and t.kill != signal.SIGKILL:
         problems.append(f"left in TMPDIR: {left[:3]}")
     if t.expect_rc is not None and rc != t.expect_rc:
         problems.append(f"exit {rc}, expected {t.expect_rc}")
+    if t.expect_err is not None and t.expect_err not in err:
+        problems.append(f"stderr lacks {t.expect_err!r}: {err.strip()[-120:]!r}")
+    appeared = [n for n in t.never if os.path.lexists(n) and n not in never_before]
+    if appeared:
+        problems.append(f"written outside the sandbox: {appeared}")
+    # A staging folder or temporary file (empty ones too, which the snapshot cannot see) may stay
+    # only after a SIGKILL; the next publish into its parent must then remove it.
+    staged = sorted(staging_names(box) - staging_before)
+    if staged and t.kill != signal.SIGKILL:
+        problems.append(f"staging left: {staged[:3]}")
+    if t.kill == signal.SIGKILL:
+        KILLED.update(staging_names(box) - staging_before)
+        if t.ray:
+            KILLED.update(ray_scratch(p.pid) - scratch_before)
+    if t.clears is not None:
+        cleared = t.clears()
+        if not cleared:
+            problems.append("nothing to clear: the kill before it left nothing (the try tested nothing)")
+        still = sorted(n for n in cleared if os.path.lexists(box / n) or os.path.lexists(n))
+        if still:
+            problems.append(f"a killed run's leftovers not removed: {still[:3]}")
     if deleted:
         problems.append(f"deleted: {deleted[:3]}")
     for s in t.secrets:
@@ -240,7 +315,36 @@ def run_try(t: Try, box: Path, env: dict[str, str]) -> Outcome:
         problems.append(f"listening on {sorted(wide)}")
     if t.ray and not bound:
         problems.append("no listening socket seen (Ray did not start?)")
+    if problems and err.strip():
+        problems.append("stderr ends: " + err.strip().splitlines()[-1][:200])
     return Outcome(t, rc, problems)
+
+
+def api_call(call: str) -> str:
+    """A script making one API call: exit 2 with the exception's class and text if it is refused."""
+    return ("import sys, tcplab\ntry:\n    " + call + "\nexcept (tcplab.ScenarioError, TypeError, OSError) as e:\n"
+            "    print(type(e).__name__, e, file=sys.stderr); sys.exit(2)\n")
+
+
+#: ``tcplab run wired.toml --out K2`` that, on reaching ``tcplab._fs.<where>`` (before the folder
+#: swap, or after it before the old side is drained), makes the file ``stop`` and waits forever.
+STOPPING_RUN = """
+import sys, time
+from pathlib import Path
+from tcplab import _fs, cli
+real = _fs.{where}
+def stopped(*args, **kwargs):
+    Path({stop!r}).touch()
+    while True:
+        time.sleep(60)
+_fs.{where} = stopped
+sys.exit(cli.main(["run", "wired.toml", "--out", "K2"]))
+"""
+
+
+def ray_session_started(pid: int) -> bool:
+    """The Ray of driver ``pid`` has made its session in /tmp (the sandbox's TMPDIR is too long for it)."""
+    return any((Path(d) / "session_latest").exists() for d in ray_scratch(pid))
 
 
 def tries(box: Path, fast: bool, ray: bool) -> list[Try]:
@@ -303,27 +407,60 @@ def tries(box: Path, fast: bool, ray: bool) -> list[Try]:
     rt.write_text(sw.read_text().replace('"links.bottleneck.rate" = ["5Mbps", "10Mbps"]', "max_events = [10, 100000000]"))
     T.append(Try("sweep", "runs failing while running", ["sweep", rt.name, "--store", "rt/db.sqlite", "--workers", "1"],
                  ["rt"], expect_rc=1))
+    longray = box / "longray.toml"
+    longray.write_text(sw.read_text().replace("replications = 2", "replications = 200") + '"duration" = ["60s"]\n')
     T.append(Try("store", "results of a corrupted store", ["results", "--store", "secret.txt"], secrets=[secret]))
     ro = box / "ro"
     T.append(Try("store", "results of a read-only store", ["results", "--store", "ro/db.sqlite", "--summary", "goodput_bps"], ["ro/db.sqlite"]))
     T.append(Try("store", "reproduce --out R2 --store R2/db.sqlite", ["reproduce", "wired-loss", "--quick", "--out", "R2", "--store", "R2/db.sqlite"], ["R2"]))
     # Bad API calls.
     for call in ['tcplab.run("wired.toml", overrides=["duration"])', 'tcplab.run("wired.toml", seed=2**64)',
-                 'tcplab.run({"nodes": [{"name": 1}]})', 'tcplab.run("wired.toml", pcap_dir="/nonexistent")',
+                 'tcplab.run({"nodes": [{"name": 1}]})',
                  'tcplab.sweep("wired.toml", grid={"x": 5})', 'tcplab.results("secret.txt")',
                  'tcplab.run("wired.toml", overrides={"links.bottleneck.loss.p": float("nan")})']:
-        api = ("import sys, tcplab\ntry:\n    " + call + "\nexcept (tcplab.ScenarioError, TypeError, OSError) as e:\n"
-               "    print(type(e).__name__, e, file=sys.stderr); sys.exit(2)\n")
-        T.append(Try("bad API call", call, [], api=api, secrets=[secret]))
+        T.append(Try("bad API call", call, [], api=api_call(call), secrets=[secret]))
+    # pcap_dir, the folder the user names (harden4). Was `pcap_dir="/nonexistent"`: as root `/` is
+    # writable, so it made /nonexistent and filled it (exit 0, outside the sandbox, unnoticed);
+    # as a user it raised PermissionError. Each must now be a ScenarioError naming pcap_dir, with
+    # nothing made, except where the folder can be made.
+    missing = f"/tcplab-tries-missing-{uuid.uuid4().hex[:8]}"  # a parent that does not exist
+    assert not os.path.lexists(missing)
+    for call, never in [(f'tcplab.run("wired.toml", pcap_dir="{missing}/caps")', [missing]),
+                        ('tcplab.run("wired.toml", pcap_dir="/sys/tcplab-caps")', ["/sys/tcplab-caps"]),
+                        ('tcplab.run("wired.toml", pcap_dir="/proc")', []),
+                        ('tcplab.run("wired.toml", pcap_dir="nofolder/caps")', [])]:
+        T.append(Try("pcap_dir", call, [], api=api_call(call), never=never, expect_rc=2,
+                     expect_err="ScenarioError pcap_dir:"))
+    T.append(Try("pcap_dir", 'tcplab.run("wired.toml", pcap_dir="caps")', [], ["caps"],
+                 api=api_call('tcplab.run("wired.toml", pcap_dir="caps")'), expect_rc=0))
     # Kills mid-run and mid-sweep.
     for sig in (signal.SIGTERM, signal.SIGKILL):
         T.append(Try("kill", f"{sig.name} during run --out K", ["run", "wired.toml", "--out", "K", *ENDLESS], ["K", ".K."], kill=sig))
         longsw = box / f"long{sig.name}.toml"
         longsw.write_text(sw.read_text().replace("replications = 2", "replications = 200") + '"duration" = ["60s"]\n')
         T.append(Try("kill", f"{sig.name} mid-sweep", ["sweep", longsw.name, "--store", f"k{sig.name}/db.sqlite", "--workers", "1"], [f"k{sig.name}"], kill=sig, after=6))
-    T.append(Try("kill", "next run into K after the kills", ["run", "wired.toml", "--out", "K"], ["K", ".K."]))
+    T.append(Try("kill", "next run into K after the kills", ["run", "wired.toml", "--out", "K"], ["K", ".K."],
+                 clears=killed_leftovers(".K.")))
+    # harden4: a SIGKILL in the middle of publishing, at a known point (the hook tells, the try
+    # waits for that state): K2 must be whole (old or new), and the next run into the same parent
+    # (another folder) must clear what was left — the staging folder or the swap's old side.
+    (box / "K2").mkdir()  # a run folder of an older tcplab (no manifest), with the user's notes
+    (box / "K2" / "summary.json").write_text("{}\n")
+    (box / "K2" / "notes.txt").write_text("the user's notes in K2")
+    for where in ("_exchange", "_drain_swapped"):
+        stop = box / ".tmp" / f"stopped{where}"
+        T.append(Try("kill", f"SIGKILL publishing run --out K2, at {where}", [], ["K2", ".K2."], kill=signal.SIGKILL,
+                     api=STOPPING_RUN.format(where=where, stop=str(stop)), kill_when=lambda _pid, stop=stop: stop.exists()))
+        T.append(Try("kill", f"next run into K3 (same parent) after the kill at {where}", ["run", "wired.toml", "--out", "K3"],
+                     ["K3", ".K2.", ".K3."], clears=killed_leftovers(".K2.")))
     if ray:
         T.append(Try("ray", "sweep with a local Ray", ["sweep", sw.name, "--executor", "ray", "--workers", "2", "--store", "ray/db.sqlite"], ["ray"], ray=True, expect_rc=0))
+        # harden4: a driver killed with SIGKILL once its Ray session exists leaves its private folder; the
+        # next sweep that starts a Ray must remove it (its owner is gone), and leave nothing itself.
+        T.append(Try("ray", "SIGKILL a Ray sweep's driver", ["sweep", longray.name, "--executor", "ray", "--workers", "1",
+                     "--store", "rk/db.sqlite"], ["rk"], ray=True, kill=signal.SIGKILL, kill_when=ray_session_started))
+        T.append(Try("ray", "next Ray sweep after the kill", ["sweep", sw.name, "--executor", "ray", "--workers", "1",
+                     "--store", "ray2/db.sqlite"], ["ray2"], ray=True, expect_rc=0, clears=killed_leftovers("/tmp/tcplab-ray-")))
     if fast:
         T = [t for t in T if t.category not in ("kill", "ray") and "reproduce" not in t.name]
     return T
@@ -345,6 +482,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fast", action="store_true", help="skip kills, Ray and reproduce (about 30 s)")
     ap.add_argument("--no-ray", action="store_true", help="skip the Ray-backed sweep")
+    ap.add_argument("--only", metavar="TEXT", help="run only the tries whose category or name holds TEXT")
     a = ap.parse_args(argv)
     box = Path(tempfile.mkdtemp(prefix="tcplab-tries-"))
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), TMPDIR=str(box / ".tmp"), HOME=str(box / ".home"))
@@ -353,6 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     outcomes = []
     try:
         ts = tries(box, a.fast, not a.no_ray)
+        if a.only:
+            ts = [t for t in ts if a.only in t.category or a.only in t.name]
         prepare_readonly_store(box, env)
         for t in ts:
             o = run_try(t, box, env)

@@ -16,6 +16,7 @@ from typing import Any
 
 import tcplab
 from tcplab._args import override_items
+from tcplab._fs import replace_file
 from tcplab.result import Result
 from tcplab.scenario import ScenarioLike, toml_value
 from tcplab.viewer.data import SERIES, ViewData, build
@@ -67,7 +68,4 @@ def write(
     """Write the page of ``result`` (run with ``trace.view = true``) to ``out``; returns the path."""
     path = Path(out)
     html = render(build(result, t_from, t_to))
-    tmp = path.with_name(path.name + ".partial")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return replace_file(path, lambda tmp: tmp.write_text(html, encoding="utf-8"), parents=False)
