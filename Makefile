@@ -14,7 +14,10 @@ export PATH := $(abspath $(BIN)):$(PATH)
 run: build
 	$(BIN)/tcplab reproduce
 
-test: build tshark ns2 chromium rust-test py-test
+# The Rust and Python suites run side by side (one job each, output kept per suite): pytest spends
+# much of its time in tshark, ns, Ray and subprocess start-up, which leaves a core to cargo.
+test: build tshark ns2 chromium
+	$(MAKE) --no-print-directory -j2 --output-sync=target rust-test py-test
 
 # Python environment with the runtime, test and Ray dependencies (Ray is an optional extra for
 # users; the tests exercise it on a local instance).
