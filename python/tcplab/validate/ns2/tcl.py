@@ -479,8 +479,10 @@ def _waypoints(i: int, points: list[list[str]], sx: float, sy: float) -> list[st
 
 def _sender_class(t: dict[str, Any]) -> tuple[str, str]:
     cc, rec = t.get("cc", "reno"), t.get("recovery", "newreno")
-    if cc in ("westwood", "cubic"):
+    if cc in ("westwood", "cubic", "veno"):
         return "Agent/TCP/Linux", "Agent/TCPSink/Sack1"
+    if cc == "vegas":
+        return "Agent/TCP/Vegas", "Agent/TCPSink"  # Reno-style recovery, checked in subset.py
     sender = {"reno": "Agent/TCP/Reno", "newreno": "Agent/TCP/Newreno", "sack": "Agent/TCP/Sack1"}[rec]
     return sender, "Agent/TCPSink/Sack1" if rec == "sack" else "Agent/TCPSink"
 
