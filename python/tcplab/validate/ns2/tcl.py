@@ -171,7 +171,7 @@ def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir:
         _links(w, resolved, lay.vars, notes)
     flows = _flows(w, resolved, explicit, lay)
     if any(f.sender == "Agent/TCP/Linux" for f in flows):
-        notes.append("Agent/TCP/Linux (Westwood+, CUBIC) is ns-2's port of Linux 2.6's congestion control with ns-2's "
+        notes.append("Agent/TCP/Linux (Westwood+, CUBIC, Veno) is ns-2's port of Linux 2.6's congestion control with ns-2's "
                      "own loss recovery (SACK scoreboard, rate halving); `select_ca` also sets its timer tick to "
                      "the jiffy, whatever tcpTick_ says")
     w(f"$ns_ at {_num(seconds(resolved.get('duration', '3600s')))} \"finish\"")
