@@ -624,3 +624,25 @@ def test_a_linux_sender_without_sack_recovery_is_listed() -> None:
     s = copy.deepcopy(STRING)
     s["tcp"] = {"cc": "westwood", "recovery": "sack", "mss": 1000, "rcv_buf": "20000B"}
     assert not any("recovers as" in n for n in script_of(s).notes)
+
+
+def test_vegas_and_veno_translate_to_ns2s_agents_and_refuse_what_they_cannot_carry() -> None:
+    """cc = vegas is ns-2.35's Agent/TCP/Vegas (Reno-style recovery, integer α/β/γ, the fine-grained
+    retransmission always on); cc = veno is Agent/TCP/Linux running tcp_veno (beta 3 built in)."""
+    vegas = script_of(WIRED, [("tcp.variant", '"reno"'), ("tcp.cc", '"vegas"')]).text
+    assert "set tcp_ [new Agent/TCP/Vegas]" in vegas and "set sink_ [new Agent/TCPSink]" in vegas
+    assert "v_alpha_" not in vegas, "ns-2's defaults (1, 3, 1) unless the scenario sets them"
+    tuned = script_of(WIRED, [("tcp.variant", '"reno"'), ("tcp.cc", '"vegas"'),
+                              ("tcp.vegas", "{ alpha = 2, beta = 4 }")]).text
+    assert "$tcp_ set v_alpha_ 2" in tuned and "$tcp_ set v_beta_ 4" in tuned and "$tcp_ set v_gamma_ 1" in tuned
+    for overrides, field in (
+        ([("tcp.cc", '"vegas"')], r"tcp\.recovery"),  # WIRED's NewReno
+        ([("tcp.variant", '"reno"'), ("tcp.cc", '"vegas"'), ("tcp.vegas", "{ alpha = 1.5 }")], r"tcp\.vegas\.alpha"),
+        ([("tcp.variant", '"reno"'), ("tcp.cc", '"vegas"'), ("tcp.vegas", "{ fine_retransmit = false }")],
+         r"tcp\.vegas\.fine_retransmit"),
+        ([("tcp.cc", '"veno"'), ("tcp.veno", "{ beta = 2 }")], r"tcp\.veno\.beta"),
+    ):
+        with pytest.raises(Untranslatable, match=field):
+            script_of(WIRED, overrides)
+    veno = script_of(WIRED, [("tcp.cc", '"veno"')]).text
+    assert "[new Agent/TCP/Linux]" in veno and '"$tcp_ select_ca veno"' in veno

@@ -6,6 +6,8 @@
 use tcplab_core::api::{self, RunOutput};
 use tcplab_core::scenario::Format;
 
+use crate::common::FhBsMh;
+
 const SIZE: u64 = 1_000_000;
 const DOWN: (f64, f64) = (3.0, 9.0);
 const LEAD: f64 = 0.25;
@@ -15,69 +17,15 @@ fn scenario(holder: bool, duration_factor: f64, outages: &[(f64, f64)]) -> Strin
         .iter()
         .map(|(a, b)| format!("[\"{a}s\", \"{b}s\"]"))
         .collect();
-    let mut s = format!(
-        r#"
-name = "ack_holding_short"
-duration = "60s"
-[tcp]
-variant = "reno"
-mss = 1000
-window_unit = "segments"
-ca_mode = "per_ack"
-initial_window = 2
-rcv_buf = "20000B"
-window_scaling = false
-sack = false
-timestamps = true
-delayed_ack = false
-rto_initial = "3s"
-rto_min = "200ms"
-rto_max = "60s"
-clock_granularity = "10ms"
-timer_tick = "10ms"
-max_retransmissions = 1000
-[[nodes]]
-name = "fh"
-[[nodes]]
-name = "bs"
-[[nodes]]
-name = "mh"
-[[links]]
-name = "wired"
-a = "fh"
-b = "bs"
-rate = "10Mbps"
-delay = "50ms"
-[[wlans]]
-name = "cell"
-mode = "infrastructure"
-phy = "ns2_dsss"
-rate = "2Mbps"
-ap = "bs"
-signals = {{ lead = "{LEAD}s", duration_factor = {duration_factor} }}
-[[wlans.stations]]
-node = "bs"
-position = ["0m", "0m"]
-[[wlans.stations]]
-node = "mh"
-position = ["50m", "0m"]
-outage = {{ intervals = [{}] }}
-[[flows]]
-name = "dl"
-app = "bulk_download"
-client = "mh"
-server = "fh"
-size = "{SIZE}B"
-request = "1B"
-[trace]
-series = ["cwnd", "ssthresh", "rto"]
-"#,
-        iv.join(", ")
-    );
-    if holder {
-        s += "[[agents]]\nkind = \"ack_holder\"\nnode = \"bs\"\nmobile = \"mh\"\n";
-    }
-    s
+    let s = FhBsMh::new("ack_holding_short", "60s", "dl", &format!("{SIZE}B"))
+        .ns2_options()
+        .cell(&format!(
+            "signals = {{ lead = \"{LEAD}s\", duration_factor = {duration_factor} }}"
+        ))
+        .mobile(&format!("outage = {{ intervals = [{}] }}", iv.join(", ")))
+        .flow("request = \"1B\"")
+        .tables("[trace]\nseries = [\"cwnd\", \"ssthresh\", \"rto\"]\n");
+    if holder { s.agent("ack_holder") } else { s }.build()
 }
 
 fn run(toml: &str, seed: u64) -> RunOutput {

@@ -4,6 +4,8 @@
 use tcplab_core::api::{self, RunOutput};
 use tcplab_core::scenario::Format;
 
+use crate::common::FhBsMh;
+
 const SCENARIO: &str = r#"
 name = "mtcp_plus_e2e"
 duration = "300s"
@@ -109,67 +111,18 @@ fn a_missed_prediction_leaves_the_fh_to_time_out() {
 /// of 2 MB delivered in 120 s, the RTO backing off to 60 s; seeds 2 and 3 finish either way).
 #[test]
 fn mtcp_under_random_losses_does_not_stall_on_the_withheld_byte() {
-    let scenario = r#"
-name = "mtcp_lossy"
-duration = "120s"
-[tcp]
-mss = 1000
-window_unit = "segments"
-ca_mode = "per_ack"
-initial_window = 2
-rcv_buf = "20000B"
-window_scaling = false
-sack = false
-timestamps = true
-delayed_ack = false
-rto_initial = "3s"
-rto_min = "200ms"
-rto_max = "60s"
-clock_granularity = "10ms"
-timer_tick = "10ms"
-max_retransmissions = 1000
-cc = "reno"
-recovery = "newreno"
-[[nodes]]
-name = "fh"
-[[nodes]]
-name = "bs"
-[[nodes]]
-name = "mh"
-[[links]]
-name = "wired"
-a = "fh"
-b = "bs"
-rate = "10Mbps"
-delay = "50ms"
-queue = { kind = "droptail", packets = 50 }
-[[wlans]]
-name = "cell"
-mode = "infrastructure"
-phy = "ns2_dsss"
-rate = "2Mbps"
-ap = "bs"
-[[wlans.stations]]
-node = "bs"
-position = ["0m", "0m"]
-[[wlans.stations]]
-node = "mh"
-position = ["50m", "0m"]
-loss_at = "packets"
-loss = { model = "bernoulli", p = 0.02, direction = "b_to_a" }
-[[agents]]
-kind = "mtcp"
-node = "bs"
-mobile = "mh"
-[[flows]]
-name = "ftp"
-app = "bulk_download"
-client = "mh"
-server = "fh"
-size = "2000000B"
-"#;
+    let scenario = FhBsMh::new("mtcp_lossy", "120s", "ftp", "2000000B")
+        .ns2_options()
+        .without_tcp("variant")
+        .tcp("cc", "\"reno\"")
+        .tcp("recovery", "\"newreno\"")
+        .wired("queue = { kind = \"droptail\", packets = 50 }")
+        .mobile("loss_at = \"packets\"")
+        .mobile("loss = { model = \"bernoulli\", p = 0.02, direction = \"b_to_a\" }")
+        .agent("mtcp")
+        .build();
     for seed in 1..=3 {
-        let out = api::run(scenario, Format::Toml, Some(seed), &[], None).expect("valid scenario");
+        let out = api::run(&scenario, Format::Toml, Some(seed), &[], None).expect("valid scenario");
         let f = &out.summary.flows[0];
         assert!(
             f.completed,

@@ -4,63 +4,19 @@
 use tcplab_core::api::{self, RunOutput};
 use tcplab_core::scenario::Format;
 
-const SCENARIO: &str = r#"
-name = "baselines_e2e"
-duration = "60s"
-[tcp]
-variant = "reno"
-mss = 1000
-window_unit = "segments"
-ca_mode = "per_ack"
-initial_window = 2
-rcv_buf = "20000B"
-delayed_ack = false
-rto_initial = "3s"
-rto_min = "200ms"
-clock_granularity = "10ms"
-max_retransmissions = 1000
-[[nodes]]
-name = "fh"
-[[nodes]]
-name = "bs"
-[[nodes]]
-name = "mh"
-[[links]]
-name = "wired"
-a = "fh"
-b = "bs"
-rate = "10Mbps"
-delay = "50ms"
-[[wlans]]
-name = "cell"
-mode = "infrastructure"
-phy = "ns2_dsss"
-rate = "2Mbps"
-ap = "bs"
-[[wlans.stations]]
-node = "bs"
-position = ["0m", "0m"]
-[[wlans.stations]]
-node = "mh"
-position = ["50m", "0m"]
-loss = { model = "bernoulli", p = 0.03, direction = "b_to_a" }
-loss_at = "packets"
-[[flows]]
-name = "ftp"
-app = "bulk_download"
-client = "mh"
-server = "fh"
-size = "2MB"
-"#;
+use crate::common::FhBsMh;
 
+/// Reno from the FH to the MH with 3 % packet errors towards the mobile above the MAC, and
+/// `agent` at the BS.
 fn run(agent: Option<&str>) -> RunOutput {
-    let text = match agent {
-        None => SCENARIO.to_string(),
-        Some(kind) => {
-            format!("{SCENARIO}\n[[agents]]\nkind = \"{kind}\"\nnode = \"bs\"\nmobile = \"mh\"\n")
-        }
+    let net = FhBsMh::new("baselines_e2e", "60s", "ftp", "2MB")
+        .mobile("loss = { model = \"bernoulli\", p = 0.03, direction = \"b_to_a\" }")
+        .mobile("loss_at = \"packets\"");
+    let net = match agent {
+        None => net,
+        Some(kind) => net.agent(kind),
     };
-    api::run(&text, Format::Toml, Some(1), &[], None).unwrap_or_else(|e| panic!("{e}"))
+    api::run(&net.build(), Format::Toml, Some(1), &[], None).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Snoop resends the wireless losses from the BS: the FH retransmits (almost) nothing and the

@@ -7,6 +7,7 @@ mod adhoc;
 mod adhoc_tcp;
 mod agents;
 mod baselines;
+mod common;
 mod conservation;
 mod flowstats;
 mod frames;

@@ -366,7 +366,8 @@ pub struct TcpConfig {
     /// adaptive (Adaptive TCP, Dalal et al. 2015) | vegas (Brakmo & Peterson 1995) | veno (Fu &
     /// Liew 2003).
     pub cc: CcKind,
-    /// Vegas's α, β, γ in segments (cc = "vegas"; docs/models/vegas_veno.md).
+    /// Vegas's α, β, γ in segments and its fine-grained retransmission (cc = "vegas";
+    /// docs/models/vegas_veno.md).
     pub vegas: VegasParams,
     /// Veno's β in segments (cc = "veno"; docs/models/vegas_veno.md).
     pub veno: VenoParams,

@@ -2821,3 +2821,4 @@ mod rcv_wnd;
 mod timers;
 mod tlp;
 mod undo;
+mod vegas;

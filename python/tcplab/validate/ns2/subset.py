@@ -41,7 +41,7 @@ NS2_FIXED = {("full_ack", "ssthresh"), ("extensions", ()), ("sack", False)}
 CARRIED_TCP = {
     "mss", "rcv_buf", "initial_window", "timer_tick", "clock_granularity", "rto_min", "rto_max",
     "rto_initial", "dupack_threshold", "limited_transmit", "timestamps", "delayed_ack", "ack_delay",
-    "variant", "recovery", "cc", "sack", "profile", "window_unit", "ca_mode", "initial_ssthresh",
+    "variant", "recovery", "cc", "sack", "profile", "window_unit", "ca_mode", "initial_ssthresh", "vegas", "veno",
 }
 
 #: WLAN fields the translation carries (everything else present in a resolved WLAN is refused).
@@ -198,14 +198,35 @@ def _check_flow(f: dict[str, Any], explicit: set[str]) -> None:
     if t.get("extensions"):
         raise refuse(f"flows.{n}.tcp.extensions", t["extensions"], "ns-2.35's Agent/TCP has none of tcplab's extensions")
     cc, rec = t.get("cc", "reno"), t.get("recovery", "newreno")
-    if cc not in ("reno", "westwood", "cubic"):
-        raise refuse(f"flows.{n}.tcp.cc", cc, "translated: reno (Agent/TCP/*), westwood and cubic (Agent/TCP/Linux)")
+    if cc not in ("reno", "westwood", "cubic", "vegas", "veno"):
+        raise refuse(f"flows.{n}.tcp.cc", cc,
+                     "translated: reno (Agent/TCP/*), vegas (Agent/TCP/Vegas), westwood, cubic and veno "
+                     "(Agent/TCP/Linux)")
+    if cc == "vegas":
+        _check_vegas(n, t, rec)
+    if cc == "veno" and "veno" in explicit and (t.get("veno") or {}).get("beta", 3) != 3:
+        raise refuse(f"flows.{n}.tcp.veno.beta", t["veno"]["beta"],
+                     "ns-2.35's Agent/TCP/Linux runs tcp_veno with its built-in beta of 3 segments")
     if cc == "reno" and rec not in ("reno", "newreno", "sack"):
         raise refuse(f"flows.{n}.tcp.recovery", rec, "translated: reno, newreno, sack (Agent/TCP/Reno, /Newreno, /Sack1)")
     if t.get("ecn"):
         raise refuse(f"flows.{n}.tcp.ecn", True, "not carried (ns-2's ECN needs RED queues with setbit_)")
     if "delayed_ack" in explicit and t.get("delayed_ack") and t.get("ack_every", 2) != 2:
         raise refuse(f"flows.{n}.tcp.ack_every", t["ack_every"], "ns-2's TCPSink/DelAck acknowledges every second packet")
+
+
+def _check_vegas(n: str, t: dict[str, Any], rec: str) -> None:
+    """ns-2.35's Agent/TCP/Vegas: Reno-style recovery, integer α/β/γ (``v_alpha_`` … are ints), and
+    the fine-grained retransmission always on (tcp-vegas.cc has no switch for it)."""
+    if rec != "reno":
+        raise refuse(f"flows.{n}.tcp.recovery", rec, "Agent/TCP/Vegas recovers as Reno: set recovery (or variant) = reno")
+    v = t.get("vegas") or {}
+    for key in ("alpha", "beta", "gamma"):
+        if key in v and float(v[key]) != int(v[key]):
+            raise refuse(f"flows.{n}.tcp.vegas.{key}", v[key], "Agent/TCP/Vegas takes whole segments (v_alpha_, v_beta_, v_gamma_ are ints)")
+    if v.get("fine_retransmit") is False:
+        raise refuse(f"flows.{n}.tcp.vegas.fine_retransmit", False,
+                     "Agent/TCP/Vegas always runs the fine-grained retransmission (no switch in tcp-vegas.cc)")
 
 
 def tcp_settings(t: dict[str, Any], explicit: set[str]) -> dict[str, str]:
@@ -240,6 +261,11 @@ def tcp_settings(t: dict[str, Any], explicit: set[str]) -> dict[str, str]:
     if "initial_ssthresh" in explicit:
         # Written by tcl.py as a set at t = 0 (after every reset; see tcl._flows).
         out["ssthresh_"] = str(max(1, size_bytes(t["initial_ssthresh"]) // mss))
+    if t.get("cc") == "vegas" and "vegas" in explicit:
+        v = t.get("vegas") or {}
+        for key in ("alpha", "beta", "gamma"):  # ns-2.35 tcp-vegas.cc: v_alpha_, v_beta_, v_gamma_
+            if key in v:
+                out[f"v_{key}_"] = str(int(v[key]))
     return out
 
 

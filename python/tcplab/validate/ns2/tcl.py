@@ -200,7 +200,7 @@ def translate(resolved: dict[str, Any], explicit: dict[str, set[str]], base_dir:
                          f"(TCPSink/Sack1); tcplab's flow recovers as {t.get('recovery', 'newreno')} "
                          "(tcp.recovery = \"sack\" is the closer match)")
     if any(f.sender == "Agent/TCP/Linux" for f in flows):
-        notes.append("Agent/TCP/Linux (Westwood+, CUBIC) is ns-2's port of Linux 2.6's congestion control with ns-2's "
+        notes.append("Agent/TCP/Linux (Westwood+, CUBIC, Veno) is ns-2's port of Linux 2.6's congestion control with ns-2's "
                      "own loss recovery (SACK scoreboard, rate halving); `select_ca` also sets its timer tick to "
                      "the jiffy, whatever tcpTick_ says")
     if settle_s:
@@ -517,8 +517,10 @@ def _waypoints(i: int, points: list[list[str]], sx: float, sy: float, at: Callab
 
 def _sender_class(t: dict[str, Any]) -> tuple[str, str]:
     cc, rec = t.get("cc", "reno"), t.get("recovery", "newreno")
-    if cc in ("westwood", "cubic"):
+    if cc in ("westwood", "cubic", "veno"):
         return "Agent/TCP/Linux", "Agent/TCPSink/Sack1"
+    if cc == "vegas":
+        return "Agent/TCP/Vegas", "Agent/TCPSink"  # Reno-style recovery, checked in subset.py
     sender = {"reno": "Agent/TCP/Reno", "newreno": "Agent/TCP/Newreno", "sack": "Agent/TCP/Sack1"}[rec]
     return sender, "Agent/TCPSink/Sack1" if rec == "sack" else "Agent/TCPSink"
 

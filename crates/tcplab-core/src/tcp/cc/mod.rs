@@ -130,6 +130,25 @@ pub struct Flight {
     pub snd_wnd: u64,
 }
 
+/// The first unacknowledged segment, as fine-grained loss detection sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Head {
+    /// Its latest transmission (retransmissions included) and how many it has had.
+    pub sent_at: SimTime,
+    pub transmits: u32,
+    /// Segments outstanding, snd_max − snd_una in whole MSS (rounded up).
+    pub outstanding: u64,
+}
+
+/// The ACK that asks about the head.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AckKind {
+    /// A duplicate ACK (outside or inside loss recovery).
+    Duplicate,
+    /// An ACK of new data; the head is the new first unacknowledged segment.
+    New,
+}
+
 pub trait CongestionControl {
     fn name(&self) -> &'static str;
 
@@ -153,6 +172,18 @@ pub trait CongestionControl {
     /// (RFC 6582 §3.2 step 3: ssthresh). Controllers whose window after recovery is not
     /// ssthresh (Westwood+, Adaptive TCP) adjust it here; the default keeps the scheme's choice.
     fn on_recovery_exit(&mut self, _w: &mut Window) {}
+
+    /// Fine-grained loss detection at the duplicate-ACK seam (Vegas, Brakmo & Peterson 1995
+    /// §3.1): asked on every duplicate ACK and every ACK of new data, true resends the head at
+    /// once — before DupThresh duplicates, or while an episode lasts, without waiting for the
+    /// retransmission timer. The default leaves loss detection to the recovery scheme.
+    fn resend_head(&mut self, _now: SimTime, _kind: AckKind, _head: &Head) -> bool {
+        false
+    }
+
+    /// The head was just retransmitted on a duplicate ACK (the DupThresh-th, or one
+    /// `resend_head` called for); `head` is as it stood before that retransmission.
+    fn on_dupack_resend(&mut self, _head: &Head) {}
 }
 
 /// The built-in controllers, dispatched by `match` (no allocation, no boxing per ACK).

@@ -10,12 +10,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::reno::{ns2_window_segs, Reno};
-use super::{Ack, Congestion, CongestionControl, Flight, Window};
+use super::{Ack, AckKind, Congestion, CongestionControl, Flight, Head, Window};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::rtt::RttEstimator;
 use crate::time::SimTime;
 
-/// `vegas = { alpha, beta, gamma }` in `[tcp]` (cc = "vegas"), in segments.
+/// `vegas = { alpha, beta, gamma, fine_retransmit }` in `[tcp]` (cc = "vegas"); α, β, γ in
+/// segments.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct VegasParams {
@@ -25,6 +26,10 @@ pub struct VegasParams {
     pub beta: f64,
     /// Above this Diff slow start ends (paper, ns-2.35 and Linux: 1).
     pub gamma: f64,
+    /// The modified retransmission of §3.1: on a duplicate ACK, and on the first one or two new
+    /// ACKs after a retransmission, resend the first unacknowledged segment at once when its
+    /// fine-grained timer has expired (paper and ns-2.35: on; Linux: off).
+    pub fine_retransmit: bool,
 }
 
 impl Default for VegasParams {
@@ -34,6 +39,7 @@ impl Default for VegasParams {
             alpha: 1.0,
             beta: 3.0,
             gamma: 1.0,
+            fine_retransmit: true,
         }
     }
 }
@@ -133,6 +139,39 @@ impl Rounds {
     }
 }
 
+/// The fine-grained retransmission timer of §3.1, in seconds (ns-2.35 tcp-vegas.cc's `v_sa_`,
+/// `v_sd_`, `v_timeout_`): Jacobson's estimator on every once-sent segment's RTT, unticked.
+#[derive(Clone, Copy, Debug, Default)]
+struct FineTimer {
+    /// 8 × the smoothed RTT and 4 × the mean deviation (Jacobson's scaled sums).
+    sa: f64,
+    sd: f64,
+    /// Unset before the first sample: nothing expires (ns-2.35 starts it at 1000 s).
+    timeout: Option<f64>,
+}
+
+impl FineTimer {
+    fn on_sample(&mut self, rtt: f64) {
+        if self.timeout.is_none() {
+            // ns-2.35: the first ACK seeds the sums with the first round trip (SA = 8·rtt, SD =
+            // rtt), before that ACK's own sample is applied.
+            self.sa = 8.0 * rtt;
+            self.sd = rtt;
+        }
+        let n = rtt - self.sa / 8.0;
+        self.sa += n;
+        self.sd += n.abs() - self.sd / 4.0;
+        // (SA/4 + SD)/2 = SRTT + 2·RTTVAR, then one sixteenth more (ns-2.35 tcp-vegas.cc).
+        let t = (self.sa / 4.0 + self.sd) / 2.0;
+        self.timeout = Some(t + t / 16.0);
+    }
+
+    fn expired(&self, now: SimTime, sent_at: SimTime) -> bool {
+        self.timeout
+            .is_some_and(|t| now.saturating_sub(sent_at).as_secs_f64() >= t)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Vegas {
     p: VegasParams,
@@ -144,6 +183,10 @@ pub struct Vegas {
     grow_round: bool,
     /// The last round's Diff in segments, after rounding (for traces and tests).
     diff: Option<i64>,
+    /// §3.1's fine-grained retransmission timer.
+    fine: FineTimer,
+    /// New ACKs still to check after a retransmission on a duplicate ACK (ns-2.35 `v_worried_`).
+    worried: u64,
 }
 
 impl Vegas {
@@ -157,7 +200,14 @@ impl Vegas {
             // round trip holds and the second grows.
             grow_round: true,
             diff: None,
+            fine: FineTimer::default(),
+            worried: 0,
         }
+    }
+
+    /// The fine-grained retransmission timeout, once there is an RTT sample.
+    pub fn fine_timeout(&self) -> Option<SimTime> {
+        self.fine.timeout.map(SimTime::from_secs_f64)
     }
 
     pub fn base_rtt(&self) -> Option<SimTime> {
@@ -220,6 +270,10 @@ impl CongestionControl for Vegas {
 
     fn on_any_ack(&mut self, _w: &Window, ack: &Ack, _rtt: &RttEstimator) {
         self.rounds.on_any_ack(ack);
+        // §3.1: the fine-grained timer learns from every segment sent once (Karn).
+        if let Some(r) = ack.ca_rtt.map(|r| r.as_secs_f64()).filter(|&r| r > 0.0) {
+            self.fine.on_sample(r);
+        }
     }
 
     fn on_ack(&mut self, w: &mut Window, ack: &Ack, rtt: &RttEstimator) {
@@ -261,6 +315,37 @@ impl CongestionControl for Vegas {
     /// = 2 keeps Vegas in congestion avoidance from the reduced window.
     fn on_recovery_exit(&mut self, w: &mut Window) {
         w.ssthresh = 2 * w.mss;
+    }
+
+    /// §3.1: a duplicate ACK resends the head when its fine-grained timer has expired (ns-2.35
+    /// `vegas_expire` on every duplicate); each of the next one or two new ACKs after such a
+    /// retransmission checks the new head the same way, and the first that finds it unexpired
+    /// ends the checks (`v_worried_`).
+    fn resend_head(&mut self, now: SimTime, kind: AckKind, head: &Head) -> bool {
+        if !self.p.fine_retransmit {
+            return false;
+        }
+        let expired = self.fine.expired(now, head.sent_at);
+        if kind == AckKind::New {
+            if self.worried == 0 {
+                return false;
+            }
+            self.worried = if expired { self.worried - 1 } else { 0 };
+        }
+        expired
+    }
+
+    /// ns-2.35 tcp-vegas.cc on a retransmission for a duplicate ACK: check the next min(2,
+    /// outstanding) new ACKs; the fine-grained timeout doubles if the segment had been resent
+    /// before, else grows by an eighth.
+    fn on_dupack_resend(&mut self, head: &Head) {
+        if !self.p.fine_retransmit {
+            return;
+        }
+        self.worried = head.outstanding.min(2);
+        if let Some(t) = self.fine.timeout.as_mut() {
+            *t *= if head.transmits > 1 { 2.0 } else { 1.125 };
+        }
     }
 }
 
@@ -368,6 +453,7 @@ mod tests {
             alpha: 3.0,
             beta: 5.0,
             gamma: 1.0,
+            ..VegasParams::default()
         };
         let mut t = Trace::new(p, 10, 2 * MSS, WindowUnit::Segments);
         t.round(100);
@@ -443,6 +529,69 @@ mod tests {
         assert_eq!(cc.name(), "vegas");
     }
 
+    /// §3.1's timer (ns-2.35's arithmetic): one 100 ms sample gives (0.8/4 + 0.075)/2 · 17/16;
+    /// a resend on a duplicate ACK arms min(2, outstanding) checks of new ACKs and stretches the
+    /// timeout by 1/8 (doubles it for a segment resent before); an unexpired head on a new ACK
+    /// ends the checks; switched off, nothing is ever resent.
+    #[test]
+    fn the_fine_grained_timer_and_the_checks_after_a_resend() {
+        let ms = SimTime::from_millis;
+        let mut v = Vegas::new(&TcpConfig::default());
+        let w = Window::new(WindowUnit::Bytes, MSS, 4 * MSS, u64::MAX);
+        let head = |sent, transmits| Head {
+            sent_at: ms(sent),
+            transmits,
+            outstanding: 5,
+        };
+        assert!(
+            !v.resend_head(ms(10_000), AckKind::Duplicate, &head(0, 1)),
+            "no sample yet"
+        );
+        let ack = Ack {
+            now: ms(100),
+            acked: MSS,
+            rtt: None,
+            ca_rtt: Some(ms(100)),
+            snd_una: MSS,
+            snd_max: 4 * MSS,
+        };
+        v.on_any_ack(&w, &ack, &rtt_after_sample(100));
+        let t = v.fine_timeout().unwrap().as_secs_f64();
+        assert!((t - 0.275 / 2.0 * 17.0 / 16.0).abs() < 1e-6, "{t}");
+        // Expires at the timeout after the head's latest transmission.
+        assert!(!v.resend_head(ms(146), AckKind::Duplicate, &head(0, 1)));
+        assert!(v.resend_head(ms(147), AckKind::Duplicate, &head(0, 1)));
+        // New ACKs are not checked before a resend.
+        assert!(!v.resend_head(ms(1000), AckKind::New, &head(0, 1)));
+        v.on_dupack_resend(&head(0, 1));
+        let t1 = v.fine_timeout().unwrap().as_secs_f64();
+        assert!((t1 - t * 1.125).abs() < 1e-6);
+        // Two checks: the first finds an expired head, the second an unexpired one and stops.
+        assert!(v.resend_head(ms(1000), AckKind::New, &head(0, 1)));
+        assert!(!v.resend_head(ms(1000), AckKind::New, &head(990, 1)));
+        v.on_dupack_resend(&head(0, 1));
+        assert!(!v.resend_head(ms(1000), AckKind::New, &head(990, 1)));
+        assert!(
+            !v.resend_head(ms(5000), AckKind::New, &head(0, 1)),
+            "the checks ended"
+        );
+        // A segment resent before doubles the timeout.
+        let before = v.fine_timeout().unwrap().as_secs_f64();
+        v.on_dupack_resend(&head(0, 2));
+        assert!((v.fine_timeout().unwrap().as_secs_f64() - 2.0 * before).abs() < 1e-6);
+        // Off: never.
+        let cfg = TcpConfig {
+            vegas: VegasParams {
+                fine_retransmit: false,
+                ..VegasParams::default()
+            },
+            ..TcpConfig::default()
+        };
+        let mut off = Vegas::new(&cfg);
+        off.on_any_ack(&w, &ack, &rtt_after_sample(100));
+        assert!(!off.resend_head(ms(10_000), AckKind::Duplicate, &head(0, 1)));
+    }
+
     #[test]
     fn parameters_are_checked() {
         let mut errs = Vec::new();
@@ -450,6 +599,7 @@ mod tests {
             alpha: 4.0,
             beta: 3.0,
             gamma: -1.0,
+            ..VegasParams::default()
         }
         .check(&mut errs);
         let fields: Vec<_> = errs.iter().map(|e| e.0).collect();

@@ -366,6 +366,13 @@ impl Socket {
             }
         }
         self.dupacks = 0;
+        // Vegas §3.1: after a retransmission the next new ACKs check the new head's fine-grained
+        // timer (the controller's `resend_head`; ns-2.35 tcp-vegas.cc `v_worried_`).
+        if self.snd_una < self.snd_max && self.controller_resends_head(now, AckKind::New).is_some()
+        {
+            self.fine_resends_log.push((now, self.snd_una));
+            self.retransmit_head(now, out);
+        }
         // RFC 6298 (5.2)/(5.3); Linux restarts the timer on every ACK that advances snd_una.
         if self.cfg.rto_rule == RtoRule::Linux {
             restart_timer = true;
@@ -408,8 +415,16 @@ impl Socket {
         if self.ext_event(now, SenderEvent::DupAck(self.dupacks), out) || self.frozen {
             return;
         }
+        // Vegas §3.1: the controller's fine-grained timer may call for the head on any duplicate
+        // ACK, the first included (ns-2.35 tcp-vegas.cc `vegas_expire` on every duplicate).
+        let fine = self.controller_resends_head(now, AckKind::Duplicate);
         if self.in_recovery() {
             self.rec.get_mut().on_dupack(&mut self.win);
+            if let Some(head) = fine {
+                self.fine_resends_log.push((now, self.snd_una));
+                self.retransmit_head(now, out);
+                self.cc.get_mut().on_dupack_resend(&head);
+            }
             return;
         }
         // Extensions may know of duplicates that never arrived (TCP-pgy S2's dup_count). Their
@@ -421,11 +436,23 @@ impl Socket {
             let seen = e.get_mut().dupacks_seen(h, self.dupacks);
             count = count.max(seen.min(seq.dupthresh));
         }
+        if fine.is_some() {
+            // An expired head is a loss now: fast retransmit as on the DupThresh-th duplicate.
+            count = count.max(seq.dupthresh);
+        }
         if self.rec.get().should_enter(count, &seq, &self.sb) {
             if !self.rec.get().should_enter(self.dupacks, &seq, &self.sb) {
-                self.early_fast_log.push((now, self.dupacks));
+                if fine.is_some() {
+                    self.fine_resends_log.push((now, self.snd_una));
+                } else {
+                    self.early_fast_log.push((now, self.dupacks));
+                }
             }
+            let head = self.head();
             self.enter_recovery(now, out);
+            if let Some(head) = head {
+                self.cc.get_mut().on_dupack_resend(&head);
+            }
         }
     }
 

@@ -20,7 +20,7 @@ mod tlp;
 
 use std::fmt;
 
-use super::cc::{Ack, AnyCc, Congestion, Flight, HyStartExit, Window};
+use super::cc::{Ack, AckKind, AnyCc, Congestion, Flight, Head, HyStartExit, Window};
 use super::config::{OpenMode, RtoRule, RtoSsthresh, TcpConfig};
 use super::ext::{AnyExtension, Notice, Response, SenderEvent};
 use super::reassembly::Reassembly;
@@ -151,6 +151,8 @@ pub struct Socket {
     /// Fast retransmits an extension's evidence started before DupThresh duplicates arrived
     /// (TCP-pgy S2): when, and how many duplicates had arrived.
     early_fast_log: Vec<(SimTime, u32)>,
+    /// (time, snd_una) of each retransmission the controller's fine-grained timer called for.
+    fine_resends_log: Vec<(SimTime, u64)>,
     /// Send times of new data for HyStart's per-ACK RTT (`socket/ca_rtt.rs`), when it runs.
     sent_times: Option<ca_rtt::SentTimes>,
     /// Each end of slow start by HyStart: when, which test, cwnd (bytes) then.
@@ -315,6 +317,7 @@ impl Socket {
             learned_ack: None,
             learned_log: Vec::new(),
             early_fast_log: Vec::new(),
+            fine_resends_log: Vec::new(),
             hystart_log: Vec::new(),
             sent_times: cfg
                 .cc
@@ -418,6 +421,12 @@ impl Socket {
     /// before the socket itself had seen DupThresh duplicates.
     pub fn early_fast_retransmits(&self) -> &[(SimTime, u32)] {
         &self.early_fast_log
+    }
+
+    /// Vegas §3.1: (time, sequence number resent) of each retransmission the controller's
+    /// fine-grained timer called for, before DupThresh duplicates or on a later ACK.
+    pub fn fine_retransmits(&self) -> &[(SimTime, u64)] {
+        &self.fine_resends_log
     }
 
     /// (time, test, cwnd in bytes) of each end of slow start by CUBIC's HyStart.
@@ -648,6 +657,26 @@ impl Socket {
 
     fn flight_size(&self) -> u64 {
         self.snd_max - self.snd_una
+    }
+
+    /// The first unacknowledged segment as its send record has it, when one is kept (controllers
+    /// that time every segment: `CcKind::per_ack_rtt`).
+    fn head(&self) -> Option<Head> {
+        let (sent_at, transmits) = self.sent_times.as_ref()?.head(self.snd_una)?;
+        Some(Head {
+            sent_at,
+            transmits,
+            outstanding: self.flight_size().div_ceil(self.mss.max(1)),
+        })
+    }
+
+    /// Whether the controller's fine-grained timer calls for the head now (`resend_head`).
+    fn controller_resends_head(&mut self, now: SimTime, kind: AckKind) -> Option<Head> {
+        let head = self.head()?;
+        self.cc
+            .get_mut()
+            .resend_head(now, kind, &head)
+            .then_some(head)
     }
 
     /// The sequence space as loss recovery sees it.
