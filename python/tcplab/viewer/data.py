@@ -1,9 +1,12 @@
 """The viewer's data model: what the page reads, built from one run's :class:`~tcplab.result.Result`.
 
-This is the one place where traces become the page's data. Today the rows come from the core's
-``trace.view`` record (transmissions on air and wire classed by packet kind, reception outcomes at
-the addressee, drops with their reason, MAC link failures) and the per-flow series; a richer
-per-packet event trace plugs in here by producing the same columns (see ``EVENT_COLUMNS``).
+The packets come from the run's event trace (``trace.events``, docs/trace.md, the rows
+``Result.events`` and its Parquet file hold): :func:`page_rows` is the one code path that turns
+its rows into the page's compact columns (a transmission on the air or a wire, a reception
+outcome, a drop with its reason, a link the MAC gave up on), and :func:`route_rows` its ``route``
+rows into the routing tables the node panel replays. The core's ``trace.view`` adds only the
+station tracks and the network's shape; the per-flow plots and the interface queues come from the
+run's series.
 
 The page gets one JSON header and one binary blob of little-endian columns, gzip-compressed and
 base64-encoded into the HTML file (the browser inflates it with its built-in DecompressionStream).
@@ -25,27 +28,39 @@ import numpy as np
 from tcplab.result import Result
 
 # Column name → numpy dtype, in the order the blob holds them (8-byte columns first so every
-# column starts aligned for the page's typed arrays).
-EVENT_COLUMNS: dict[str, str] = {
+# column starts aligned for the page's typed arrays; element sizes only shrink along the blob).
+PAGE_COLUMNS: dict[str, str] = {
     "t_s": "<f8",
     "bytes": "<u4",
-    "dur_us": "<f4",
     "node": "<u2",
     "peer": "<u2",
     "flow": "<u2",
-    "qlen": "<u2",
     "event": "u1",
     "class": "u1",
     "retry": "u1",
     "reason": "u1",
 }
 
-#: The columns the page reads, in the same order: all but ``dur_us`` (time on the air), which it
-#: does not draw. Element sizes only shrink along the blob, so every column starts aligned.
-PAGE_COLUMNS: tuple[str, ...] = tuple(k for k in EVENT_COLUMNS if k != "dur_us")
+#: The page's event names (``event`` column) and packet classes (``class`` column).
+PAGE_EVENTS = ("tx", "rx_ok", "rx_collision", "rx_error", "drop", "link_fail")
+PAGE_CLASSES = ("tcp_data", "tcp_ack", "routing", "udp", "icmp", "mac_rts", "mac_cts", "mac_ack", "arp")
 
-#: Series the viewer asks the run for (per TCP flow); goodput is derived from rcv_nxt.
-SERIES = ("cwnd", "snd_nxt", "rcv_nxt")
+#: The event trace's packet kinds → the page's classes (routing protocols' messages are "routing").
+KIND_CLASS = {
+    "tcp": "tcp_data", "tcp_ack": "tcp_ack", "udp": "udp", "icmp": "icmp",
+    "aodv": "routing", "dsr": "routing", "dsdv": "routing",
+    "rts": "mac_rts", "cts": "mac_cts", "mac_ack": "mac_ack", "arp": "arp",
+}
+
+#: The event trace layers the page needs (agents' sends and receptions are not drawn).
+EVENT_LAYERS = ("rtr", "ifq", "mac", "link")
+
+#: No node / no flow in the page's 16-bit columns.
+NONE16 = 0xFFFF
+
+#: Series the viewer asks the run for: per TCP flow (goodput is derived from rcv_nxt), and each
+#: interface's queue for the node panel.
+SERIES = ("cwnd", "snd_nxt", "rcv_nxt", "queue_len")
 
 _UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
 
@@ -119,10 +134,13 @@ def _layout(meta: dict[str, Any], placed: set[int]) -> dict[int, tuple[float, fl
 def _series(result: Result) -> dict[str, dict[str, list[list[float]]]]:
     """Per flow: cwnd (segments or bytes, as the core reports it), sequence number sent
     (snd_nxt, bytes) and goodput (bits/s of in-order delivery, rcv_nxt's slope over 1 s windows)."""
+    import polars as pl
+
     out: dict[str, dict[str, list[list[float]]]] = {}
     s = result.series
     if s.is_empty():
         return out
+    s = s.filter(pl.col("flow").is_not_null())
     for (flow, name), part in s.group_by(["flow", "series"], maintain_order=True):
         t = part["t_s"].to_list()
         v = part["value"].to_list()
@@ -139,31 +157,131 @@ def _series(result: Result) -> dict[str, dict[str, list[list[float]]]]:
     return out
 
 
-def build(result: Result, t_from: float | None = None, t_to: float | None = None) -> ViewData:
-    """The page's data for a run traced with ``trace.view = true``, limited to [t_from, t_to]."""
-    raw = result.view
+def _queues(result: Result, lo: float, hi: float) -> dict[str, list[list[float]]]:
+    """Each interface's queue length (packets), sampled by the core every ``trace.interval``
+    (``queue_len`` series, by interface: ``WLAN:node`` for a station, ``LINK:A->B``), in the window;
+    a sample equal to the one before it is left out (the page holds the last value)."""
+    import polars as pl
+
+    s = result.series
+    if s.is_empty():
+        return {}
+    s = s.filter((pl.col("series") == "queue_len") & (pl.col("t_s") >= lo) & (pl.col("t_s") <= hi))
+    out: dict[str, list[list[float]]] = {}
+    for (at,), part in s.group_by(["at"], maintain_order=True):
+        t, v = part["t_s"].to_numpy(), part["value"].to_numpy()
+        if len(v) == 0:
+            continue
+        changed = np.ones(len(v), dtype=bool)
+        changed[1:] = v[1:] != v[:-1]
+        out[str(at)] = [t[changed].tolist(), v[changed].tolist()]
+    return out
+
+
+def _events(result: Result) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The event trace's columns (numpy views of the core's packed bytes) and its name tables."""
+    from tcplab.events import _DTYPES
+
+    raw = result.raw_events
     if not raw:
-        raise ValueError("result: has no view trace; run it with trace.view = true (tcplab.viewer.run and tcplab view do)")
-    meta = raw["meta"]
-    rows = int(raw["rows"])
-    cols = {k: np.frombuffer(raw["columns"][k], dtype=EVENT_COLUMNS[k], count=rows) for k in PAGE_COLUMNS}
-    end = float(result.summary["sim_time_s"])
-    lo = 0.0 if t_from is None else t_from
-    hi = end if t_to is None else min(t_to, end)
-    # Keep: the window; drop MAC control frames decoded fine (RTS/CTS/ACK rx_ok: their sender's
-    # transmission and the exchange's next frame say it all, and they are a third of the rows).
-    classes = meta["classes"]
-    mac = np.isin(cols["class"], [classes.index(c) for c in ("mac_rts", "mac_cts", "mac_ack")])
-    rx_ok = cols["event"] == meta["events"].index("rx_ok")
-    keep = np.flatnonzero((cols["t_s"] >= lo) & (cols["t_s"] <= hi) & ~(mac & rx_ok))
-    # The core writes rows in time order but for a frame received up to one propagation delay
-    # before an instant already traced (wifi on_rx_end records each receiver at end + its
-    # delay): sort (stably) only when some row is out of order, which is rare.
+        raise ValueError(
+            "result: has no event trace; run it with trace.view = true and trace.events (tcplab.viewer.run and tcplab view do)"
+        )
+    cols = {k: np.frombuffer(raw["columns"][k], dtype=dt) for k, dt in _DTYPES.items()}
+    return cols, raw["names"]
+
+
+def _small(x: np.ndarray, names: dict[str, Any]) -> np.ndarray:
+    """Node / flow indices as the page's u16, "none" and "broadcast" as NONE16."""
+    out = np.minimum(x, NONE16 - 1).astype("<u2")
+    out[(x == names["none"]) | (x == names["broadcast"])] = NONE16
+    return out
+
+
+def page_rows(cols: dict[str, np.ndarray], names: dict[str, Any]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The page's rows from the event trace's: (indices of the trace rows used, page columns).
+
+    A frame sent by the MAC or a packet put on a wire is ``tx``; a frame the MAC decoded is ``rx_ok``
+    (the MAC's control frames decoded fine are left out: their sender's transmission and the
+    exchange's next frame say it all, and they are a third of the rows); a frame lost to a collision
+    or the error model is ``rx_collision`` / ``rx_error`` at each hearer; the MAC giving up on a
+    frame after its retries (or in an outage) is ``link_fail``; any other drop (queue, routing, TTL,
+    ARP, a wire's loss) is ``drop`` with its reason."""
+    layer = {n: i for i, n in enumerate(names["layers"])}
+    event = {n: i for i, n in enumerate(names["events"])}
+    reason = {n: i for i, n in enumerate(names["reasons"])}
+    kinds = names["kinds"]
+    L, E, R = cols["layer"], cols["event"], cols["reason"]
+    mac, wire = L == layer["mac"], L == layer["link"]
+    is_drop = E == event["drop"]
+    control = np.isin(cols["kind"], [kinds.index(k) for k in ("rts", "cts", "mac_ack")])
+    conds = {
+        "tx": (mac | wire) & (E == event["send"]),
+        "rx_ok": mac & (E == event["receive"]) & ~control,
+        "rx_collision": mac & is_drop & (R == reason["collision"]),
+        "rx_error": mac & is_drop & (R == reason["frame_error"]),
+        "link_fail": mac & is_drop & np.isin(R, [reason["retry_limit"], reason["outage"]]),
+        "drop": ~mac & is_drop,
+    }
+    code = np.full(len(L), 255, dtype="u1")
+    for name, c in conds.items():
+        code[c] = PAGE_EVENTS.index(name)
+    keep = np.flatnonzero(code != 255)
+    # The core writes rows in time order but for frames received up to one propagation delay
+    # before an instant already traced (the MAC's receptions are read in batches): sort (stably)
+    # only when some row is out of order, which is rare.
     t = cols["t_s"][keep]
     if np.any(t[1:] < t[:-1]):
         keep = keep[np.argsort(t, kind="stable")]
-    parts = [cols[k][keep].tobytes() for k in PAGE_COLUMNS]
+    kind_class = np.array([PAGE_CLASSES.index(KIND_CLASS[k]) for k in kinds], dtype="u1")
+    page = {
+        "t_s": cols["t_s"][keep],
+        "bytes": cols["bytes"][keep],
+        "node": _small(cols["node"][keep], names),
+        "peer": _small(cols["peer"][keep], names),
+        "flow": _small(cols["flow"][keep], names),
+        "event": code[keep],
+        "class": kind_class[cols["kind"][keep]],
+        "retry": cols["retry"][keep],
+        "reason": np.where(code[keep] == PAGE_EVENTS.index("drop"), cols["reason"][keep], 0).astype("u1"),
+    }
+    return keep, page
+
+
+def route_rows(cols: dict[str, np.ndarray], names: dict[str, Any], hi: float) -> list[list[float]]:
+    """The event trace's ``route`` rows up to ``hi``, as columns [t_s, node, destination, next hop
+    (-1: the route is gone), hops]: replayed up to an instant they give each node's table then."""
+    ev = names["events"]
+    if "route" not in ev:
+        return [[], [], [], [], []]
+    sel = np.flatnonzero((cols["event"] == ev.index("route")) & (cols["t_s"] <= hi))
+    nxt = cols["peer"][sel].astype(np.int64)
+    nxt[nxt == names["none"]] = -1
+    return [
+        cols["t_s"][sel].tolist(),
+        cols["node"][sel].tolist(),
+        cols["dst"][sel].tolist(),
+        nxt.tolist(),
+        cols["ttl"][sel].tolist(),
+    ]
+
+
+def build(result: Result, t_from: float | None = None, t_to: float | None = None) -> ViewData:
+    """The page's data for a run traced with ``trace.view = true`` and ``trace.events``, limited to
+    [t_from, t_to]."""
+    raw = result.view
+    if not raw:
+        raise ValueError("result: has no view trace; run it with trace.view = true (tcplab.viewer.run and tcplab view do)")
+    meta = dict(raw["meta"])
+    cols, names = _events(result)
+    end = float(result.summary["sim_time_s"])
+    lo = 0.0 if t_from is None else t_from
+    hi = end if t_to is None else min(t_to, end)
+    _, page = page_rows(cols, names)
+    win = np.flatnonzero((page["t_s"] >= lo) & (page["t_s"] <= hi))
+    parts = [page[k][win].astype(dt, copy=False).tobytes() for k, dt in PAGE_COLUMNS.items()]
     offsets = np.cumsum([0] + [len(b) for b in parts[:-1]]).tolist()
+    meta.update(events=list(PAGE_EVENTS), classes=list(PAGE_CLASSES), reasons=list(names["reasons"]))
     tracks = raw["tracks"]
     layout = _layout(meta, set(tracks["node"]))
     track_list = [
@@ -176,10 +294,12 @@ def build(result: Result, t_from: float | None = None, t_to: float | None = None
         "t_from": lo,
         "t_to": hi,
         "sim_time_s": end,
-        "rows": len(keep),
-        "columns": {k: [off, EVENT_COLUMNS[k]] for k, off in zip(PAGE_COLUMNS, offsets, strict=True)},
+        "rows": len(win),
+        "columns": {k: [off, dt] for (k, dt), off in zip(PAGE_COLUMNS.items(), offsets, strict=True)},
         "meta": meta,
         "tracks": track_list,
         "series": _series(result),
+        "queues": _queues(result, lo, hi),
+        "routes": route_rows(cols, names, hi),
     }
     return ViewData(header=header, blob=b"".join(parts))

@@ -8,10 +8,10 @@
   const NONE = 65535;
   const COLORS = {
     tcp_data: "#1f6fd1", tcp_ack: "#23a047", routing: "#8e44c9", udp: "#f08a0b", icmp: "#8c564b",
-    mac_rts: "#9aa3ad", mac_cts: "#9aa3ad", mac_ack: "#9aa3ad",
+    mac_rts: "#9aa3ad", mac_cts: "#9aa3ad", mac_ack: "#9aa3ad", arp: "#17becf",
   };
   const LEGEND = [["tcp_data", "TCP data"], ["tcp_ack", "TCP ACK"], ["routing", "routing control"],
-    ["udp", "UDP"], ["icmp", "ICMP"], ["mac_rts", "RTS/CTS/ACK"]];
+    ["udp", "UDP"], ["icmp", "ICMP"], ["arp", "ARP"], ["mac_rts", "RTS/CTS/ACK"]];
   const FLOWCOL = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324"];
   const EV = Object.fromEntries(M.events.map((n, i) => [n, i]));
   const CL = Object.fromEntries(M.classes.map((n, i) => [n, i]));
@@ -73,7 +73,7 @@
   function catOf(e) {
     if (e === EV.tx) return 0;
     if (e === EV.rx_ok) return 1;
-    if (e === EV.rx_collision || e === EV.rx_missed) return 2;
+    if (e === EV.rx_collision) return 2;
     if (e === EV.rx_error) return 3;
     if (e === EV.drop) return 4;
     if (e === EV.link_fail) return 5;
@@ -114,6 +114,28 @@
       if (e === EV.drop || e === EV.link_fail) dropT[nd++] = t;
     }
     flowDataTx = fd.map((a) => Uint32Array.from(a));
+  }
+
+  // Routing tables: the event trace's route rows (t, node, destination, next hop or -1, hops), per
+  // node in time order; a node's table at t is its rows up to t replayed.
+  const RT = H.routes;
+  const routeRows = Array.from({ length: N }, () => []);
+  for (let k = 0; k < RT[0].length; k++) routeRows[RT[1][k]].push(k);
+  function routeTable(n, t) {
+    const table = new Map();
+    for (const k of routeRows[n]) {
+      if (RT[0][k] > t) break;
+      if (RT[3][k] < 0) table.delete(RT[2][k]); else table.set(RT[2][k], [RT[3][k], RT[4][k], RT[0][k]]);
+    }
+    return [...table.entries()].sort((a, b) => a[0] - b[0]).map(([d, [nx, h, since]]) => ({ dst: nodes[d], next: nodes[nx], hops: h, since }));
+  }
+  // Interface queues (the run's queue_len series, by interface): a station's is named
+  // "WLAN:node", a wired interface's "LINK:A->B" after its link and the node it leaves.
+  const queuesOf = Array.from({ length: N }, () => []);
+  for (const [at, s] of Object.entries(H.queues || {})) {
+    const m = /^[^:]*:(.*?)(->.*)?$/.exec(at);
+    const n = nodes.indexOf(m ? m[1] : at);
+    if (n >= 0) queuesOf[n].push([at, s]);
   }
 
   // ------------------------------------------------------------------ topology
@@ -450,13 +472,16 @@
     const counters = CATS.map((name, c) => [name, countUpTo(nodeCat[n][c], t)]);
     const rows = nodeRows[n];
     const lo = rowsUpTo(rows, t);
-    // queue: packets in the interface queue at its transmissions in the last 10 s
-    let qlen = null; const q = [];
-    for (let j = lo - 1; j >= 0 && C.t_s[rows[j]] > t - 10; j--) {
-      const i = rows[j]; if (C.event[i] !== EV.tx || C.node[i] !== n || MAC.has(C["class"][i])) continue;
-      if (qlen === null) qlen = C.qlen[i];
-      q.push([C.t_s[i], C.qlen[i]]);
-    }
+    // queue: each interface's sampled length at the cursor, and its samples over the last 10 s
+    const queues = queuesOf[n].map(([at, [qt, qv]]) => {
+      const k = upper(qt.length, (m) => qt[m], t);
+      const q = [];
+      for (let j = k - 1; j >= 0 && qt[j] > t - 10; j--) q.push([qt[j], qv[j]]);
+      if (k > 0 && (!q.length || q[q.length - 1][0] > t - 10)) q.push([Math.max(t - 10, qt[k - 1]), qv[k - 1]]);
+      return { at, len: k > 0 ? qv[k - 1] : null, q };
+    });
+    const routes = routeTable(n, t);
+    state.routeTable = { node: nodes[n], t, routes };
     // next hops in use: the last transmission of each flow's packets from this node (last 5 s)
     const hops = new Map();
     for (let j = lo - 1; j >= 0 && C.t_s[rows[j]] > t - 5; j--) {
@@ -475,7 +500,15 @@
     if (wlanOf[n] >= 0) html += `<tr><td>WLAN</td><td class="n">${esc(M.wlans[wlanOf[n]].name)}${isAp.has(n) ? " (AP)" : ""}</td></tr>`;
     html += `</table><table><tr><th colspan="2">counters up to the cursor</th></tr>`;
     for (const [name, v] of counters) html += `<tr><td>${name}</td><td class="n">${v.toLocaleString()}</td></tr>`;
-    html += `</table><table><tr><th>interface queue</th><td class="n">${qlen === null ? "no transmission in the last 10 s" : qlen + " packets at its last transmission"}</td></tr></table><canvas id="qspark"></canvas>`;
+    html += `</table><table id="rtable"><tr><th colspan="3">routing table at the cursor</th></tr>`;
+    if (M.routing[n] === "static") html += `<tr><td colspan="3">static routes (they do not change)</td></tr>`;
+    else if (!routes.length) html += `<tr><td colspan="3">no route</td></tr>`;
+    else html += `<tr class="hd"><td>destination</td><td>next hop</td><td class="n">hops</td></tr>`;
+    for (const r of routes) html += `<tr class="route"><td>${esc(r.dst)}</td><td>${esc(r.next)}</td><td class="n">${r.hops}</td></tr>`;
+    html += `</table><table><tr><th colspan="2">interface queue (sampled)</th></tr>`;
+    if (!queues.length) html += `<tr><td colspan="2">not sampled</td></tr>`;
+    for (const q of queues) html += `<tr><td>${esc(q.at)}</td><td class="n">${q.len === null ? "—" : q.len + " packets"}</td></tr>`;
+    html += `</table><canvas id="qspark"></canvas>`;
     html += `<table><tr><th colspan="3">next hops in use (last 5 s of the trace)</th></tr>`;
     if (!hops.size) html += `<tr><td colspan="3">none</td></tr>`;
     for (const i of hops.values()) {
@@ -491,9 +524,18 @@
     html += "</table>";
     $("nodeinfo").innerHTML = html;
     const c = $("qspark"); const ctx = resize(c); const w = c.clientWidth, h = c.clientHeight;
-    let qm = 1; for (const [, v] of q) qm = Math.max(qm, v);
-    ctx.fillStyle = "#1f6fd1";
-    for (const [tt, v] of q) { const x = w - (t - tt) / 10 * w; ctx.fillRect(x, h - 2 - v / qm * (h - 6), 2, v / qm * (h - 6) + 1); }
+    let qm = 1; for (const qq of queues) for (const [, v] of qq.q) qm = Math.max(qm, v);
+    queues.forEach((qq, k) => {
+      // a step line per interface: each sample holds until the next one
+      ctx.strokeStyle = FLOWCOL[k % FLOWCOL.length]; ctx.beginPath();
+      let px = null;
+      for (let j = qq.q.length - 1; j >= 0; j--) {
+        const [tt, v] = qq.q[j], x = w - (t - tt) / 10 * w, y = h - 2 - v / qm * (h - 6);
+        if (px === null) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+        ctx.lineTo(j > 0 ? w - (t - qq.q[j - 1][0]) / 10 * w : w, y); px = x;
+      }
+      ctx.stroke();
+    });
     ctx.fillStyle = "#8a95a1"; ctx.font = "10px system-ui"; ctx.fillText(`queue, last 10 s (max ${qm})`, 4, 10);
   }
 
@@ -602,7 +644,7 @@
 
   // The test's hooks: set the cursor, read what is drawn.
   view.setTime = (t) => { setTime(t); return { t: state.t, positions: state.positions, drops: state.drawnDrops, cursor: state.cursor, route: state.route, tx: state.drawnTx }; };
-  view.select = (name) => { state.sel = nodes.indexOf(name); render(); };
+  view.select = (name) => { state.sel = nodes.indexOf(name); render(); return state.routeTable; };
 
   async function main() {
     setup();
@@ -619,6 +661,9 @@
     const loadS = (performance.now() - t0) / 1000;
     $("status").textContent = `${H.rows.toLocaleString()} events · loaded in ${loadS.toFixed(2)} s`;
     render();
+    // ms from navigation start (the page's time origin) to the first frame drawn with the events.
+    view.readyMs = performance.now();
+    view.ready = true;
   }
   // Resolves once the events are loaded and the first frame is drawn; rejects with the error that
   // stopped it (the tests wait on this promise).
