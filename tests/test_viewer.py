@@ -208,6 +208,40 @@ def test_the_page_reads_the_event_trace(broken: tcplab.Result, tmp_path: Path) -
     assert vdata.build(broken).header["routes"][0] == routes["t_s"].to_list()
 
 
+def test_the_queue_at_each_transmission_counts_the_packets_waiting(broken: tcplab.Result) -> None:
+    """The queue the node panel shows at a node's transmission is the number of packets enqueued at its
+    interface (event trace ``ifq`` ``enqueue``) not yet sent from it nor dropped there, counted here
+    packet by packet from the event trace's DataFrame; the relays' queues do fill."""
+    import polars as pl
+
+    ev = broken.events
+    nodes, events, classes, _ = names(broken)
+    t, ev_, node, cl, qlen = (col(broken, k) for k in ("t_s", "event", "node", "class", "qlen"))
+    for name in ("n0", "n1"):
+        rows = ev.filter(pl.col("node") == name).select("t_s", "layer", "event", "kind", "uid").rows()
+        waiting: set[int] = set()
+        sent: set[int] = set()
+        after: list[tuple[float, int]] = []  # (time, packets waiting after each change)
+        for ts, layer, event, kind, uid in rows:
+            if layer == "ifq" and event == "enqueue":
+                waiting.add(uid)
+            elif event == "send" and layer in ("mac", "link") and kind not in ("rts", "cts", "mac_ack") and uid in waiting:
+                waiting.discard(uid)
+                sent.add(uid)
+            elif event == "drop" and layer != "mac" and uid in waiting and uid not in sent:
+                waiting.discard(uid)
+            else:
+                continue
+            after.append((ts, len(waiting)))
+        times = [a[0] for a in after]
+        mine = np.flatnonzero((ev_ == events.index("tx")) & (node == nodes.index(name)))
+        assert len(mine) > 100
+        for i in mine[:: max(1, len(mine) // 400)]:
+            k = bisect.bisect_right(times, t[i])
+            assert qlen[i] == (after[k - 1][1] if k else 0), (name, t[i])
+        assert qlen[mine].max() >= 3, name
+
+
 def route_table(ev: Any, node: str, t: float, order: list[str]) -> list[dict[str, Any]]:
     """`node`'s routing table at `t`, replayed from the event trace's route rows (a DataFrame as its
     Parquet file holds it): destination, next hop, hops."""

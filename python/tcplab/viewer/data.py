@@ -5,8 +5,9 @@ The packets come from the run's event trace (``trace.events``, docs/trace.md, th
 its rows into the page's compact columns (a transmission on the air or a wire, a reception
 outcome, a drop with its reason, a link the MAC gave up on), and :func:`route_rows` its ``route``
 rows into the routing tables the node panel replays. The core's ``trace.view`` adds only the
-station tracks and the network's shape; the per-flow plots and the interface queues come from the
-run's series.
+station tracks and the network's shape; the per-flow plots come from the run's series, and the
+interface queue at each transmission from the event trace's queue and send rows
+(:func:`queue_lengths`).
 
 The page gets one JSON header and one binary blob of little-endian columns, gzip-compressed and
 base64-encoded into the HTML file (the browser inflates it with its built-in DecompressionStream).
@@ -35,6 +36,7 @@ PAGE_COLUMNS: dict[str, str] = {
     "node": "<u2",
     "peer": "<u2",
     "flow": "<u2",
+    "qlen": "<u2",
     "event": "u1",
     "class": "u1",
     "retry": "u1",
@@ -58,9 +60,8 @@ EVENT_LAYERS = ("rtr", "ifq", "mac", "link")
 #: No node / no flow in the page's 16-bit columns.
 NONE16 = 0xFFFF
 
-#: Series the viewer asks the run for: per TCP flow (goodput is derived from rcv_nxt), and each
-#: interface's queue for the node panel.
-SERIES = ("cwnd", "snd_nxt", "rcv_nxt", "queue_len")
+#: Series the viewer asks the run for, per TCP flow (goodput is derived from rcv_nxt).
+SERIES = ("cwnd", "snd_nxt", "rcv_nxt")
 
 _UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
 
@@ -133,18 +134,19 @@ def _layout(meta: dict[str, Any], placed: set[int]) -> dict[int, tuple[float, fl
 
 def _series(result: Result) -> dict[str, dict[str, list[list[float]]]]:
     """Per flow: cwnd (segments or bytes, as the core reports it), sequence number sent
-    (snd_nxt, bytes) and goodput (bits/s of in-order delivery, rcv_nxt's slope over 1 s windows)."""
-    import polars as pl
-
+    (snd_nxt, bytes) and goodput (bits/s of in-order delivery, rcv_nxt's slope over 1 s windows).
+    Read from the core's columns as they came (no DataFrame: importing polars alone costs a
+    third of a second)."""
     out: dict[str, dict[str, list[list[float]]]] = {}
-    s = result.series
-    if s.is_empty():
+    raw = result.raw_series
+    if not raw or not raw.get("t_s"):
         return out
-    s = s.filter(pl.col("flow").is_not_null())
-    for (flow, name), part in s.group_by(["flow", "series"], maintain_order=True):
-        t = part["t_s"].to_list()
-        v = part["value"].to_list()
-        out.setdefault(str(flow), {})[str(name)] = [t, v]
+    for flow, name, t, v in zip(raw["flow"], raw["series"], raw["t_s"], raw["value"], strict=True):
+        if flow is None:
+            continue  # a series beyond TCP (per interface or node)
+        pair = out.setdefault(str(flow), {}).setdefault(str(name), [[], []])
+        pair[0].append(t)
+        pair[1].append(v)
     for series in out.values():
         rcv = series.pop("rcv_nxt", None)
         if not rcv or not rcv[0]:
@@ -157,25 +159,50 @@ def _series(result: Result) -> dict[str, dict[str, list[list[float]]]]:
     return out
 
 
-def _queues(result: Result, lo: float, hi: float) -> dict[str, list[list[float]]]:
-    """Each interface's queue length (packets), sampled by the core every ``trace.interval``
-    (``queue_len`` series, by interface: ``WLAN:node`` for a station, ``LINK:A->B``), in the window;
-    a sample equal to the one before it is left out (the page holds the last value)."""
-    import polars as pl
-
-    s = result.series
-    if s.is_empty():
-        return {}
-    s = s.filter((pl.col("series") == "queue_len") & (pl.col("t_s") >= lo) & (pl.col("t_s") <= hi))
-    out: dict[str, list[list[float]]] = {}
-    for (at,), part in s.group_by(["at"], maintain_order=True):
-        t, v = part["t_s"].to_numpy(), part["value"].to_numpy()
-        if len(v) == 0:
-            continue
-        changed = np.ones(len(v), dtype=bool)
-        changed[1:] = v[1:] != v[:-1]
-        out[str(at)] = [t[changed].tolist(), v[changed].tolist()]
-    return out
+def queue_lengths(cols: dict[str, np.ndarray], names: dict[str, Any], at: np.ndarray) -> np.ndarray:
+    """Packets waiting at each node's interfaces just after the event trace's rows ``at`` (indices),
+    from the ``ifq`` and send rows by packet uid: a packet counts from its ``ifq`` ``enqueue`` at a
+    node until its first send from that node (``mac`` data frame or ``link``), or until it is
+    dropped there before any send (a queue purged for a broken link). For a wired interface that
+    is its queue; for a station, its queue plus the packet the MAC holds before its first
+    attempt."""
+    layer = {n: i for i, n in enumerate(names["layers"])}
+    event = {n: i for i, n in enumerate(names["events"])}
+    kinds = names["kinds"]
+    L, E = cols["layer"], cols["event"]
+    node = cols["node"].astype(np.uint64)
+    key = (node << np.uint64(44)) | cols["uid"]  # uids stay below 2^44
+    enq = np.flatnonzero((L == layer["ifq"]) & (E == event["enqueue"]))
+    control = np.isin(cols["kind"], [kinds.index(k) for k in ("rts", "cts", "mac_ack")])
+    snd = np.flatnonzero((((L == layer["mac"]) & ~control) | (L == layer["link"])) & (E == event["send"]))
+    enq_keys = np.unique(key[enq])
+    # The first send of each (node, uid) that was enqueued there.
+    snd = snd[np.isin(key[snd], enq_keys)]
+    order = np.lexsort((cols["t_s"][snd], key[snd]))
+    snd_sorted = snd[order]
+    first = snd_sorted[np.concatenate(([True], key[snd_sorted][1:] != key[snd_sorted][:-1]))] if len(snd) else snd
+    drp = np.flatnonzero((L != layer["mac"]) & (E == event["drop"]))
+    drp = drp[np.isin(key[drp], enq_keys) & ~np.isin(key[drp], key[first])]
+    rows = np.concatenate((enq, first, drp))
+    if len(rows) == 0 or len(at) == 0:
+        return np.zeros(len(at), dtype="<u2")
+    delta = np.concatenate((np.ones(len(enq)), -np.ones(len(first)), -np.ones(len(drp)))).astype(np.int64)
+    # Per node in time order (a packet's removal after its arrival at the same instant: row order).
+    order = np.lexsort((rows, cols["t_s"][rows], cols["node"][rows]))
+    rows, delta = rows[order], delta[order]
+    level = np.cumsum(delta)
+    n_of, t_of = cols["node"][rows], cols["t_s"][rows]
+    starts = np.searchsorted(n_of, np.arange(int(cols["node"].max(initial=0)) + 2))
+    base = np.concatenate(([0], level))[starts[:-1]]
+    # For each asked row: the level after the last change at its node at or before its time.
+    out = np.zeros(len(at), dtype=np.int64)
+    an, atime = cols["node"][at], cols["t_s"][at]
+    for n in np.unique(an):
+        lo, hi = starts[n], starts[n + 1]
+        sel = np.flatnonzero(an == n)
+        k = lo + np.searchsorted(t_of[lo:hi], atime[sel], side="right")
+        out[sel] = np.where(k > lo, level[np.maximum(k - 1, 0)] - base[n], 0)
+    return np.clip(out, 0, NONE16 - 1).astype("<u2")
 
 
 def _events(result: Result) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -240,11 +267,14 @@ def page_rows(cols: dict[str, np.ndarray], names: dict[str, Any]) -> tuple[np.nd
         "node": _small(cols["node"][keep], names),
         "peer": _small(cols["peer"][keep], names),
         "flow": _small(cols["flow"][keep], names),
+        "qlen": np.zeros(len(keep), dtype="<u2"),
         "event": code[keep],
         "class": kind_class[cols["kind"][keep]],
         "retry": cols["retry"][keep],
         "reason": np.where(code[keep] == PAGE_EVENTS.index("drop"), cols["reason"][keep], 0).astype("u1"),
     }
+    tx = np.flatnonzero(page["event"] == PAGE_EVENTS.index("tx"))
+    page["qlen"][tx] = queue_lengths(cols, names, keep[tx])
     return keep, page
 
 
@@ -299,7 +329,6 @@ def build(result: Result, t_from: float | None = None, t_to: float | None = None
         "meta": meta,
         "tracks": track_list,
         "series": _series(result),
-        "queues": _queues(result, lo, hi),
         "routes": route_rows(cols, names, hi),
     }
     return ViewData(header=header, blob=b"".join(parts))

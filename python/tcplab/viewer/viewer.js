@@ -129,14 +129,6 @@
     }
     return [...table.entries()].sort((a, b) => a[0] - b[0]).map(([d, [nx, h, since]]) => ({ dst: nodes[d], next: nodes[nx], hops: h, since }));
   }
-  // Interface queues (the run's queue_len series, by interface): a station's is named
-  // "WLAN:node", a wired interface's "LINK:A->B" after its link and the node it leaves.
-  const queuesOf = Array.from({ length: N }, () => []);
-  for (const [at, s] of Object.entries(H.queues || {})) {
-    const m = /^[^:]*:(.*?)(->.*)?$/.exec(at);
-    const n = nodes.indexOf(m ? m[1] : at);
-    if (n >= 0) queuesOf[n].push([at, s]);
-  }
 
   // ------------------------------------------------------------------ topology
   const topo = $("topo"), tctx = topo.getContext("2d");
@@ -472,14 +464,13 @@
     const counters = CATS.map((name, c) => [name, countUpTo(nodeCat[n][c], t)]);
     const rows = nodeRows[n];
     const lo = rowsUpTo(rows, t);
-    // queue: each interface's sampled length at the cursor, and its samples over the last 10 s
-    const queues = queuesOf[n].map(([at, [qt, qv]]) => {
-      const k = upper(qt.length, (m) => qt[m], t);
-      const q = [];
-      for (let j = k - 1; j >= 0 && qt[j] > t - 10; j--) q.push([qt[j], qv[j]]);
-      if (k > 0 && (!q.length || q[q.length - 1][0] > t - 10)) q.push([Math.max(t - 10, qt[k - 1]), qv[k - 1]]);
-      return { at, len: k > 0 ? qv[k - 1] : null, q };
-    });
+    // queue: packets waiting at the interface at its transmissions in the last 10 s
+    let qlen = null; const q = [];
+    for (let j = lo - 1; j >= 0 && C.t_s[rows[j]] > t - 10; j--) {
+      const i = rows[j]; if (C.event[i] !== EV.tx || C.node[i] !== n || MAC.has(C["class"][i])) continue;
+      if (qlen === null) qlen = C.qlen[i];
+      q.push([C.t_s[i], C.qlen[i]]);
+    }
     const routes = routeTable(n, t);
     state.routeTable = { node: nodes[n], t, routes };
     // next hops in use: the last transmission of each flow's packets from this node (last 5 s)
@@ -505,10 +496,7 @@
     else if (!routes.length) html += `<tr><td colspan="3">no route</td></tr>`;
     else html += `<tr class="hd"><td>destination</td><td>next hop</td><td class="n">hops</td></tr>`;
     for (const r of routes) html += `<tr class="route"><td>${esc(r.dst)}</td><td>${esc(r.next)}</td><td class="n">${r.hops}</td></tr>`;
-    html += `</table><table><tr><th colspan="2">interface queue (sampled)</th></tr>`;
-    if (!queues.length) html += `<tr><td colspan="2">not sampled</td></tr>`;
-    for (const q of queues) html += `<tr><td>${esc(q.at)}</td><td class="n">${q.len === null ? "—" : q.len + " packets"}</td></tr>`;
-    html += `</table><canvas id="qspark"></canvas>`;
+    html += `</table><table><tr><th>interface queue</th><td class="n">${qlen === null ? "no transmission in the last 10 s" : qlen + " packets at its last transmission"}</td></tr></table><canvas id="qspark"></canvas>`;
     html += `<table><tr><th colspan="3">next hops in use (last 5 s of the trace)</th></tr>`;
     if (!hops.size) html += `<tr><td colspan="3">none</td></tr>`;
     for (const i of hops.values()) {
@@ -524,18 +512,9 @@
     html += "</table>";
     $("nodeinfo").innerHTML = html;
     const c = $("qspark"); const ctx = resize(c); const w = c.clientWidth, h = c.clientHeight;
-    let qm = 1; for (const qq of queues) for (const [, v] of qq.q) qm = Math.max(qm, v);
-    queues.forEach((qq, k) => {
-      // a step line per interface: each sample holds until the next one
-      ctx.strokeStyle = FLOWCOL[k % FLOWCOL.length]; ctx.beginPath();
-      let px = null;
-      for (let j = qq.q.length - 1; j >= 0; j--) {
-        const [tt, v] = qq.q[j], x = w - (t - tt) / 10 * w, y = h - 2 - v / qm * (h - 6);
-        if (px === null) ctx.moveTo(x, y); else ctx.lineTo(x, y);
-        ctx.lineTo(j > 0 ? w - (t - qq.q[j - 1][0]) / 10 * w : w, y); px = x;
-      }
-      ctx.stroke();
-    });
+    let qm = 1; for (const [, v] of q) qm = Math.max(qm, v);
+    ctx.fillStyle = "#1f6fd1";
+    for (const [tt, v] of q) { const x = w - (t - tt) / 10 * w; ctx.fillRect(x, h - 2 - v / qm * (h - 6), 2, v / qm * (h - 6) + 1); }
     ctx.fillStyle = "#8a95a1"; ctx.font = "10px system-ui"; ctx.fillText(`queue, last 10 s (max ${qm})`, 4, 10);
   }
 
