@@ -28,11 +28,13 @@ import numpy as np
 
 from tcplab.result import Result
 
-# Column name → numpy dtype, in the order the blob holds them (8-byte columns first so every
-# column starts aligned for the page's typed arrays; element sizes only shrink along the blob).
+# Column name → numpy dtype, in the order the blob holds them (element sizes only shrink along the
+# blob, so every column starts aligned for the page's typed arrays). The blob holds times as
+# ``dt_us`` (see :func:`blob_columns`) instead of ``t_s``.
 PAGE_COLUMNS: dict[str, str] = {
     "t_s": "<f8",
-    "bytes": "<u4",
+    # IP datagrams and 802.11 frames are at most 65,535 bytes.
+    "bytes": "<u2",
     "node": "<u2",
     "peer": "<u2",
     "flow": "<u2",
@@ -296,6 +298,19 @@ def route_rows(cols: dict[str, np.ndarray], names: dict[str, Any], hi: float) ->
     ]
 
 
+def blob_columns(page: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The columns as the page's blob holds them: the times as whole microseconds (rounded down, so
+    a row is never drawn after its time), each the difference from the row before (they compress
+    to a fraction of 8-byte times; the page adds them back up), the rest as they are."""
+    t = page["t_s"]
+    us = np.floor(t * 1e6).astype(np.int64)
+    us[us / 1e6 > t] -= 1  # t × 1e6 rounded up to a whole number: the page's us / 1e6 stays ≤ t
+    dt = np.diff(us, prepend=np.int64(0))
+    out = {"dt_us": np.clip(dt, 0, 2**32 - 1).astype("<u4")}
+    out.update((k, page[k].astype(dt_, copy=False)) for k, dt_ in PAGE_COLUMNS.items() if k != "t_s")
+    return out
+
+
 def build(result: Result, t_from: float | None = None, t_to: float | None = None) -> ViewData:
     """The page's data for a run traced with ``trace.view = true`` and ``trace.events``, limited to
     [t_from, t_to]."""
@@ -309,7 +324,8 @@ def build(result: Result, t_from: float | None = None, t_to: float | None = None
     hi = end if t_to is None else min(t_to, end)
     _, page = page_rows(cols, names)
     win = np.flatnonzero((page["t_s"] >= lo) & (page["t_s"] <= hi))
-    parts = [page[k][win].astype(dt, copy=False).tobytes() for k, dt in PAGE_COLUMNS.items()]
+    blob = blob_columns({k: v[win] for k, v in page.items()})
+    parts = [c.tobytes() for c in blob.values()]
     offsets = np.cumsum([0] + [len(b) for b in parts[:-1]]).tolist()
     meta.update(events=list(PAGE_EVENTS), classes=list(PAGE_CLASSES), reasons=list(names["reasons"]))
     tracks = raw["tracks"]
@@ -325,7 +341,7 @@ def build(result: Result, t_from: float | None = None, t_to: float | None = None
         "t_to": hi,
         "sim_time_s": end,
         "rows": len(win),
-        "columns": {k: [off, dt] for (k, dt), off in zip(PAGE_COLUMNS.items(), offsets, strict=True)},
+        "columns": {k: [off, c.dtype.str.replace("|", "")] for (k, c), off in zip(blob.items(), offsets, strict=True)},
         "meta": meta,
         "tracks": track_list,
         "series": _series(result),

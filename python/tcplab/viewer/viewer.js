@@ -33,6 +33,9 @@
       const T = TYPES[dt];
       c[k] = new T(buf, off, H.rows);
     }
+    // times: whole microseconds, each the difference from the row before
+    c.t_s = new Float64Array(H.rows);
+    for (let i = 0, us = 0; i < H.rows; i++) { us += c.dt_us[i]; c.t_s[i] = us / 1e6; }
     return c;
   }
   // First index with t_s > x (upper bound), or >= x with strict=false.
@@ -80,40 +83,54 @@
     return -1;
   }
   let nodeCat = null, nodeRows = null, classTx = null, dropT = null, flowDataTx = null;
+  // What the first frame needs (the timeline's transmissions by kind, the drops, each flow's data
+  // transmissions for its route): one pass over the rows at load.
   function index() {
+    const rows = H.rows;
+    const ccount = new Uint32Array(M.classes.length);
+    let nd = 0;
+    for (let i = 0; i < rows; i++) {
+      const e = C.event[i];
+      if (e === EV.tx) ccount[C["class"][i]]++;
+      else if (e === EV.drop || e === EV.link_fail) nd++;
+    }
+    classTx = Array.from(ccount, (k) => new Float64Array(k));
+    dropT = new Float64Array(nd); // times of the drops and link failures
+    const cfill = new Uint32Array(M.classes.length);
+    const fd = M.flows.map(() => []);
+    nd = 0;
+    for (let i = 0; i < rows; i++) {
+      const e = C.event[i];
+      if (e === EV.tx) {
+        const k = C["class"][i];
+        classTx[k][cfill[k]++] = C.t_s[i];
+        const f = C.flow[i];
+        if (f !== NONE && f < fd.length && (k === CL.tcp_data || k === CL.udp)) fd[f].push(i);
+      } else if (e === EV.drop || e === EV.link_fail) dropT[nd++] = C.t_s[i];
+    }
+    flowDataTx = fd.map((a) => Uint32Array.from(a));
+  }
+  // Per node, its rows and the times of each counter's events (counters at the cursor are two
+  // binary searches): built the first time a node is selected, not at load.
+  function nodeIndex() {
+    if (nodeRows) return;
     const rows = H.rows;
     const cnt = Array.from({ length: N }, () => new Uint32Array(CATS.length));
     const nr = new Uint32Array(N);
-    const ccount = new Uint32Array(M.classes.length);
-    let nd = 0;
     for (let i = 0; i < rows; i++) {
       const c = catOf(C.event[i]);
       if (c >= 0) cnt[C.node[i]][c]++;
       nr[C.node[i]]++;
-      if (C.event[i] === EV.tx) ccount[C["class"][i]]++;
-      if (C.event[i] === EV.drop || C.event[i] === EV.link_fail) nd++;
     }
     nodeCat = cnt.map((a) => Array.from(a, (k) => new Float64Array(k)));
     nodeRows = Array.from(nr, (k) => new Uint32Array(k));
-    classTx = Array.from(ccount, (k) => new Float64Array(k));
-    dropT = new Float64Array(nd); // times of the drops and link failures
     const fill = cnt.map(() => new Uint32Array(CATS.length));
-    const nfill = new Uint32Array(N), cfill = new Uint32Array(M.classes.length);
-    const fd = M.flows.map(() => []);
-    nd = 0;
+    const nfill = new Uint32Array(N);
     for (let i = 0; i < rows; i++) {
-      const n = C.node[i], e = C.event[i], t = C.t_s[i], c = catOf(e);
-      if (c >= 0) nodeCat[n][c][fill[n][c]++] = t;
+      const n = C.node[i], c = catOf(C.event[i]);
+      if (c >= 0) nodeCat[n][c][fill[n][c]++] = C.t_s[i];
       nodeRows[n][nfill[n]++] = i;
-      if (e === EV.tx) {
-        const k = C["class"][i];
-        classTx[k][cfill[k]++] = t;
-        const f = C.flow[i];
-        if (f !== NONE && f < fd.length && (k === CL.tcp_data || k === CL.udp)) fd[f].push(i);
-      }
-      if (e === EV.drop || e === EV.link_fail) dropT[nd++] = t;
     }
-    flowDataTx = fd.map((a) => Uint32Array.from(a));
   }
 
   // Routing tables: the event trace's route rows (t, node, destination, next hop or -1, hops), per
@@ -458,6 +475,7 @@
   function drawNode() {
     const n = state.sel;
     if (n < 0 || !C) { $("nodename").textContent = "— click a node"; $("nodeinfo").innerHTML = ""; return; }
+    nodeIndex();
     const t = state.t;
     const p = position(n, t);
     $("nodename").textContent = nodes[n];
@@ -635,11 +653,14 @@
     const resp = await fetch("data:application/octet-stream;base64," + text);
     const buf = await new Response(resp.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
     C = columns(buf);
+    const t1 = performance.now();
     index();
+    const t2 = performance.now();
     // decoding, inflating and indexing the events (docs/viewer.md quotes it)
     const loadS = (performance.now() - t0) / 1000;
     $("status").textContent = `${H.rows.toLocaleString()} events · loaded in ${loadS.toFixed(2)} s`;
     render();
+    view.phases = { startMs: t0, decodeMs: t1 - t0, indexMs: t2 - t1, firstFrameMs: performance.now() - t2 };
     // ms from navigation start (the page's time origin) to the first frame drawn with the events.
     view.readyMs = performance.now();
     view.ready = true;
