@@ -407,6 +407,8 @@ def test_random_waypoint_positions_and_screenshots(
     browser.execute_script("window.tcplabView.select('n1'); document.getElementById('ranges').click()")
     drawn = set_time(browser, first_drop + 0.05)
     assert drawn["drops"]
+    # The side panel scrolled to n1's routing table.
+    browser.execute_script("document.getElementById('rtable').scrollIntoView({block: 'center'})")
     screenshot(browser, out / "viewer_adhoc_break.png")
     assert console_errors(browser) == []
 

@@ -592,7 +592,7 @@
     M.flows.forEach((f, i) => { const o = document.createElement("option"); o.value = i; o.textContent = `${f.name} (${f.kind})`; fs.append(o); });
     fs.onchange = () => { state.flow = +fs.value; render(); };
     const lg = $("legend");
-    const marks = [["#ff9900", "collision at addressee"], ["#d62728", "drop (reason)"], ["#e67e22", "MAC gave up"]];
+    const marks = [["#ff9900", "collision"], ["#d62728", "drop (reason)"], ["#e67e22", "MAC gave up"]];
     for (const [col, name] of [...LEGEND.map(([k, n]) => [COLORS[k], n]), ...marks]) {
       const s = document.createElement("span"); s.innerHTML = `<i style="background:${col}"></i>`; s.append(name); lg.append(s);
     }
