@@ -32,10 +32,11 @@ def traced_overrides(resolved: dict[str, Any]) -> list[tuple[str, str]]:
     series = sorted(set(trace.get("series") or []) | set(SERIES))
     if "all" in series:
         series = ["all"]
+    asked = trace.get("events") is not None
     events = dict(trace.get("events") or {})
     own = events.get("layers") or []
-    # No layers named: the scenario records every layer, which includes the page's.
-    if events and not own:
+    # The scenario's own trace with no layers named records every layer, the page's included.
+    if asked and not own:
         layers: list[str] = []
     else:
         layers = sorted(set(own) | set(EVENT_LAYERS))
