@@ -158,9 +158,9 @@ def mobile() -> tcplab.Result:
 # ------------------------------------------------------------------ the data, without a browser
 
 
-def test_the_view_trace_agrees_with_the_runs_counters(broken: tcplab.Result) -> None:
-    """Drops per node and reason, MAC link failures and transmissions per station in the view trace are
-    the summary's counters: the page shows what the run counted."""
+def test_the_pages_rows_agree_with_the_runs_counters(broken: tcplab.Result) -> None:
+    """Drops per node and reason, transmissions, collisions and MAC give-ups per station in the page's
+    rows are the summary's counters: the page shows what the run counted."""
     nodes, events, classes, reasons = names(broken)
     ev, cl, node, reason = (col(broken, k) for k in ("event", "class", "node", "reason"))
     rows = len(ev)
