@@ -141,8 +141,8 @@ def view(
 ) -> str:
     """Write the run viewer (one self-contained HTML file, docs/viewer.md) of ``result`` and return its path.
 
-    ``result`` must come from a run with ``trace.view = true`` (``tcplab.viewer.run(...)`` switches on
-    everything the page shows, the per-flow series included); ``t_from``/``t_to`` (seconds) limit the
+    ``result`` must come from a run with ``trace.view = true`` and the event trace
+    (``tcplab.viewer.run(...)`` switches on everything the page shows, the series included); ``t_from``/``t_to`` (seconds) limit the
     window.  ``out`` defaults to ``<scenario name>.html``.
     """
     from tcplab import viewer

@@ -210,8 +210,8 @@ class Result:
         self.raw_series = raw_series
         #: The core's columnar per-frame 802.11 trace, or None.
         self.raw_frames = raw_frames
-        #: What ``tcplab view`` draws (``trace.view = true``): the network's shape, station tracks and
-        #: packed event columns (tcplab/viewer/data.py reads them); None otherwise.
+        #: What ``tcplab view`` needs besides the event trace (``trace.view = true``): the network's
+        #: shape and the station tracks (tcplab/viewer/data.py reads them); None otherwise.
         self.view = view
         #: The core's packed event trace (``trace.events``), or None; ``events`` is its DataFrame.
         self.raw_events = raw_events

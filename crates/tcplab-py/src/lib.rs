@@ -279,33 +279,10 @@ fn events_to_py(py: Python<'_>, ev: &api::EventOutput) -> PyResult<PyObject> {
     Ok(d.into_any().unbind())
 }
 
-/// The viewer's data: `meta` as plain data, each trace column as little-endian bytes (`t_s`
-/// f64, `node`/`peer`/`flow`/`qlen` u16, `event`/`class`/`retry`/`reason` u8, `bytes` u32,
-/// `dur_us` f32) and the tracks as lists; bytes keep a 600 s run's million rows cheap to hand
-/// over.
+/// The viewer's data besides the event trace: `meta` (the network's shape) as plain data and
+/// the station tracks as lists.
 fn view_to_py(py: Python<'_>, v: &api::ViewOutput) -> PyResult<PyObject> {
-    use pyo3::types::PyBytes;
-    fn le<T: Copy, const N: usize>(xs: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(xs.len() * N);
-        for &x in xs {
-            out.extend_from_slice(&f(x));
-        }
-        out
-    }
     let t = &v.trace;
-    let cols = PyDict::new(py);
-    let put = |k: &str, b: Vec<u8>| cols.set_item(k, PyBytes::new(py, &b));
-    put("t_s", le(&t.t, |x| (x.0 as f64 / 1e9).to_le_bytes()))?;
-    put("node", le(&t.node, u16::to_le_bytes))?;
-    put("peer", le(&t.peer, u16::to_le_bytes))?;
-    put("flow", le(&t.flow, u16::to_le_bytes))?;
-    put("qlen", le(&t.qlen, u16::to_le_bytes))?;
-    put("event", t.event.clone())?;
-    put("class", t.class.clone())?;
-    put("retry", t.retry.iter().map(|&r| r as u8).collect())?;
-    put("reason", t.reason.clone())?;
-    put("bytes", le(&t.bytes, u32::to_le_bytes))?;
-    put("dur_us", le(&t.dur_us, f32::to_le_bytes))?;
     let tracks = serde_json::json!({
         "node": t.tracks.iter().map(|p| p.node).collect::<Vec<_>>(),
         "t_s": t.tracks.iter().map(|p| p.t.0 as f64 / 1e9).collect::<Vec<_>>(),
@@ -316,8 +293,6 @@ fn view_to_py(py: Python<'_>, v: &api::ViewOutput) -> PyResult<PyObject> {
     });
     let d = PyDict::new(py);
     d.set_item("meta", json_to_py(py, &v.meta)?)?;
-    d.set_item("rows", t.len())?;
-    d.set_item("columns", cols)?;
     d.set_item("tracks", json_to_py(py, &tracks)?)?;
     Ok(d.into_any().unbind())
 }

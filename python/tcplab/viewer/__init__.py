@@ -19,19 +19,37 @@ from tcplab._args import override_items
 from tcplab._fs import replace_file
 from tcplab.result import Result
 from tcplab.scenario import ScenarioLike, toml_value
-from tcplab.viewer.data import SERIES, ViewData, build
+from tcplab.viewer.data import EVENT_LAYERS, SERIES, ViewData, build
 from tcplab.viewer.page import render
 
 __all__ = ["ViewData", "build", "check_window", "render", "run", "traced_overrides", "write"]
 
 
 def traced_overrides(resolved: dict[str, Any]) -> list[tuple[str, str]]:
-    """The overrides that switch on what the page shows, keeping the scenario's own trace settings."""
+    """The overrides that switch on what the page shows, keeping the scenario's own trace settings:
+    the station tracks (``trace.view``), the event trace's layers the page draws from (``trace.events``,
+    every node; a scenario's own layers are kept too) and the series it plots."""
     trace = resolved.get("trace") or {}
     series = sorted(set(trace.get("series") or []) | set(SERIES))
     if "all" in series:
         series = ["all"]
-    pairs = [("trace.view", toml_value(True)), ("trace.series", toml_value(series))]
+    asked = trace.get("events") is not None
+    events = dict(trace.get("events") or {})
+    own = events.get("layers") or []
+    # The scenario's own trace with no layers named records every layer, the page's included.
+    if asked and not own:
+        layers: list[str] = []
+    else:
+        layers = sorted(set(own) | set(EVENT_LAYERS))
+    events.pop("nodes", None)
+    events["layers"] = layers
+    if not layers:
+        events.pop("layers")
+    pairs = [
+        ("trace.view", toml_value(True)),
+        ("trace.events", toml_value(events)),
+        ("trace.series", toml_value(series)),
+    ]
     if not trace.get("interval"):
         # One sample per 10 ms at most: plenty for a plot, and a 600 s run's series stay small.
         pairs.append(("trace.interval", toml_value("10ms")))
@@ -53,8 +71,8 @@ def run(
     seed: int | None = None,
     overrides: Any = None,
 ) -> Result:
-    """Run a scenario with the view trace and the per-flow series the page plots (arguments as
-    :func:`tcplab.run`'s, checked by it)."""
+    """Run a scenario with the station tracks, the event trace and the series the page shows
+    (arguments as :func:`tcplab.run`'s, checked by it)."""
     resolved = tcplab.resolve(scenario_or_path, overrides)
     return tcplab.run(scenario_or_path, seed, override_items(overrides) + traced_overrides(resolved))
 
@@ -65,7 +83,8 @@ def write(
     t_from: float | None = None,
     t_to: float | None = None,
 ) -> Path:
-    """Write the page of ``result`` (run with ``trace.view = true``) to ``out``; returns the path."""
+    """Write the page of ``result`` (run with ``trace.view = true`` and the event trace, as :func:`run`
+    does) to ``out``; returns the path."""
     path = Path(out)
     html = render(build(result, t_from, t_to))
     return replace_file(path, lambda tmp: tmp.write_text(html, encoding="utf-8"), parents=False)

@@ -8,10 +8,10 @@
   const NONE = 65535;
   const COLORS = {
     tcp_data: "#1f6fd1", tcp_ack: "#23a047", routing: "#8e44c9", udp: "#f08a0b", icmp: "#8c564b",
-    mac_rts: "#9aa3ad", mac_cts: "#9aa3ad", mac_ack: "#9aa3ad",
+    mac_rts: "#9aa3ad", mac_cts: "#9aa3ad", mac_ack: "#9aa3ad", arp: "#17becf",
   };
   const LEGEND = [["tcp_data", "TCP data"], ["tcp_ack", "TCP ACK"], ["routing", "routing control"],
-    ["udp", "UDP"], ["icmp", "ICMP"], ["mac_rts", "RTS/CTS/ACK"]];
+    ["udp", "UDP"], ["icmp", "ICMP"], ["arp", "ARP"], ["mac_rts", "RTS/CTS/ACK"]];
   const FLOWCOL = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324"];
   const EV = Object.fromEntries(M.events.map((n, i) => [n, i]));
   const CL = Object.fromEntries(M.classes.map((n, i) => [n, i]));
@@ -33,6 +33,9 @@
       const T = TYPES[dt];
       c[k] = new T(buf, off, H.rows);
     }
+    // times: whole microseconds, each the difference from the row before
+    c.t_s = new Float64Array(H.rows);
+    for (let i = 0, us = 0; i < H.rows; i++) { us += c.dt_us[i]; c.t_s[i] = us / 1e6; }
     return c;
   }
   // First index with t_s > x (upper bound), or >= x with strict=false.
@@ -73,47 +76,75 @@
   function catOf(e) {
     if (e === EV.tx) return 0;
     if (e === EV.rx_ok) return 1;
-    if (e === EV.rx_collision || e === EV.rx_missed) return 2;
+    if (e === EV.rx_collision) return 2;
     if (e === EV.rx_error) return 3;
     if (e === EV.drop) return 4;
     if (e === EV.link_fail) return 5;
     return -1;
   }
   let nodeCat = null, nodeRows = null, classTx = null, dropT = null, flowDataTx = null;
+  // What the first frame needs (the timeline's transmissions by kind, the drops, each flow's data
+  // transmissions for its route): one pass over the rows at load.
   function index() {
+    const rows = H.rows;
+    const ccount = new Uint32Array(M.classes.length);
+    let nd = 0;
+    for (let i = 0; i < rows; i++) {
+      const e = C.event[i];
+      if (e === EV.tx) ccount[C["class"][i]]++;
+      else if (e === EV.drop || e === EV.link_fail) nd++;
+    }
+    classTx = Array.from(ccount, (k) => new Float64Array(k));
+    dropT = new Float64Array(nd); // times of the drops and link failures
+    const cfill = new Uint32Array(M.classes.length);
+    const fd = M.flows.map(() => []);
+    nd = 0;
+    for (let i = 0; i < rows; i++) {
+      const e = C.event[i];
+      if (e === EV.tx) {
+        const k = C["class"][i];
+        classTx[k][cfill[k]++] = C.t_s[i];
+        const f = C.flow[i];
+        if (f !== NONE && f < fd.length && (k === CL.tcp_data || k === CL.udp)) fd[f].push(i);
+      } else if (e === EV.drop || e === EV.link_fail) dropT[nd++] = C.t_s[i];
+    }
+    flowDataTx = fd.map((a) => Uint32Array.from(a));
+  }
+  // Per node, its rows and the times of each counter's events (counters at the cursor are two
+  // binary searches): built the first time a node is selected, not at load.
+  function nodeIndex() {
+    if (nodeRows) return;
     const rows = H.rows;
     const cnt = Array.from({ length: N }, () => new Uint32Array(CATS.length));
     const nr = new Uint32Array(N);
-    const ccount = new Uint32Array(M.classes.length);
-    let nd = 0;
     for (let i = 0; i < rows; i++) {
       const c = catOf(C.event[i]);
       if (c >= 0) cnt[C.node[i]][c]++;
       nr[C.node[i]]++;
-      if (C.event[i] === EV.tx) ccount[C["class"][i]]++;
-      if (C.event[i] === EV.drop || C.event[i] === EV.link_fail) nd++;
     }
     nodeCat = cnt.map((a) => Array.from(a, (k) => new Float64Array(k)));
     nodeRows = Array.from(nr, (k) => new Uint32Array(k));
-    classTx = Array.from(ccount, (k) => new Float64Array(k));
-    dropT = new Float64Array(nd); // times of the drops and link failures
     const fill = cnt.map(() => new Uint32Array(CATS.length));
-    const nfill = new Uint32Array(N), cfill = new Uint32Array(M.classes.length);
-    const fd = M.flows.map(() => []);
-    nd = 0;
+    const nfill = new Uint32Array(N);
     for (let i = 0; i < rows; i++) {
-      const n = C.node[i], e = C.event[i], t = C.t_s[i], c = catOf(e);
-      if (c >= 0) nodeCat[n][c][fill[n][c]++] = t;
+      const n = C.node[i], c = catOf(C.event[i]);
+      if (c >= 0) nodeCat[n][c][fill[n][c]++] = C.t_s[i];
       nodeRows[n][nfill[n]++] = i;
-      if (e === EV.tx) {
-        const k = C["class"][i];
-        classTx[k][cfill[k]++] = t;
-        const f = C.flow[i];
-        if (f !== NONE && f < fd.length && (k === CL.tcp_data || k === CL.udp)) fd[f].push(i);
-      }
-      if (e === EV.drop || e === EV.link_fail) dropT[nd++] = t;
     }
-    flowDataTx = fd.map((a) => Uint32Array.from(a));
+  }
+
+  // Routing tables: the event trace's route rows (t, node, destination, next hop or -1, hops), per
+  // node in time order; a node's table at t is its rows up to t replayed.
+  const RT = H.routes;
+  const routeRows = Array.from({ length: N }, () => []);
+  for (let k = 0; k < RT[0].length; k++) routeRows[RT[1][k]].push(k);
+  function routeTable(n, t) {
+    const table = new Map();
+    for (const k of routeRows[n]) {
+      if (RT[0][k] > t) break;
+      if (RT[3][k] < 0) table.delete(RT[2][k]); else table.set(RT[2][k], [RT[3][k], RT[4][k], RT[0][k]]);
+    }
+    return [...table.entries()].sort((a, b) => a[0] - b[0]).map(([d, [nx, h, since]]) => ({ dst: nodes[d], next: nodes[nx], hops: h, since }));
   }
 
   // ------------------------------------------------------------------ topology
@@ -444,19 +475,22 @@
   function drawNode() {
     const n = state.sel;
     if (n < 0 || !C) { $("nodename").textContent = "— click a node"; $("nodeinfo").innerHTML = ""; return; }
+    nodeIndex();
     const t = state.t;
     const p = position(n, t);
     $("nodename").textContent = nodes[n];
     const counters = CATS.map((name, c) => [name, countUpTo(nodeCat[n][c], t)]);
     const rows = nodeRows[n];
     const lo = rowsUpTo(rows, t);
-    // queue: packets in the interface queue at its transmissions in the last 10 s
+    // queue: packets waiting at the interface at its transmissions in the last 10 s
     let qlen = null; const q = [];
     for (let j = lo - 1; j >= 0 && C.t_s[rows[j]] > t - 10; j--) {
       const i = rows[j]; if (C.event[i] !== EV.tx || C.node[i] !== n || MAC.has(C["class"][i])) continue;
       if (qlen === null) qlen = C.qlen[i];
       q.push([C.t_s[i], C.qlen[i]]);
     }
+    const routes = routeTable(n, t);
+    state.routeTable = { node: nodes[n], t, routes };
     // next hops in use: the last transmission of each flow's packets from this node (last 5 s)
     const hops = new Map();
     for (let j = lo - 1; j >= 0 && C.t_s[rows[j]] > t - 5; j--) {
@@ -475,6 +509,11 @@
     if (wlanOf[n] >= 0) html += `<tr><td>WLAN</td><td class="n">${esc(M.wlans[wlanOf[n]].name)}${isAp.has(n) ? " (AP)" : ""}</td></tr>`;
     html += `</table><table><tr><th colspan="2">counters up to the cursor</th></tr>`;
     for (const [name, v] of counters) html += `<tr><td>${name}</td><td class="n">${v.toLocaleString()}</td></tr>`;
+    html += `</table><table id="rtable"><tr><th colspan="3">routing table at the cursor</th></tr>`;
+    if (M.routing[n] === "static") html += `<tr><td colspan="3">static routes (they do not change)</td></tr>`;
+    else if (!routes.length) html += `<tr><td colspan="3">no route</td></tr>`;
+    else html += `<tr class="hd"><td>destination</td><td>next hop</td><td class="n">hops</td></tr>`;
+    for (const r of routes) html += `<tr class="route"><td>${esc(r.dst)}</td><td>${esc(r.next)}</td><td class="n">${r.hops}</td></tr>`;
     html += `</table><table><tr><th>interface queue</th><td class="n">${qlen === null ? "no transmission in the last 10 s" : qlen + " packets at its last transmission"}</td></tr></table><canvas id="qspark"></canvas>`;
     html += `<table><tr><th colspan="3">next hops in use (last 5 s of the trace)</th></tr>`;
     if (!hops.size) html += `<tr><td colspan="3">none</td></tr>`;
@@ -553,7 +592,7 @@
     M.flows.forEach((f, i) => { const o = document.createElement("option"); o.value = i; o.textContent = `${f.name} (${f.kind})`; fs.append(o); });
     fs.onchange = () => { state.flow = +fs.value; render(); };
     const lg = $("legend");
-    const marks = [["#ff9900", "collision at addressee"], ["#d62728", "drop (reason)"], ["#e67e22", "MAC gave up"]];
+    const marks = [["#ff9900", "collision"], ["#d62728", "drop (reason)"], ["#e67e22", "MAC gave up"]];
     for (const [col, name] of [...LEGEND.map(([k, n]) => [COLORS[k], n]), ...marks]) {
       const s = document.createElement("span"); s.innerHTML = `<i style="background:${col}"></i>`; s.append(name); lg.append(s);
     }
@@ -602,7 +641,7 @@
 
   // The test's hooks: set the cursor, read what is drawn.
   view.setTime = (t) => { setTime(t); return { t: state.t, positions: state.positions, drops: state.drawnDrops, cursor: state.cursor, route: state.route, tx: state.drawnTx }; };
-  view.select = (name) => { state.sel = nodes.indexOf(name); render(); };
+  view.select = (name) => { state.sel = nodes.indexOf(name); render(); return state.routeTable; };
 
   async function main() {
     setup();
@@ -614,11 +653,17 @@
     const resp = await fetch("data:application/octet-stream;base64," + text);
     const buf = await new Response(resp.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
     C = columns(buf);
+    const t1 = performance.now();
     index();
+    const t2 = performance.now();
     // decoding, inflating and indexing the events (docs/viewer.md quotes it)
     const loadS = (performance.now() - t0) / 1000;
     $("status").textContent = `${H.rows.toLocaleString()} events · loaded in ${loadS.toFixed(2)} s`;
     render();
+    view.phases = { startMs: t0, decodeMs: t1 - t0, indexMs: t2 - t1, firstFrameMs: performance.now() - t2 };
+    // ms from navigation start (the page's time origin) to the first frame drawn with the events.
+    view.readyMs = performance.now();
+    view.ready = true;
   }
   // Resolves once the events are loaded and the first frame is drawn; rejects with the error that
   // stopped it (the tests wait on this promise).

@@ -23,8 +23,8 @@ pub use aodv::{Aodv, AodvParams};
 pub use dsdv::{Dsdv, DsdvParams};
 pub use dsr::{Dsr, DsrParams};
 pub use routing::{
-    Decision, DropReason, Hop, Port, RouteSignal, RoutingAgent, RoutingIo, RoutingStats,
-    BROADCAST_ADDR,
+    Decision, DropReason, Hop, Port, RouteEntry, RouteSignal, RoutingAgent, RoutingIo,
+    RoutingStats, BROADCAST_ADDR,
 };
 pub use static_routes::StaticRoutes;
 
@@ -63,6 +63,21 @@ impl AnyRouting {
             AnyRouting::Aodv(_) => "aodv",
             AnyRouting::Dsr(_) => "dsr",
             AnyRouting::Dsdv(_) => "dsdv",
+        }
+    }
+
+    /// The routes this agent would use now, by destination (into `out`, cleared first): AODV's
+    /// valid entries, DSDV's finite ones, the first hop of DSR's shortest cached path to each
+    /// node it holds. Static routes never change and are not listed. Expiry by time is left to
+    /// the agent (an AODV route is listed until the agent itself marks it invalid), so the
+    /// list changes only inside the agent's own calls.
+    pub fn routes(&self, out: &mut Vec<RouteEntry>) {
+        out.clear();
+        match self {
+            AnyRouting::Static(_) => {}
+            AnyRouting::Aodv(a) => a.table().valid_routes(out),
+            AnyRouting::Dsr(d) => d.cache().first_hops(d.addr(), out),
+            AnyRouting::Dsdv(d) => d.finite_routes(out),
         }
     }
 }

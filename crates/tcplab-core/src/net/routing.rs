@@ -136,6 +136,15 @@ impl RoutingIo {
     }
 }
 
+/// One usable route of a node's table, as the viewer's node panel and the event trace's
+/// `route` rows show it: the destination, the neighbour packets for it go to, and the hops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RouteEntry {
+    pub dst: Addr,
+    pub next: Addr,
+    pub hops: u8,
+}
+
 /// Counters every agent keeps (zero where a protocol has no such thing).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct RoutingStats {

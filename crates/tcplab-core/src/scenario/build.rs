@@ -339,7 +339,7 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
         s.max_events.unwrap_or(DEFAULT_MAX_EVENTS),
     );
     if s.trace.view == Some(true) {
-        w.enable_view(s.trace.frames == Some(true));
+        w.enable_view();
     }
     let mut ids: BTreeMap<&str, NodeId> = BTreeMap::new();
     for n in &s.nodes {

@@ -282,9 +282,9 @@ pub struct TraceSpec {
     /// (returned as the run's `frames` table).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frames: Option<bool>,
-    /// Record what `tcplab view` draws: each station's track, every transmission (air and
-    /// wire) classed as TCP data / TCP ACK / routing / UDP / MAC control, reception outcomes,
-    /// drops with their reason (set by `tcplab view`; docs/viewer.md).
+    /// Record what `tcplab view` needs besides the event trace: each station's track (exact
+    /// positions between refreshes) and the network's shape (set by `tcplab view`, which also
+    /// turns on `trace.events`; docs/viewer.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub view: Option<bool>,
     /// Bytes captured per packet (default: the whole packet).
@@ -302,7 +302,7 @@ pub struct TraceSpec {
 #[serde(deny_unknown_fields)]
 pub struct EventsSpec {
     /// Layers to record: agt (transport agents), rtr (IP: routing, forwarding, network-layer
-    /// drops), ifq (interface queues), mac (802.11 frames), link (wired links); default all.
+    /// drops, routing-table changes), ifq (interface queues), mac (802.11 frames), link (wired links); default all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub layers: Vec<EventLayer>,
     /// Nodes to record (names); default all.

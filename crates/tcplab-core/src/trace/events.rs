@@ -30,7 +30,14 @@ pub const SEND: u8 = 2;
 pub const RECEIVE: u8 = 3;
 pub const FORWARD: u8 = 4;
 pub const DROP: u8 = 5;
-pub const EVENT_NAMES: [&str; 6] = ["enqueue", "dequeue", "send", "receive", "forward", "drop"];
+/// A route of the node's table was added, changed or lost (layer `rtr`; no packet): `dst` is
+/// the destination, `peer` the next hop (`NONE` when the route is gone), `ttl` the hop count,
+/// `kind` the protocol (`aodv`, `dsr`, `dsdv`). Replaying a node's rows up to an instant gives
+/// its table then (`net::AnyRouting::routes`).
+pub const ROUTE: u8 = 6;
+pub const EVENT_NAMES: [&str; 7] = [
+    "enqueue", "dequeue", "send", "receive", "forward", "drop", "route",
+];
 
 /// Packet kinds (`EventTrace::kind`), in the order of [`KIND_NAMES`]; [`NS2_KIND`] gives
 /// ns-2's name of each (packet.h's packet_info, as the trace prints them).
@@ -188,6 +195,9 @@ pub struct EventTrace {
     /// The AODV message of each AODV row, for ns-2's AODV column (row, fields: see
     /// [`aodv_fields`]); only AODV rows have one.
     pub aodv: Vec<(u32, [u32; 6])>,
+    /// Each node's routes as last traced (`route` rows are their changes), and a scratch list.
+    pub(crate) routes_seen: Vec<Vec<crate::net::RouteEntry>>,
+    pub(crate) routes_now: Vec<crate::net::RouteEntry>,
     /// Each packet's uid, by arena slot (`PktId`), and the next uid to hand out.
     pub(crate) slot_uid: Vec<u64>,
     next_uid: u64,
@@ -339,7 +349,8 @@ pub fn write_ns2<W: Write>(t: &EventTrace, out: &mut W) -> io::Result<()> {
             RECEIVE => 'r',
             FORWARD => 'f',
             DROP => 'D',
-            _ => continue, // ENQUEUE / DEQUEUE: not in ns-2's wireless trace
+            // ENQUEUE / DEQUEUE / ROUTE: not in ns-2's wireless trace.
+            _ => continue,
         };
         let layer = ["AGT", "RTR", "IFQ", "MAC", "LNK"][r.layer as usize];
         let reason = if r.event == DROP {

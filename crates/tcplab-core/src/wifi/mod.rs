@@ -1144,7 +1144,7 @@ pub struct FrameRecord {
     pub bytes: u32,
     pub rate: u64,
     /// The packet a data frame carries (valid while the world reads the trace right after the
-    /// event, for `trace.view`; the arena reuses ids later).
+    /// event, for the event trace; the arena reuses ids later).
     pub pkt: Option<PktId>,
     /// Time on the air (transmissions; zero for reception outcomes).
     pub dur: SimTime,

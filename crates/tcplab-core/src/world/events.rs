@@ -139,6 +139,73 @@ impl World {
         }
     }
 
+    /// `route` rows for the changes of `node`'s routing table since its last call (when its
+    /// `rtr` layer is traced): an added or changed route with its next hop and hops, a lost
+    /// one with no next hop.
+    pub(super) fn ev_routes(&mut self, node: NodeId) {
+        if !self.ev_wants(e::RTR, node) {
+            return;
+        }
+        let agent = &self.routing[node.idx()];
+        let kind = match agent.kind() {
+            "aodv" => e::K_AODV,
+            "dsr" => e::K_DSR,
+            "dsdv" => e::K_DSDV,
+            _ => return, // static routes never change
+        };
+        let t = self.event_trace.as_deref_mut().expect("checked");
+        let mut now = std::mem::take(&mut t.routes_now);
+        agent.routes(&mut now);
+        if t.routes_seen.len() <= node.idx() {
+            t.routes_seen.resize(node.idx() + 1, Vec::new());
+        }
+        let old = std::mem::take(&mut t.routes_seen[node.idx()]);
+        if old != now {
+            let mut changes = Vec::new();
+            let (mut i, mut j) = (0, 0);
+            // Both lists are sorted by destination: a merge walk.
+            while i < old.len() || j < now.len() {
+                match (old.get(i), now.get(j)) {
+                    (Some(a), Some(b)) if a.dst == b.dst => {
+                        if a != b {
+                            changes.push((b.dst, Some(*b)));
+                        }
+                        i += 1;
+                        j += 1;
+                    }
+                    (Some(a), Some(b)) if a.dst < b.dst => {
+                        changes.push((a.dst, None));
+                        i += 1;
+                    }
+                    (Some(a), None) => {
+                        changes.push((a.dst, None));
+                        i += 1;
+                    }
+                    (_, Some(b)) => {
+                        changes.push((b.dst, Some(*b)));
+                        j += 1;
+                    }
+                    (None, None) => unreachable!(),
+                }
+            }
+            for (dst, r) in changes {
+                let mut row = self.control_row();
+                row.node = node.0;
+                row.layer = e::RTR;
+                row.event = e::ROUTE;
+                row.kind = kind;
+                row.src = node.0;
+                row.dst = self.ev_node(dst);
+                row.peer = r.map_or(e::NONE, |r| self.ev_node(r.next));
+                row.ttl = r.map_or(0, |r| r.hops);
+                self.event_trace.as_mut().expect("checked").push(row);
+            }
+        }
+        let t = self.event_trace.as_deref_mut().expect("checked");
+        t.routes_seen[node.idx()] = now;
+        t.routes_now = old;
+    }
+
     /// MAC rows for the packets the MAC gave up on after its retries (`retry_limit`, or
     /// `outage` when its station was in an outage), before the routing agent decides.
     pub(super) fn ev_mac_drops(&mut self) {
@@ -240,16 +307,13 @@ impl World {
 
     /// Reads the frames the MAC traced since the last call, while their packets are still in
     /// the arena (the world calls this before it frees the copies the MAC is done with), for
-    /// the view trace and the event trace; keeps them when the run returns the frame trace.
+    /// the event trace; keeps them when the run returns the frame trace.
     pub(super) fn trace_frames(&mut self) {
         let Some(frames) = self.wifi.frames.as_mut() else {
             return;
         };
         let mut new = std::mem::take(frames);
         let start = self.frames_seen.min(new.len());
-        if self.view.is_some() {
-            self.view_frame_rows(&new[start..]);
-        }
         if self.event_trace.is_some() {
             self.event_frame_rows(&new[start..]);
         }
@@ -525,6 +589,86 @@ mod tests {
         assert!(at(1, e::RTR, e::FORWARD), "forwarded at n1");
         assert!(at(2, e::AGT, e::RECEIVE), "received at n2");
         assert!(at(0, e::MAC, e::SEND) && at(1, e::MAC, e::RECEIVE));
+    }
+
+    /// The rows replayed for one node up to now: destination → (next hop, hops).
+    fn replay(t: &e::EventTrace, node: u32) -> std::collections::BTreeMap<u32, (u32, u8)> {
+        let mut table = std::collections::BTreeMap::new();
+        for i in 0..t.len() {
+            if t.event[i] == e::ROUTE && t.node[i] == node {
+                if t.peer[i] == e::NONE {
+                    table.remove(&t.dst[i]);
+                } else {
+                    table.insert(t.dst[i], (t.peer[i], t.ttl[i]));
+                }
+            }
+        }
+        table
+    }
+
+    /// `route` rows: replayed up to any instant they give the agent's table then, for AODV,
+    /// DSR and DSDV (checked every 500 events of a run whose relay walks away and back), and
+    /// on the AODV string the table is the known one: n0 reaches n3 through n1 in 3 hops
+    /// before the break, has no route while n2 is away, and has it again after.
+    #[test]
+    fn route_rows_replay_to_the_agents_tables() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/adhoc_break.toml"
+        ))
+        .unwrap();
+        for proto in ["aodv", "dsr", "dsdv"] {
+            let set = [
+                ("duration".to_string(), "\"90s\"".to_string()),
+                (
+                    "wlans.manet.routing".to_string(),
+                    format!("{{ protocol = \"{proto}\", preset = \"ns2\" }}"),
+                ),
+                (
+                    "trace.events".to_string(),
+                    r#"{ layers = ["rtr"] }"#.to_string(),
+                ),
+            ];
+            let mut p = prepare(&text, Format::Toml, Some(1), &set, None).unwrap();
+            let mut checks = 0;
+            let mut n0_at = Vec::new();
+            let mut next_probe = [10.0, 35.0, 80.0].into_iter().peekable();
+            let mut entries = Vec::new();
+            loop {
+                let done = p.step(500).unwrap();
+                let now = p.world.now.as_secs_f64();
+                let t = p.world.events().unwrap();
+                for n in 0..4u32 {
+                    p.world.routing(crate::ids::NodeId(n)).routes(&mut entries);
+                    let agent: std::collections::BTreeMap<u32, (u32, u8)> = entries
+                        .iter()
+                        .map(|r| {
+                            let node = |a| crate::net::addr_node(a, 4).unwrap().0;
+                            (node(r.dst), (node(r.next), r.hops))
+                        })
+                        .collect();
+                    assert_eq!(replay(t, n), agent, "{proto}: node {n} at {now} s");
+                    checks += 1;
+                }
+                while next_probe.peek().is_some_and(|&x| now >= x) {
+                    n0_at.push(replay(t, 0).get(&3).copied());
+                    next_probe.next();
+                }
+                if done {
+                    break;
+                }
+            }
+            assert!(checks > 100, "{proto}: {checks}");
+            if proto == "aodv" {
+                assert_eq!(n0_at, vec![Some((1, 3)), None, Some((1, 3))], "{proto}");
+            }
+            let t = p.world.events().unwrap();
+            let lost = (0..t.len()).any(|i| t.event[i] == e::ROUTE && t.peer[i] == e::NONE);
+            eprintln!("{proto}: {checks} checks, a route lost: {lost}");
+            if proto != "dsdv" {
+                assert!(lost, "{proto}: the break loses a route");
+            }
+        }
     }
 
     /// Wired links: queue drops at the IFQ and losses on the wire equal the links' counters;

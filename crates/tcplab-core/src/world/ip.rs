@@ -141,6 +141,9 @@ impl World {
 
     /// Carries out what a routing agent asked, then re-arms its wake-up.
     pub(super) fn routing_done(&mut self, node: NodeId, mut io: RoutingIo) {
+        // Every call into the agent ends here: the event trace's route rows are its table's
+        // changes since the last one.
+        self.ev_routes(node);
         if !io.is_empty() {
             for (hop, mut pkt) in io.send.drain(..) {
                 pkt.ip.ident = self.nodes[node.idx()].next_ident();

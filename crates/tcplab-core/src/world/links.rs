@@ -118,7 +118,6 @@ impl World {
         };
         let (peer, node) = (ifc.peer, ifc.node);
         self.queue.schedule(now + tx, Event::TxDone(i));
-        self.view_wire_tx(i, id, tx);
         if self.event_trace.is_some() {
             let to = self.ifaces[peer.idx()].node.0;
             self.ev(node, ev::IFQ, ev::DEQUEUE, id, to, ev::R_NONE);

@@ -129,13 +129,13 @@ pub struct World {
     wifi_red: Vec<Option<WifiRed>>,
     /// ARP tables by station (`wlans.*.arp`); empty when no station has one.
     arp: Vec<Option<crate::net::arp::ArpTable>>,
-    /// What `tcplab view` draws (`trace.view`); None when not asked for.
+    /// The station tracks `tcplab view` draws (`trace.view`); None when not asked for.
     view: Option<Box<crate::trace::view::ViewTrace>>,
     /// The event trace (`trace.events`); None when not asked for.
     event_trace: Option<Box<crate::trace::events::EventTrace>>,
     /// Series beyond TCP (`trace.series`: queues, stations, routing); None when not asked for.
     net_series: Option<Box<crate::trace::NetSeries>>,
-    /// How far the MAC's frame trace has been read by the view and event traces, and whether
+    /// How far the MAC's frame trace has been read by the event trace, and whether
     /// the run also returns it (`trace.frames`).
     frames_seen: usize,
     keep_frames: bool,
@@ -486,7 +486,7 @@ impl World {
     }
 
     /// Discards packet `id` at `node` for `why` (`peer`: the next hop it was meant for, if
-    /// known): the view trace's drop row, then `lose`.
+    /// known): the event trace's drop row, then `lose`.
     fn lose_at(&mut self, node: NodeId, id: PktId, why: Discard, peer: Option<NodeId>) {
         self.view_drop(node, id, why, peer);
         self.lose(id);

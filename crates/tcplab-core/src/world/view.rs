@@ -1,24 +1,18 @@
-//! Recording what `tcplab view` draws (`trace.view = true`, trace/view.rs): the world calls
-//! these at the places where a packet goes on the air or a wire, is dropped, or a station
-//! moves. Each returns at once when the view trace is off.
+//! Recording what `tcplab view` needs besides the event trace (`trace.view = true`,
+//! trace/view.rs): each station's track. The packets the page draws are the event trace's
+//! rows; `view_drop` is the one hook every discard goes through, and writes the event trace's
+//! drop row.
 
-use super::flowstats::Tagged;
 use super::World;
-use crate::ids::{IfaceId, NodeId, PktId};
+use crate::ids::{NodeId, PktId};
 use crate::time::SimTime;
-use crate::trace::view::{self as v, Discard, Row, ViewTrace};
-use crate::wifi::FrameRecord;
-use crate::wifi::{FrameEvent, FrameKind, BROADCAST};
+use crate::trace::view::{self as v, Discard, ViewTrace};
 
 impl World {
     /// Turns the view trace on (before the stations are placed, so their first positions are
-    /// recorded). `keep_frames`: the run also returns the MAC's frame trace (`trace.frames`).
-    pub fn enable_view(&mut self, keep_frames: bool) {
-        self.keep_frames = keep_frames;
+    /// recorded).
+    pub fn enable_view(&mut self) {
         self.view = Some(Box::default());
-        if self.wifi.frames.is_none() {
-            self.wifi.frames = Some(Vec::new());
-        }
     }
 
     /// The view trace, if recorded.
@@ -34,100 +28,8 @@ impl World {
         }
     }
 
-    /// The class of packet `id` at `node` and its viewer flow index: a TCP flow's index, or
-    /// (number of TCP flows + index) for a CBR flow's datagram.
-    fn classify(&self, node: NodeId, id: PktId) -> (u8, Option<u32>) {
-        let p = &self.packets[id.idx()];
-        let is_control = crate::net::RoutingAgent::is_control(&self.routing[node.idx()], p);
-        let flow = match self.tagged(p.flow) {
-            _ if is_control => None,
-            Some(Tagged::Tcp(f)) => Some(f as u32),
-            Some(Tagged::Cbr(k)) => Some((self.flows.len() + k) as u32),
-            None => None,
-        };
-        (v::classify(p, is_control), flow)
-    }
-
-    /// View rows from the MAC's frame records (read by `trace_frames`, world/events.rs).
-    pub(super) fn view_frame_rows(&mut self, recs: &[FrameRecord]) {
-        // Out of the world while its rows are written (the rows read the world).
-        let Some(mut view) = self.view.take() else {
-            return;
-        };
-        for r in recs {
-            let node = self.wifi.stations[r.sta as usize].node;
-            let peer_sta = if r.event == FrameEvent::Tx {
-                r.dst
-            } else {
-                r.src
-            };
-            let peer =
-                (peer_sta != BROADCAST).then(|| self.wifi.stations[peer_sta as usize].node.0);
-            let (class, flow) = match (r.kind, r.pkt) {
-                (FrameKind::Rts, _) => (v::MAC_RTS, None),
-                (FrameKind::Cts, _) => (v::MAC_CTS, None),
-                (FrameKind::Ack, _) => (v::MAC_ACK, None),
-                (FrameKind::Data, Some(id)) => {
-                    let sender = self.wifi.stations[r.src as usize].node;
-                    self.classify(sender, id)
-                }
-                (FrameKind::Data, None) => (v::ROUTING, None),
-            };
-            let event = match r.event {
-                FrameEvent::Tx => v::TX,
-                FrameEvent::RxOk => v::RX_OK,
-                FrameEvent::RxCollision => v::RX_COLLISION,
-                FrameEvent::RxError => v::RX_ERROR,
-                FrameEvent::RxMissed => v::RX_MISSED,
-            };
-            let qlen = if event == v::TX {
-                self.wifi.stations[r.sta as usize].mac.queue_len()
-            } else {
-                0
-            };
-            view.push(Row {
-                t: r.t,
-                node: node.0,
-                peer,
-                event,
-                class,
-                flow,
-                bytes: r.bytes,
-                dur: r.dur,
-                qlen,
-                retry: r.retry,
-                reason: 0,
-            });
-        }
-        self.view = Some(view);
-    }
-
-    /// Packet `id` starts its time on wired interface `i` (`dur` on the wire).
-    pub(super) fn view_wire_tx(&mut self, i: IfaceId, id: PktId, dur: SimTime) {
-        if self.view.is_none() {
-            return;
-        }
-        let ifc = &self.ifaces[i.idx()];
-        let (node, peer, qlen) = (ifc.node, self.ifaces[ifc.peer.idx()].node, ifc.queue.len());
-        let (class, flow) = self.classify(node, id);
-        let row = Row {
-            t: self.now,
-            node: node.0,
-            peer: Some(peer.0),
-            event: v::TX,
-            class,
-            flow,
-            bytes: self.packets[id.idx()].ip_len(),
-            dur,
-            qlen,
-            retry: false,
-            reason: 0,
-        };
-        self.view.as_mut().expect("checked").push(row);
-    }
-
     /// Packet `id` is dropped at `node` for `why`; `peer` is the next hop it was meant for, if
-    /// known.
+    /// known: the event trace's drop row.
     pub(super) fn view_drop(
         &mut self,
         node: NodeId,
@@ -135,58 +37,11 @@ impl World {
         why: Discard,
         peer: Option<NodeId>,
     ) {
-        // One hook, two traces: the event trace's drop row is written here too.
         self.ev_discard(node, id, why, peer);
-        if self.view.is_none() {
-            return;
-        }
-        let reason = why.code();
-        let (class, flow) = self.classify(node, id);
-        let row = Row {
-            t: self.now,
-            node: node.0,
-            peer: peer.map(|p| p.0),
-            event: v::DROP,
-            class,
-            flow,
-            bytes: self.packets[id.idx()].ip_len(),
-            dur: SimTime::ZERO,
-            qlen: 0,
-            retry: false,
-            reason,
-        };
-        self.view.as_mut().expect("checked").push(row);
     }
 
-    /// Station `sta`'s MAC gave up on packet `id` for station `dst` after its retries.
-    pub(super) fn view_link_fail(&mut self, sta: u32, id: PktId, dst: u32) {
-        if self.view.is_none() {
-            return;
-        }
-        let node = self.wifi.stations[sta as usize].node;
-        let peer = self.wifi.stations[dst as usize].node;
-        let (class, flow) = self.classify(node, id);
-        let row = Row {
-            t: self.now,
-            node: node.0,
-            peer: Some(peer.0),
-            event: v::LINK_FAIL,
-            class,
-            flow,
-            bytes: self.packets[id.idx()].ip_len(),
-            dur: SimTime::ZERO,
-            qlen: 0,
-            retry: false,
-            reason: 0,
-        };
-        self.view.as_mut().expect("checked").push(row);
-    }
-
-    /// Takes the view trace out of the world at the end of a run, with the frames not read yet
-    /// and a starting point for every station that never reported a position.
+    /// Takes the view trace out of the world at the end of a run, with a starting point for every station that never reported a position.
     pub fn take_view(&mut self) -> Option<ViewTrace> {
-        self.view.as_ref()?;
-        self.trace_frames();
         let mut t = *self.view.take()?;
         let mut placed = vec![false; self.nodes.len()];
         for p in &t.tracks {
@@ -207,7 +62,7 @@ impl World {
     }
 
     /// The network's shape for the viewer: nodes, wired links, WLANs with their members, AP
-    /// and ranges, flows; names and codes of the trace's columns.
+    /// and ranges, flows.
     pub fn view_meta(&self) -> serde_json::Value {
         use serde_json::json;
         let name = |n: NodeId| self.nodes[n.idx()].name.clone();
@@ -267,9 +122,6 @@ impl World {
             "links": links,
             "wlans": wlans,
             "flows": flows,
-            "events": v::EVENT_NAMES,
-            "classes": v::CLASS_NAMES,
-            "reasons": v::REASON_NAMES,
         })
     }
 }

@@ -117,7 +117,7 @@ impl World {
     /// packets the MAC gave up on.
     pub(super) fn wifi_io(&mut self) {
         loop {
-            if self.view.is_some() || self.event_trace.is_some() {
+            if self.event_trace.is_some() {
                 self.trace_frames();
             }
             for &(t, ev) in &self.wifi.io.sched {
@@ -250,7 +250,6 @@ impl World {
             self.free(id);
             return;
         }
-        self.view_link_fail(sta, id, dst);
         if matches!(self.packets[id.idx()].l4, Transport::Arp(_)) {
             // ns-2.35: an ARP reply carries no link-failure callback; the MAC's drop is all.
             self.free(id);

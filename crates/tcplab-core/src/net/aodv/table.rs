@@ -183,6 +183,21 @@ impl RouteTable {
         }
     }
 
+    /// Entries in the valid state (RFC 3561 §6.1's "valid" flag; an expired one stays listed
+    /// until the agent marks it invalid), by destination.
+    pub fn valid_routes(&self, out: &mut Vec<crate::net::RouteEntry>) {
+        out.extend(
+            self.routes
+                .values()
+                .filter(|r| r.state == RouteState::Valid)
+                .map(|r| crate::net::RouteEntry {
+                    dst: r.dst,
+                    next: r.next,
+                    hops: r.hops,
+                }),
+        );
+    }
+
     pub fn any_active(&self, now: SimTime) -> bool {
         self.routes.values().any(|r| r.is_active(now))
     }

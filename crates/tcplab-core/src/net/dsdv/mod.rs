@@ -208,6 +208,20 @@ impl Dsdv {
         }
     }
 
+    /// Routes with a finite metric to other nodes, by destination (the metric is the hops).
+    pub fn finite_routes(&self, out: &mut Vec<crate::net::RouteEntry>) {
+        out.extend(
+            self.table
+                .iter()
+                .filter(|(&d, r)| d != self.addr && r.metric < INFINITE_METRIC)
+                .map(|(&dst, r)| crate::net::RouteEntry {
+                    dst,
+                    next: r.next,
+                    hops: r.metric,
+                }),
+        );
+    }
+
     pub fn route_to(&self, dst: Addr) -> Option<&Route> {
         self.table.get(&dst)
     }

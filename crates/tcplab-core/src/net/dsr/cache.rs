@@ -175,6 +175,33 @@ impl PathCache {
         }
     }
 
+    /// For each node a held path reaches: its first hop and length on the shortest such path
+    /// (as `peek` picks it, ignoring the timeout, which only `find` applies), by destination.
+    pub fn first_hops(&self, own: Addr, out: &mut Vec<crate::net::RouteEntry>) {
+        let mut best: std::collections::BTreeMap<Addr, (usize, Addr)> = Default::default();
+        for t in [&self.primary, &self.secondary] {
+            for e in &t.paths {
+                for (k, &dst) in e.path.iter().enumerate().skip(1) {
+                    if dst == own {
+                        continue;
+                    }
+                    let cur = best.entry(dst).or_insert((k, e.path[1]));
+                    if k < cur.0 {
+                        *cur = (k, e.path[1]);
+                    }
+                }
+            }
+        }
+        out.extend(
+            best.into_iter()
+                .map(|(dst, (k, next))| crate::net::RouteEntry {
+                    dst,
+                    next,
+                    hops: k.min(u8::MAX as usize) as u8,
+                }),
+        );
+    }
+
     pub fn len(&self) -> usize {
         self.primary.paths.len() + self.secondary.paths.len()
     }
