@@ -576,7 +576,7 @@ mod tests {
             let left = (0..s.t_s.len())
                 .filter(|&i| s.series[i] == "queue_len" && s.at[i].as_deref() == Some(&at))
                 .map(|i| s.value[i])
-                .last()
+                .next_back()
                 .expect("a queue_len series per station") as u64;
             assert!(c[0] > 0 && c[1] > 0, "{at}: {c:?}");
             assert_eq!(c[0], c[1] + c[2] + left, "{at}: {c:?}, {left} left");
