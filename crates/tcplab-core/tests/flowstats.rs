@@ -135,3 +135,108 @@ fn a_tcp_flow_reports_its_data_direction_and_its_rtt_samples() {
     assert!(f.rtt_samples > 100);
     assert!(f.rtt_min_s.unwrap() > 0.042 && f.rtt_mean_s.unwrap() < f.rtt_max_s.unwrap());
 }
+
+/// A CBR source a → b over a two-station WLAN where only b's reception of a's data frames
+/// fails: ns-2's DSSS preset at a fixed 2 Mb/s, no RTS/CTS, no ARP, static routes, each data
+/// frame a sends lost with p = 0.4 (`loss_at = "frames"`: every attempt, which the MAC
+/// retries), short retry limit 3, and a contention window pinned to 1 (`cw_min = cw_max = 1`:
+/// ns-2's backoff `Random::random() % cw` is then always 0 slots). 1000-B datagrams (1028 B
+/// with their UDP and IP headers) at 100 kb/s from 1 s, one every 82.24 ms, so each finds the
+/// medium idle for more than DIFS and the MAC done with the one before.
+const LOSSY_WLAN_CBR: &str = r#"
+    name = "lossy_wlan_cbr"
+    duration = "40s"
+    nodes = [{ name = "a" }, { name = "b" }]
+    [[wlans]]
+    name = "w"
+    mode = "adhoc"
+    phy = "ns2_dsss"
+    rate = "2Mbps"
+    arp = false
+    rts_threshold = "2347B"
+    cw_min = 1
+    cw_max = 1
+    short_retry_limit = 3
+    stations = [
+        { node = "a", position = ["0m", "0m"], loss_at = "frames", loss = { model = "bernoulli", p = 0.4, direction = "a_to_b" } },
+        { node = "b", position = ["100m", "0m"] },
+    ]
+    [[flows]]
+    name = "u"
+    app = "cbr"
+    src = "a"
+    dst = "b"
+    rate = "100kbps"
+    packet_size = "1000B"
+    start = "1s"
+"#;
+
+/// The hand computation (ns2_dsss constants, wifi/phy.rs):
+/// - a data frame: PLCP 192 µs + (1028 + 34 B of ns-2's MAC header and FCS) · 8 / 2 Mb/s
+///   = 192 + 4248 = 4440 µs; with the 1 µs propagation delay a datagram delivered at the
+///   first attempt has a one-way delay of 4441 µs (sent at once: the medium is idle);
+/// - a failed attempt costs that frame, the ACK timeout (SIFS 10 + PLCP 192 + a 14-B ACK at
+///   1 Mb/s 112 + 4 µs = 318 µs) and DIFS (50 µs) before the next (backoff 0): 4808 µs;
+/// - a datagram is lost when all 3 attempts fail: p³ = 0.064; one delivered after k failed
+///   attempts has delay 4441 + 4808·k µs, k ∈ {0, 1, 2} with probabilities 0.6, 0.24, 0.096
+///   (/ 0.936 among those delivered): mean 4441 + 4808 · 0.432/0.936 µs = 6.660 ms.
+#[test]
+fn a_cbr_flow_over_a_lossy_wlan_has_the_hand_computed_delay_and_delivery() {
+    let out = run(LOSSY_WLAN_CBR, 1, &[]);
+    let c = &out.summary.cbr[0];
+    let s = &c.stats;
+    let a = out.summary.wifi.iter().find(|w| w.node == "a").unwrap();
+    // From 1 s, one every 82.24 ms: 1 + 474 · 0.08224 = 39.98 s is the last, 475 datagrams.
+    assert_eq!(s.packets_sent, 475);
+    assert_eq!(s.packets_sent, c.sent);
+    assert_eq!(s.ip_bytes_sent, 1028 * 475);
+    // Every datagram lost is one a's MAC gave up on after its 3 attempts, and nothing else:
+    // the last one, even after two failures, arrives by 39.98 s + 14.06 ms.
+    assert!(a.drops_retry_limit > 0);
+    assert_eq!(s.packets_lost, a.drops_retry_limit);
+    assert_eq!(s.ip_bytes_lost, 1028 * a.drops_retry_limit);
+    assert_eq!(s.packets_in_flight, 0);
+    assert_eq!(s.packets_received + s.packets_lost, s.packets_sent);
+    assert_eq!(s.packets_received, c.received);
+    // Each attempt is one data frame: 3 for a datagram lost, k + 1 for one delivered.
+    assert_eq!(a.data_retries, a.frames_sent - s.packets_sent);
+    // Delivery ratio 1 − 0.4³ = 0.936: Binomial(475, 0.064), sd = sqrt(475 · 0.064 · 0.936)
+    // ≈ 5.33 datagrams; 4 sd.
+    let ratio = s.delivery_ratio.unwrap();
+    assert_eq!(ratio, s.packets_received as f64 / 475.0);
+    assert!(
+        (s.packets_lost as f64 - 0.064 * 475.0).abs() < 4.0 * 5.33,
+        "{} lost",
+        s.packets_lost
+    );
+    // The mean delay, exactly: every delivered datagram's 4441 µs, plus 4808 µs for each of its
+    // failed attempts; those are the MAC's retransmissions less the two of each datagram lost.
+    let (first, again) = (4_441e-6, 4_808e-6);
+    let failed = a.data_retries - 2 * s.packets_lost;
+    let mean = first + again * failed as f64 / s.packets_received as f64;
+    let got = s.delay_mean_s.unwrap();
+    assert!(
+        (got - mean).abs() < 1e-12,
+        "mean delay {got} s, expected {mean} s"
+    );
+    // … and near its expectation, 6.660 ms: k has sd ≈ 0.63 among those delivered, so the
+    // mean's sd is 4808 µs · 0.63 / sqrt(445) ≈ 0.14 ms; 4 sd.
+    let expected = first + again * 0.432 / 0.936;
+    assert!(
+        (got - expected).abs() < 4.0 * 0.000_144,
+        "mean {got}, expected {expected}"
+    );
+    // Most arrive at the first attempt: the median is 4441 µs; the 95th percentile (above the
+    // 0.897 of k ≤ 1) and the maximum are those of two failed attempts, 14.057 ms (the
+    // histogram's median and 95th percentile are within 1.6 %).
+    let (med, p95, max) = (
+        s.delay_median_s.unwrap(),
+        s.delay_p95_s.unwrap(),
+        s.delay_max_s.unwrap(),
+    );
+    let two = first + 2.0 * again;
+    assert!((med - first).abs() <= 0.016 * first, "median {med}");
+    assert!((p95 - two).abs() <= 0.016 * two, "p95 {p95}");
+    assert!((max - two).abs() < 1e-12, "max {max}");
+    assert!(s.jitter_s.unwrap() > 0.0);
+}

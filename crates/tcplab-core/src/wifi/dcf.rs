@@ -141,6 +141,13 @@ pub enum MacAction {
         dst: u32,
         pkt: PktId,
     },
+    /// The MAC took `pkt` from the interface queue to send it (ns-2's `Queue::resume` handing
+    /// the next packet down when the MAC is done with the last); only when asked for
+    /// (`Dcf::set_report_dequeue`, the event trace's IFQ rows). `dst` as in `QueuedPkt`.
+    Dequeued {
+        pkt: PktId,
+        dst: u32,
+    },
     /// A promiscuous station decoded a unicast data frame from `src` to another station
     /// `dst` (ns-2's MAC tap): `pkt` is the sender's copy, shown to the network layer, not
     /// handed over.
@@ -240,6 +247,9 @@ pub struct Dcf {
     /// Report decoded unicast data frames for other stations (off unless the node's routing
     /// agent asks for them).
     promiscuous: bool,
+    /// Report each packet taken from the interface queue (`MacAction::Dequeued`; off unless
+    /// the event trace records the IFQ layer).
+    report_dequeue: bool,
     pub stats: MacStats,
     rng: Rng,
 }
@@ -267,6 +277,7 @@ impl Dcf {
             dup: Vec::new(),
             down: false,
             promiscuous: false,
+            report_dequeue: false,
             stats: MacStats::default(),
             rng,
         }
@@ -275,6 +286,11 @@ impl Dcf {
     /// Turns promiscuous reception on or off (ns-2's `install-tap` on the MAC).
     pub fn set_promiscuous(&mut self, on: bool) {
         self.promiscuous = on;
+    }
+
+    /// Turns the `MacAction::Dequeued` reports on or off.
+    pub fn set_report_dequeue(&mut self, on: bool) {
+        self.report_dequeue = on;
     }
 
     pub fn queue_len(&self) -> usize {
@@ -418,7 +434,7 @@ impl Dcf {
             }
         }
         if self.hol.is_none() {
-            self.next_hol(phy);
+            self.next_hol(out);
             if self.due.is_none() && self.backoff.is_none() && self.access_start(phy).is_none() {
                 // The medium is busy as the frame arrives: back off (10.3.4.3).
                 self.backoff = Some(self.draw(phy));
@@ -431,8 +447,15 @@ impl Dcf {
         true
     }
 
-    fn next_hol(&mut self, _phy: &PhyParams) {
+    /// The MAC takes the next packet from the interface queue (once per MSDU, not per retry).
+    fn next_hol(&mut self, out: &mut Vec<MacAction>) {
         if let Some(q) = self.queue.pop() {
+            if self.report_dequeue {
+                out.push(MacAction::Dequeued {
+                    pkt: q.pkt,
+                    dst: q.dst,
+                });
+            }
             let seq = self.seq_next;
             self.seq_next = (self.seq_next + 1) & 0x0fff; // 12-bit sequence number (9.2.4.4.2)
             self.hol = Some(Hol {
@@ -531,15 +554,15 @@ impl Dcf {
                 if h.q.dst == BROADCAST && h.attempts > 0 {
                     self.hol = None;
                     out.push(MacAction::Sent(h.q.pkt));
-                    self.success(phy);
+                    self.success(phy, out);
                 }
             }
         }
     }
 
-    fn success(&mut self, phy: &PhyParams) {
+    fn success(&mut self, phy: &PhyParams, out: &mut Vec<MacAction>) {
         self.cw = phy.cw_min;
-        self.next_hol(phy);
+        self.next_hol(out);
         self.restart_backoff(phy);
     }
 
@@ -654,7 +677,7 @@ impl Dcf {
                         }
                         out.push(MacAction::Sent(h.q.pkt));
                     }
-                    self.success(phy);
+                    self.success(phy, out);
                 }
             }
         }
@@ -725,7 +748,7 @@ impl Dcf {
                 pkt: h.q.pkt,
             });
             self.cw = phy.cw_min; // reset on a drop as on success (10.3.4.3)
-            self.next_hol(phy);
+            self.next_hol(out);
         } else {
             self.hol = Some(h);
             self.cw = (2 * (self.cw + 1) - 1).min(phy.cw_max);

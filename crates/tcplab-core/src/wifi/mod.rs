@@ -288,6 +288,9 @@ pub struct Wifi {
     /// Packets the MAC gave up on after its retries, when the event trace asks for them:
     /// (time, station, packet, whether the station was in an outage).
     pub mac_drop_trace: Option<Vec<(SimTime, u32, PktId, bool)>>,
+    /// Packets the MACs took from their interface queues, when the event trace asks for
+    /// them: (time, station, packet, destination station or `BROADCAST`).
+    pub dequeue_trace: Option<Vec<(SimTime, u32, PktId, u32)>>,
     pub wlans: Vec<Wlan>,
     pub stations: Vec<Station>,
     /// The channel's view of each station's PHY, apart from the rest so that a frame's pass
@@ -759,6 +762,11 @@ impl Wifi {
                 MacAction::Drop(p, cause) => {
                     if let Some(d) = self.mac_drop_trace.as_mut() {
                         d.push((now, s, p, cause == DropCause::Outage));
+                    }
+                }
+                MacAction::Dequeued { pkt, dst } => {
+                    if let Some(d) = self.dequeue_trace.as_mut() {
+                        d.push((now, s, pkt, dst));
                     }
                 }
                 MacAction::LinkFailure { dst, pkt } => {

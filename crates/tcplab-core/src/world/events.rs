@@ -24,6 +24,11 @@ impl World {
             self.wifi.collision_trace = Some(Vec::new());
             self.wifi.mac_drop_trace = Some(Vec::new());
         }
+        if filter.layers & (1 << e::IFQ) != 0 {
+            // The stations report what their MACs take from the queue (`start_wifi` tells
+            // the traced nodes' stations once they exist).
+            self.wifi.dequeue_trace = Some(Vec::new());
+        }
         self.event_trace = Some(Box::new(EventTrace::new(filter)));
     }
 
@@ -223,6 +228,45 @@ impl World {
                 e::R_RETRY_LIMIT
             };
             self.ev(node, e::MAC, e::DROP, id, e::NONE, reason);
+        }
+    }
+
+    /// IFQ `dequeue` rows for the packets the stations' MACs took from their interface queues
+    /// since the last call (once per packet, when the MAC starts on it: ns-2's queue hands
+    /// the next packet down when the MAC is done with the last; a retry is no dequeue).
+    pub(super) fn ev_dequeues(&mut self) {
+        let Some(d) = self.wifi.dequeue_trace.as_mut() else {
+            return;
+        };
+        if d.is_empty() {
+            return;
+        }
+        let taken = std::mem::take(d);
+        for &(t, sta, id, dst) in &taken {
+            let node = self.wifi.stations[sta as usize].node;
+            let peer = if dst == BROADCAST {
+                e::BROADCAST
+            } else {
+                self.wifi.stations[dst as usize].node.0
+            };
+            self.ev_at(t, node, e::IFQ, e::DEQUEUE, id, peer);
+        }
+        if let Some(d) = self.wifi.dequeue_trace.as_mut() {
+            if d.is_empty() {
+                *d = taken; // keep the allocation
+                d.clear();
+            }
+        }
+    }
+
+    /// [`World::ev`] at time `t` (an event the wireless system recorded), with no reason.
+    fn ev_at(&mut self, t: SimTime, node: NodeId, layer: u8, event: u8, id: PktId, peer: u32) {
+        let before = self.event_trace.as_deref().map_or(0, EventTrace::len);
+        self.ev(node, layer, event, id, peer, e::R_NONE);
+        if let Some(tr) = self.event_trace.as_mut() {
+            if tr.len() > before {
+                *tr.t.last_mut().expect("pushed") = t;
+            }
         }
     }
 
@@ -539,6 +583,91 @@ mod tests {
                 && !matches!(t.kind[i], e::K_RTS | e::K_CTS | e::K_MAC_ACK)
         });
         assert_eq!(frames, wifi(|w| w.frames_sent));
+    }
+
+    /// Station queues balance: at each station, every packet that entered the interface queue
+    /// (`enqueue`) left it once — taken by the MAC or back by the routing agent (`dequeue`),
+    /// or pushed out by a routing packet (`drop`) — or is still waiting when the run ends
+    /// (the last `queue_len` sample). Replays the IFQ rows packet by packet, so a dequeue row
+    /// of a packet that was not queued fails too.
+    #[test]
+    fn station_queues_balance_enqueues_with_dequeues_drops_and_what_is_left() {
+        let out = run(&[("trace.events", "{}"), ("trace.series", r#"["queue"]"#)]);
+        let t = &out.events.as_ref().expect("asked for").trace;
+        let nodes = 3;
+        let mut queued: Vec<Vec<u64>> = vec![Vec::new(); nodes];
+        // Per node: enqueued, dequeued, dropped after entering, refused at the door.
+        let mut n = vec![[0u64; 4]; nodes];
+        for i in (0..t.len()).filter(|&i| t.layer[i] == e::IFQ) {
+            let (node, uid) = (t.node[i] as usize, t.uid[i]);
+            let at = queued[node].iter().position(|&u| u == uid);
+            match t.event[i] {
+                e::ENQUEUE => {
+                    queued[node].push(uid);
+                    n[node][0] += 1;
+                }
+                e::DEQUEUE => {
+                    let at = at
+                        .unwrap_or_else(|| panic!("row {i}: uid {uid} left a queue it was not in"));
+                    queued[node].remove(at);
+                    n[node][1] += 1;
+                }
+                e::DROP => match at {
+                    Some(at) => {
+                        queued[node].remove(at);
+                        n[node][2] += 1;
+                    }
+                    None => n[node][3] += 1,
+                },
+                other => panic!("row {i}: IFQ event {other}"),
+            }
+        }
+        // Some dequeues are AODV taking packets back after a link break (dropped at once,
+        // `link_broken`), not the MAC's: the replay needs their rows too.
+        let dropped_by_rtr: std::collections::HashSet<(u32, u64, crate::time::SimTime)> = (0..t
+            .len())
+            .filter(|&i| t.layer[i] == e::RTR && t.event[i] == e::DROP)
+            .map(|i| (t.node[i], t.uid[i], t.t[i]))
+            .collect();
+        let taken_back = (0..t.len())
+            .filter(|&i| t.layer[i] == e::IFQ && t.event[i] == e::DEQUEUE)
+            .filter(|&i| dropped_by_rtr.contains(&(t.node[i], t.uid[i], t.t[i])))
+            .count();
+        assert!(taken_back > 0);
+        let s = &out.series;
+        for (node, c) in n.iter().enumerate() {
+            let at = format!("manet:n{node}");
+            let left = (0..s.t_s.len())
+                .filter(|&i| s.series[i] == "queue_len" && s.at[i].as_deref() == Some(&at))
+                .map(|i| s.value[i])
+                .next_back()
+                .expect("a queue_len series per station") as u64;
+            assert!(c[0] > 0 && c[1] > 0, "{at}: {c:?}");
+            assert_eq!(c[0], c[1] + c[2] + left, "{at}: {c:?}, {left} left");
+            assert_eq!(queued[node].len() as u64, left, "{at}");
+        }
+        // Every queue drop is a row, whether the packet had entered or not.
+        let drops: u64 = out.summary.wifi.iter().map(|w| w.drops_queue).sum();
+        assert!(drops > 0);
+        let dropped: u64 = n.iter().map(|c| c[2] + c[3]).sum();
+        let arp: u64 = out
+            .summary
+            .wifi
+            .iter()
+            .map(|w| w.drops_arp.unwrap_or(0))
+            .sum();
+        assert_eq!(dropped, drops + arp);
+        // ns-2's wireless trace has no enqueue or dequeue line (ns-mobilenode.tcl gives the
+        // IFQ a drop target only): the text form keeps only the IFQ's drops.
+        let mut text = Vec::new();
+        e::write_ns2(t, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let ifq: Vec<&str> = text
+            .lines()
+            .filter(|l| l.split(' ').nth(3) == Some("IFQ"))
+            .collect();
+        assert_eq!(ifq.len() as u64, dropped);
+        assert!(ifq.iter().all(|l| l.starts_with("D ")));
     }
 
     /// Tracing observes: the summary is the same with the trace on, and a run that asks for

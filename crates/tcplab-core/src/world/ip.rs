@@ -182,10 +182,19 @@ impl World {
         else {
             return Vec::new();
         };
-        match self.station_of(sta, hop.next) {
-            Some(next) => self.wifi.drain_queue_for(sta, next),
-            None => Vec::new(),
+        let Some(next) = self.station_of(sta, hop.next) else {
+            return Vec::new();
+        };
+        let taken = self.wifi.drain_queue_for(sta, next);
+        if self.ev_wants(ev::IFQ, node) {
+            // They leave the queue (ns-2's `ifqueue->filter`): a dequeue row each, before what
+            // the routing agent does with them.
+            let peer = self.wifi.stations[next as usize].node.0;
+            for &id in &taken {
+                self.ev(node, ev::IFQ, ev::DEQUEUE, id, peer, ev::R_NONE);
+            }
         }
+        taken
     }
 
     /// Drops what waits in `hop.port`'s queue for `hop.next` (ns-2 AODV's `ifqueue->filter`).

@@ -144,3 +144,77 @@ impl World {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::api::prepare;
+    use crate::net::aodv::table::RouteState;
+    use crate::net::AnyRouting;
+    use crate::scenario::Format;
+
+    /// What `route_changes` counts at a TCP receiver whose MAC keeps giving up
+    /// (`examples/adhoc_break.toml`, 90 s, seed 1: the client n3 sends its ACKs to n0 through
+    /// n2): stepping one event at a time, each increment of n3's counter is a flip of its AODV
+    /// entry for n0 between valid and invalid, and each flip is counted once — no double
+    /// counting, no next-hop or hop-count change while valid. Every loss is a give-up of n3's
+    /// own MAC (a link break for AODV), and the next ACK's discovery restores the route, so the
+    /// count is about twice the give-ups that found the route up.
+    #[test]
+    fn route_changes_count_each_flip_of_the_route_entry_once() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/adhoc_break.toml"
+        ))
+        .unwrap();
+        let set = [("duration".to_string(), "\"90s\"".to_string())];
+        let mut p = prepare(&text, Format::Toml, Some(1), &set, None).unwrap();
+        let w = &mut p.world;
+        let (rx, server) = (3usize, 0usize);
+        let dst = w.nodes[server].addr;
+        let entry = |w: &crate::world::World| {
+            let AnyRouting::Aodv(a) = &w.routing[rx] else {
+                panic!("AODV expected")
+            };
+            a.table()
+                .get(dst)
+                .map(|r| (r.state == RouteState::Valid, r.next, r.hops))
+        };
+        let giveups = |w: &crate::world::World| w.wifi.stations[rx].mac.stats.drops_retry;
+        let (mut last, mut counted, mut g) = (entry(w), 0, giveups(w));
+        let (mut downs, mut ups, mut downs_at_giveup) = (0u64, 0u64, 0u64);
+        loop {
+            let done = w.run_for(1).unwrap();
+            let now = entry(w);
+            let valid = |e: Option<(bool, u32, u8)>| e.is_some_and(|e| e.0);
+            let flip = valid(now) != valid(last);
+            let c = w.nodes[rx].drops.route_changes;
+            assert_eq!(
+                c - counted,
+                u64::from(flip),
+                "t = {:?}: {last:?} -> {now:?}",
+                w.now
+            );
+            if valid(now) && valid(last) {
+                assert_eq!(now, last, "t = {:?}: the route changed while valid", w.now);
+            }
+            let g_now = giveups(w);
+            if flip && valid(now) {
+                ups += 1;
+            } else if flip {
+                downs += 1;
+                downs_at_giveup += u64::from(g_now > g);
+            }
+            (last, counted, g) = (now, c, g_now);
+            if done {
+                break;
+            }
+        }
+        assert_eq!(counted, downs + ups);
+        assert!(
+            downs > 50 && ups >= downs,
+            "{downs} losses, {ups} restorations"
+        );
+        assert_eq!(downs_at_giveup, downs);
+        assert!(g > downs, "{g} give-ups, {downs} losses");
+    }
+}

@@ -109,6 +109,13 @@ impl World {
 
     /// Schedules the wireless system's first outage and signal events; call once after building.
     pub fn start_wifi(&mut self) {
+        if self.wifi.dequeue_trace.is_some() {
+            for sta in 0..self.wifi.stations.len() {
+                let node = self.wifi.stations[sta].node;
+                let on = self.ev_wants(ev::IFQ, node);
+                self.wifi.stations[sta].mac.set_report_dequeue(on);
+            }
+        }
         self.wifi.start(self.now);
         self.wifi_io();
     }
@@ -125,6 +132,7 @@ impl World {
             }
             self.wifi.io.sched.clear();
             if self.wifi.io.is_idle() {
+                self.ev_dequeues();
                 break; // most events: the MAC only re-armed timers
             }
             // Copies the MAC is done with are released only after this round's receptions:
@@ -157,6 +165,8 @@ impl World {
             {
                 self.ev_mac_drops();
             }
+            // After the MAC's drop of the packet it gave up on, the next one it took.
+            self.ev_dequeues();
             if !self.wifi.io.failed.is_empty() {
                 for (s, p, dst) in std::mem::take(&mut self.wifi.io.failed) {
                     self.link_failed(s, p, dst);
@@ -280,8 +290,10 @@ impl World {
         {
             self.lose_at(node, id, Discard::Queue, None);
         } else {
-            // The MAC's frames for it (if it went on the air at once) are read after this row.
+            // The MAC's frames for it (if it went on the air at once) are read after this row,
+            // and after its dequeue if the MAC took it at once.
             self.ev(node, ev::IFQ, ev::ENQUEUE, id, peer, ev::R_NONE);
+            self.ev_dequeues();
         }
         if !self.wifi.io.up.is_empty()
             || !self.wifi.io.overheard.is_empty()
