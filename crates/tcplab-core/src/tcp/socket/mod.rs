@@ -547,8 +547,9 @@ impl Socket {
         self.ts_on = self.cfg.timestamps;
         self.ecn_on = self.cfg.ecn;
         self.agreed_wscale(peer.wscale);
-        // The peer's window as its first segment would carry it.
-        let wnd = ((peer.rcv_wnd >> peer.wscale.unwrap_or(0)).min(65_535)) << self.snd_shift;
+        // The peer's window as its first segment would carry it (snd_shift is the peer's agreed
+        // shift: 0 unless both ends scale).
+        let wnd = (peer.rcv_wnd >> self.snd_shift).min(65_535) << self.snd_shift;
         self.snd_wnd = wnd;
         self.max_snd_wnd = wnd;
         self.last_peer_wnd_field = (wnd >> self.snd_shift) as u16;
@@ -558,10 +559,12 @@ impl Socket {
             self.rcv_nxt + ((self.rcv_wnd() >> self.rcv_shift).min(65_535) << self.rcv_shift);
     }
 
-    /// The window scale of a one-way start, where no SYN carries the option: ns-2's `window_` is
-    /// a bare packet count with no 16-bit field to overflow, so when both ends' configurations
-    /// scale (`window_scaling`), each applies the shift its own largest window implies (RFC 7323
-    /// §2.3) and reads the peer's by the peer's; otherwise neither scales (RFC 7323 §2.2).
+    /// The window scale agreed at the open; `peer` is the shift the other end offers: its SYN's
+    /// option (RFC 7323 §2.2: scaling only when both SYNs carry it), or at a one-way start, where
+    /// no SYN carries options, the shift its configuration implies. ns-2's `window_` is a bare
+    /// packet count with no 16-bit field to overflow, so when both ends' configurations scale
+    /// (`window_scaling`), each applies the shift its own largest window implies (RFC 7323 §2.3)
+    /// and reads the peer's by the peer's; otherwise neither scales.
     fn agreed_wscale(&mut self, peer: Option<u8>) {
         self.snd_shift_offered = peer.is_some();
         match peer {
