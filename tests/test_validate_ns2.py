@@ -332,6 +332,16 @@ def test_a_wired_link_in_ns2(tmp_path: Path) -> None:
     assert 1000 < f["goodput (kb/s)"]["ns2"][0] < 10_000
 
 
+def test_a_relative_out_folder_works(tmp_path: Path) -> None:
+    """The default --out is relative (results/validate-ns2); ns runs inside the staging folder, so the
+    script's and the trace pipe's paths must not be relative to the user's directory."""
+    path = tmp_path / "wired.json"
+    path.write_text(json.dumps(WIRED))
+    proc = run_cli("validate", "ns2", str(path), "--out", "rel/out", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "rel" / "out" / "comparison.json").exists()
+
+
 def test_a_wlan_in_ns2(tmp_path: Path) -> None:
     wlan = copy.deepcopy(STRING)
     wlan["name"] = "bss"

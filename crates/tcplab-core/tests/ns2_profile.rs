@@ -113,3 +113,75 @@ fn rfc5681_holds_ssthresh_where_ns2_recomputes_it() {
     let ss = rounded(&changes(&o, "ssthresh"));
     assert_eq!(ss, [(0.0, 20_000.0), (2.49952, 10_000.0)]);
 }
+
+/// A 10 Mb/s, 100 ms path (BDP 250 kB) with a queue that never fills, and one ns-2 NewReno flow
+/// whose `window_` is 1000 packets (`rcv_buf` 1 MB, ssthresh_ = window_ as ns-2's reset sets).
+const LONG_FAT: &str = r#"
+name = "ns2_window_1000"
+duration = "4s"
+[tcp]
+profile = "ns2"
+rcv_buf = "1000000B"
+initial_ssthresh = "1000000B"
+[[nodes]]
+name = "n0"
+[[nodes]]
+name = "n1"
+[[links]]
+name = "l"
+a = "n0"
+b = "n1"
+rate = "10Mbps"
+delay = "100ms"
+queue = { kind = "droptail", packets = 2000 }
+[[flows]]
+name = "ftp"
+app = "bulk"
+client = "n1"
+server = "n0"
+[trace]
+series = ["snd_una", "snd_nxt"]
+"#;
+
+/// The largest flight (snd_nxt − snd_una, bytes) of the run's one flow, over every change of either.
+fn max_flight(o: &RunOutput) -> f64 {
+    let s = &o.series;
+    let (mut una, mut nxt, mut best) = (0.0f64, 0.0f64, 0.0f64);
+    for i in 0..s.t_s.len() {
+        match s.series[i].as_str() {
+            "snd_una" => una = s.value[i],
+            "snd_nxt" => nxt = s.value[i],
+            _ => continue,
+        }
+        best = best.max(nxt - una);
+    }
+    best
+}
+
+/// ns-2's `window_` is a packet count with no 16-bit field: a one-way start (bare SYNs, or none)
+/// with window_ 1000 packets lets the flight pass 65535 B, the scale agreed from both ends'
+/// configurations. Switched off (`window_scaling = false`, the profile's value before) the
+/// advertised window stops at 65535 B: 65 packets in flight at most.
+#[test]
+fn a_one_way_start_carries_a_window_above_64_kib() {
+    let run = |ov: &[(&str, &str)]| {
+        let ov: Vec<(String, String)> = ov
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        api::run(LONG_FAT, Format::Toml, Some(1), &ov, None).unwrap_or_else(|e| panic!("{e}"))
+    };
+    for open in ["sender_syn", "none"] {
+        let o = run(&[("tcp.open", open)]);
+        let f = max_flight(&o);
+        // Slow start from 2 packets doubles per 200-ms round: past 200 packets within 4 s.
+        assert!(f > 200_000.0, "open = {open}: flight {f}");
+        assert_eq!(o.summary.flows[0].timeouts, 0, "open = {open}");
+        let capped = run(&[("tcp.open", open), ("tcp.window_scaling", "false")]);
+        let f = max_flight(&capped);
+        assert!(
+            f <= 65_535.0 && f > 60_000.0,
+            "open = {open}: capped flight {f}"
+        );
+    }
+}

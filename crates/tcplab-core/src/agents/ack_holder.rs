@@ -95,8 +95,9 @@ pub struct AckHolder {
     sigma: f64,
     /// One-way BS→FH delay estimate (s), half the ACK-to-data round trip seen at the BS.
     fh_oneway: f64,
-    /// Last ACK forwarded upstream: its time and TSval, to time the FH's reaction.
-    last_fwd: Option<(SimTime, u32)>,
+    /// ACKs forwarded upstream whose echo has not come back yet: time and TSval, oldest first,
+    /// to time the FH's reaction (at most `FWD_PENDING`).
+    fwd_pending: VecDeque<(SimTime, u32)>,
     last_fh_tsval: Option<u32>,
     /// When the packet carrying `last_fh_tsval` reached the BS.
     last_fh_arrival: Option<SimTime>,
@@ -116,6 +117,10 @@ pub struct AckHolder {
     mobile_acked: u64,
     pub stats: AckHolderStats,
 }
+
+/// Forwarded ACKs kept for timing the FH's echo: far more than a window's worth of ACKs per
+/// BS→FH round trip (ns-2's window_ 20 gives ~20).
+const FWD_PENDING: usize = 256;
 
 fn ts_time(ts: u32) -> f64 {
     // The TCP sockets' timestamp clock: milliseconds since t = 0, plus one.
@@ -198,16 +203,8 @@ impl AckHolder {
                 if let Some((tsval, _)) = h.ts {
                     self.last_fh_tsval = Some(tsval);
                     self.last_fh_arrival = Some(now);
-                    if let (Some((t_fwd, _)), Some((_, ecr))) = (self.last_fwd, h.ts) {
-                        if self.last_fwd.is_some_and(|(_, v)| v == ecr) {
-                            let r = (now - t_fwd).as_secs_f64();
-                            self.fh_oneway = if self.fh_oneway == 0.0 {
-                                r / 2.0
-                            } else {
-                                0.875 * self.fh_oneway + 0.125 * r / 2.0
-                            };
-                            self.last_fwd = None;
-                        }
+                    if let Some((_, ecr)) = h.ts {
+                        self.time_the_echo(now, ecr);
                     }
                 }
                 if self.mode == Mode::Normal || seg_end(h, p.payload) == h.seq {
@@ -289,6 +286,30 @@ impl AckHolder {
         }
     }
 
+    /// Reconstruction 1's one-way BS→FH delay: half the round trip from an ACK forwarded to the
+    /// FH's first packet echoing its TSval, smoothed with gain 1/8. The echo is matched against
+    /// every ACK still pending, not only the last one forwarded: in an ACK-clocked flow the next
+    /// ACK leaves before the FH's answer to the previous one is back (the BS→FH round trip is
+    /// longer than the gap between ACKs), so matching the last one only gave no sample at all
+    /// under ns-2's one-way start (two back-to-back first packets), and every replica sample
+    /// fell short by the one-way delay (docs/models/ack_holding.md).
+    fn time_the_echo(&mut self, now: SimTime, ecr: u32) {
+        // The newest forwarded ACK with that TSval (the FH echoes the latest it received; ACKs
+        // stamped in the same millisecond share a TSval).
+        let Some(i) = self.fwd_pending.iter().rposition(|&(_, v)| v == ecr) else {
+            return;
+        };
+        let t_fwd = self.fwd_pending[i].0;
+        // The echo answers that ACK and the older ones: only this first echo is a sample.
+        self.fwd_pending.drain(..=i);
+        let r = (now - t_fwd).as_secs_f64();
+        self.fh_oneway = if self.fh_oneway == 0.0 {
+            r / 2.0
+        } else {
+            0.875 * self.fh_oneway + 0.125 * r / 2.0
+        };
+    }
+
     /// Feeds the replica with the sample the FH takes from an ACK leaving now.
     fn note_forward(&mut self, now: SimTime, p: &Packet) {
         if let Some(Transport::Tcp(h)) = Some(&p.l4) {
@@ -300,7 +321,10 @@ impl AckHolder {
                     let x = now.as_secs_f64() + self.fh_oneway - ts_time(ecr);
                     self.fh_sample(x.max(0.0));
                 }
-                self.last_fwd = Some((now, val));
+                if self.fwd_pending.len() == FWD_PENDING {
+                    self.fwd_pending.pop_front();
+                }
+                self.fwd_pending.push_back((now, val));
             }
         }
     }
@@ -945,6 +969,49 @@ mod tests {
             &mut out,
         );
         assert!((bs.fh_oneway - 0.05625).abs() < 1e-12, "{}", bs.fh_oneway);
+    }
+
+    /// The echo of an ACK that is no longer the last one forwarded still times the BS→FH round
+    /// trip: an ACK every 10 ms, each answered by the FH 100 ms later with its TSval echoed, so
+    /// nine more ACKs have left when each answer comes back. The estimate is 50 ms; matching the
+    /// last forwarded ACK only (the rule before) left it at 0 for the whole run, and every
+    /// replica sample 50 ms short (ack-holding under ns-2's one-way start, seed 2).
+    #[test]
+    fn an_ack_clocked_stream_still_gives_the_one_way_delay() {
+        let mut bs = AckHolder::new(AckHolderConfig::default());
+        let mut out = vec![];
+        let echo =
+            |seq: u64, t: SimTime, ecr: u32| with(data(seq, ts(t)), |h| h.ts = Some((ts(t), ecr)));
+        for k in 0..40u64 {
+            let t = ms(10 * k);
+            // The ACK of k leaves now, its TSval k + 1000; the answer to ACK k − 10 arrives.
+            bs.on_packet(
+                t,
+                Dir::FromMobile,
+                &mut ack(1001 + 1000 * k, 1000 + k as u32, 0),
+                &mut out,
+            );
+            if k >= 10 {
+                let mut e = echo(1001 + 1000 * k, t - ms(50), 1000 + (k - 10) as u32);
+                bs.on_packet(t + ms(1), Dir::ToMobile, &mut e, &mut out);
+            }
+        }
+        // Each round trip is 101 ms (the answer arrives 1 ms after the next ACK leaves).
+        assert!((bs.fh_oneway - 0.0505).abs() < 1e-9, "{}", bs.fh_oneway);
+        // The replica's first sample then includes the way back to the FH: 0.1005 s, not 0.05 s
+        // (the stream's ACKs echo nothing, TSecr 0).
+        let t = ms(400);
+        bs.on_packet(
+            t,
+            Dir::FromMobile,
+            &mut ack(50_001, 2000, ts(t - ms(50))),
+            &mut out,
+        );
+        assert!(
+            bs.mu.is_some_and(|m| (m - 0.1005).abs() < 1e-9),
+            "{:?}",
+            bs.mu
+        );
     }
 
     /// Seed 001 §IV: while holding, the BS counts the ACKs it holds and the packets it caches;

@@ -652,9 +652,11 @@ impl TcpConfig {
             // windowInit_ 2; tcp.cc reset(): ssthresh_ = window_.
             initial_window: InitialWindow::Segments(2),
             initial_ssthresh: Some(20 * 1000),
-            // window_ 20 packets, the receiver's window (no scaling in ns-2).
+            // window_ 20 packets, the receiver's window. ns-2's window_ is a bare packet count
+            // with no 16-bit field: a window_ above 64 KiB is carried whole, the one-way start
+            // agreeing the scale from both ends' configurations (no scale below 64 KiB).
             rcv_buf: 20 * 1000,
-            window_scaling: false,
+            window_scaling: true,
             // numdupacks_ 3; singledup_ 1 (a new packet on each of the first two dupacks).
             dupack_threshold: 3,
             limited_transmit: true,
@@ -1279,16 +1281,16 @@ mod tests {
             (n.full_ack, n.partial_ack_timer, n.max_retransmissions),
             (FullAckCwnd::Ssthresh, PartialAckTimer::Impatient, u32::MAX)
         );
-        let on = [n.limited_transmit];
+        // window_scaling: agreed at a one-way start, and no scale at window_ 20 (below 64 KiB).
+        let on = [n.limited_transmit, n.window_scaling];
         let off = [
             n.delayed_ack,
             n.timestamps,
             n.sack,
-            n.window_scaling,
             n.ecn,
             n.restart_after_idle,
         ];
-        assert_eq!((on, off), ([true], [false; 6]));
+        assert_eq!((on, off), ([true; 2], [false; 5]));
         assert!(n.check().is_empty());
         // The tick must be positive under ns-2's rule.
         let zero = TcpConfig {

@@ -12,8 +12,8 @@
 //! hand-written client segment stands for everything the real receiver would send.
 
 use super::config::{
-    CaMode, CcKind, ExtensionKind, FullAckCwnd, InitialWindow, PartialAckTimer, RecoverBoundary,
-    RtoSsthresh, TcpConfig, Variant, WindowUnit,
+    CaMode, CcKind, ExtensionKind, FullAckCwnd, InitialWindow, OpenMode, PartialAckTimer,
+    RecoverBoundary, RtoSsthresh, TcpConfig, Variant, WindowUnit,
 };
 use super::ext::{AnyExtension, Notice, Resend, Response, Scripted};
 use super::socket::{Segment, Socket, State};
@@ -411,6 +411,42 @@ fn handshake_negotiates_offered_options() {
     // RFC 7323 §4: the handshake gives an RTT sample from TSecr on both ends.
     assert_eq!(c.srtt(), Some(ms(100)));
     assert_eq!(s.srtt(), Some(ms(100)));
+}
+
+/// A one-way start (`open = "none"`) has no SYN to carry the window-scale option: the scale is
+/// agreed from both ends' configurations (ns-2's window_ has no 16-bit field). Both scale: the
+/// 1 MB window is carried whole (shift 4 for 1 MB, RFC 7323 §2.3). Either end without scaling:
+/// neither scales and the window stops at 65535 B (RFC 7323 §2.2).
+#[test]
+fn a_one_way_start_scales_when_both_configurations_do() {
+    let big = |scaling: bool| TcpConfig {
+        open: OpenMode::None,
+        rcv_buf: 1_000_000,
+        window_scaling: scaling,
+        ..TcpConfig::ns2()
+    };
+    for (a_scales, b_scales, want) in [
+        (true, true, 1_000_000),
+        (true, false, 65_535),
+        (false, true, 65_535),
+        (false, false, 65_535),
+    ] {
+        let mut a = Socket::new(big(a_scales), SERVER_PORT, CLIENT_PORT, SERVER_ISS);
+        let mut b = Socket::new(big(b_scales), CLIENT_PORT, SERVER_PORT, CLIENT_ISS);
+        let (pa, pb) = (a.one_way_peer(), b.one_way_peer());
+        a.open_one_way(SimTime::ZERO, pb);
+        b.open_one_way(SimTime::ZERO, pa);
+        assert_eq!(
+            (a.snd_wnd(), b.snd_wnd()),
+            (want, want),
+            "{a_scales} {b_scales}"
+        );
+        // What b advertises in a segment is read by a as b meant it.
+        let mut out = vec![];
+        b.write_unlimited(SimTime::ZERO, &mut out);
+        let h = &out[0].hdr;
+        assert_eq!((h.window_field() as u64) << h.wscale_applied, want);
+    }
 }
 
 #[test]

@@ -145,6 +145,13 @@ impl World {
             // ns-2's one-way TCP (syn_ true): the data sender opens; the request is empty
             // (scenario/build.rs), so the data follows the SYN's answer.
             OpenMode::SenderSyn => {
+                let (cp, sp) = (
+                    self.sockets[c.idx()].one_way_peer(),
+                    self.sockets[srv.idx()].one_way_peer(),
+                );
+                // The bare SYNs negotiate nothing: each end learns the other's window scale here.
+                self.sockets[c.idx()].expect_one_way_peer(sp);
+                self.sockets[srv.idx()].expect_one_way_peer(cp);
                 self.sockets[c.idx()].listen();
                 self.sockets[srv.idx()].connect(now, &mut self.out);
                 self.after_socket(srv);

@@ -58,17 +58,13 @@ def tcp() -> dict[str, Any]:
     paper says only "all other parameters set to default").  ssthresh starts at that window too (ns-2's
     reset sets ssthresh_ = window_).
 
-    ns-2's window_ is a bare packet count; in tcplab it is the receiver's advertised window, a 16-bit field
-    that the profile's one-way start (a bare SYN, nothing negotiated) leaves unscaled, so it would stop at
-    65535 B (65 packets) and the sender's 50-packet queue would never overflow as it does in ns-2.  Window
-    scaling over a SYN handshake carries the 1000 packets; the price is the handshake itself (the data
-    start one exchange later than after ns-2's sender SYN)."""
+    ns-2's window_ is a bare packet count; in tcplab it is the receiver's advertised window, which the
+    profile's one-way start (ns-2's bare SYN) carries whole: the window scale is agreed from both ends'
+    configurations (docs/models/tcp.md § ns-2 profile), so the 1000 packets are not capped at 65535 B."""
     return {
         "profile": "ns2",
         "rcv_buf": f"{RWND_SEGMENTS * SEGMENT_B}B",
         "initial_ssthresh": f"{RWND_SEGMENTS * SEGMENT_B}B",
-        "window_scaling": True,
-        "open": "handshake",
     }
 
 

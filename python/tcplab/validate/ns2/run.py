@@ -37,6 +37,8 @@ def ns_binary() -> str:
 def run_seed(script_path: Path, script: Script, seed: int, workdir: Path, timeout_s: float) -> Parsed:
     """Run ``ns SCRIPT SEED PIPE`` in ``workdir`` and read its trace from the pipe."""
     ns = ns_binary()
+    # ns runs in ``workdir``: a relative --out (the default, results/validate-ns2) must not be read from there.
+    workdir, script_path = workdir.resolve(), script_path.resolve()
     fifo = workdir / f"seed{seed}.trace"
     log_path = workdir / f"seed{seed}.log"
     os.mkfifo(fifo)

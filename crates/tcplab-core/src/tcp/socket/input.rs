@@ -87,13 +87,12 @@ impl Socket {
         if let Some((val, _)) = h.ts {
             self.ts_recent = val;
         }
-        // RFC 7323 §2.2: scaling only when both SYNs carry the option.
-        self.snd_shift_offered = h.wscale.is_some();
-        if self.cfg.window_scaling && h.wscale.is_some() {
-            self.snd_shift = h.wscale.unwrap_or(0).min(14);
+        // RFC 7323 §2.2: scaling only when both SYNs carry the option; a one-way start's bare
+        // SYNs carry none, its scale is agreed from both configurations (`agreed_wscale`).
+        if one_way {
+            self.agreed_wscale(self.one_way_peer_wscale);
         } else {
-            self.snd_shift = 0;
-            self.rcv_shift = 0;
+            self.agreed_wscale(h.wscale);
         }
         if self.state == State::Listen {
             // RFC 3168 §6.1.1: an ECN-setup SYN has ECE and CWR.

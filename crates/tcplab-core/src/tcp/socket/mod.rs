@@ -128,6 +128,9 @@ pub struct Socket {
     last_peer_wnd_field: u16,
     snd_shift: u8,
     snd_shift_offered: bool,
+    /// A one-way start's window scale of the other end, agreed from the two configurations
+    /// before the bare SYN (`expect_one_way_peer`), as no option carries it.
+    one_way_peer_wscale: Option<u8>,
     /// Bytes the application has handed over; `None` = unlimited.
     app_limit: Option<u64>,
     fin_queued: bool,
@@ -229,12 +232,14 @@ pub struct Socket {
 
 const UNLIMITED: u64 = u64::MAX / 4;
 
-/// The other end of a one-way start: its ISN, MSS and receive window in bytes.
+/// The other end of a one-way start: its ISN, MSS, receive window in bytes, and the window scale
+/// its configuration implies (`None` when it does not scale).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OneWayPeer {
     pub iss: u64,
     pub mss: u32,
     pub rcv_wnd: u64,
+    pub wscale: Option<u8>,
 }
 
 impl Socket {
@@ -301,6 +306,7 @@ impl Socket {
             last_peer_wnd_field: 0,
             snd_shift: 0,
             snd_shift_offered: false,
+            one_way_peer_wscale: None,
             app_limit: Some(0),
             fin_queued: false,
             win,
@@ -529,10 +535,11 @@ impl Socket {
         self.set_state(State::Listen);
     }
 
-    /// ns-2's one-way start (`handshake = false`): both ends begin synchronised, as if the SYNs
-    /// had been exchanged; `peer` is the other end's ISN, MSS and receive window. Options are not
-    /// negotiated: each end uses SACK and timestamps as its configuration says, no window
-    /// scaling. The sender then writes and its first segment leaves at once.
+    /// ns-2's one-way start (`open = "none"`): both ends begin synchronised, as if the SYNs had
+    /// been exchanged; `peer` is the other end's ISN, MSS, receive window and window scale. No
+    /// option is exchanged: each end uses SACK and timestamps as its configuration says, and the
+    /// window is scaled when both configurations scale it (`agreed_wscale`). The sender then
+    /// writes and its first segment leaves at once.
     pub fn open_one_way(&mut self, now: SimTime, peer: OneWayPeer) {
         self.set_state(State::Established);
         self.connected_at = Some(now);
@@ -548,25 +555,51 @@ impl Socket {
         self.sack_on = self.cfg.uses_sack();
         self.ts_on = self.cfg.timestamps;
         self.ecn_on = self.cfg.ecn;
-        // No SYN carried a window-scale option (RFC 7323 §2.2).
-        self.snd_shift = 0;
-        self.rcv_shift = 0;
-        let wnd = peer.rcv_wnd.min(65_535);
+        self.agreed_wscale(peer.wscale);
+        // The peer's window as its first segment would carry it (snd_shift is the peer's agreed
+        // shift: 0 unless both ends scale).
+        let wnd = (peer.rcv_wnd >> self.snd_shift).min(65_535) << self.snd_shift;
         self.snd_wnd = wnd;
         self.max_snd_wnd = wnd;
-        self.last_peer_wnd_field = wnd as u16;
+        self.last_peer_wnd_field = (wnd >> self.snd_shift) as u16;
         self.snd_wl1 = peer.iss;
         self.snd_wl2 = self.iss + 1;
-        self.rcv_adv_edge = self.rcv_nxt + self.rcv_wnd().min(65_535);
+        self.rcv_adv_edge =
+            self.rcv_nxt + ((self.rcv_wnd() >> self.rcv_shift).min(65_535) << self.rcv_shift);
     }
 
-    /// What one end of a one-way start must know of the other (`open_one_way`).
+    /// The window scale agreed at the open; `peer` is the shift the other end offers: its SYN's
+    /// option (RFC 7323 §2.2: scaling only when both SYNs carry it), or at a one-way start, where
+    /// no SYN carries options, the shift its configuration implies. ns-2's `window_` is a bare
+    /// packet count with no 16-bit field to overflow, so when both ends' configurations scale
+    /// (`window_scaling`), each applies the shift its own largest window implies (RFC 7323 §2.3)
+    /// and reads the peer's by the peer's; otherwise neither scales.
+    fn agreed_wscale(&mut self, peer: Option<u8>) {
+        self.snd_shift_offered = peer.is_some();
+        match peer {
+            Some(s) if self.cfg.window_scaling => self.snd_shift = s.min(14),
+            _ => {
+                self.snd_shift = 0;
+                self.rcv_shift = 0;
+            }
+        }
+    }
+
+    /// What one end of a one-way start must know of the other (`open_one_way`,
+    /// `expect_one_way_peer`).
     pub fn one_way_peer(&self) -> OneWayPeer {
         OneWayPeer {
             iss: self.iss,
             mss: self.cfg.mss,
             rcv_wnd: self.rcv_wnd(),
+            wscale: self.cfg.window_scaling.then_some(self.rcv_shift),
         }
+    }
+
+    /// Before a one-way start with bare SYNs (`open = "sender_syn"`): the other end's window
+    /// scale, which its configuration implies and no SYN option carries.
+    pub fn expect_one_way_peer(&mut self, peer: OneWayPeer) {
+        self.one_way_peer_wscale = peer.wscale;
     }
 
     /// Active open: sends the SYN.
