@@ -13,13 +13,19 @@ use super::reception::Reception;
 /// Cell coordinates (x, y) in cell widths.
 pub(super) type Cell = (i32, i32);
 
-/// The cells of one WLAN: which stations (global indices) each holds, in no particular order.
+/// The cells of one WLAN: which stations (global indices) each holds, with their positions (a
+/// copy of `Station::pos`, so that a scan over a cell reads one short array), in no particular
+/// order.
 #[derive(Debug, Default)]
 pub(super) struct Grid {
     /// Cell width (m); infinite when the range is unbounded (one cell holds every station).
     width: f64,
-    cells: HashMap<Cell, Vec<u32>, BuildHasherDefault<CellHasher>>,
+    cells: HashMap<Cell, Vec<Entry>, CellHash>,
 }
+
+/// A station and its position.
+type Entry = (u32, (f64, f64));
+type CellHash = BuildHasherDefault<CellHasher>;
 
 impl Grid {
     pub(super) fn new(range: f64) -> Grid {
@@ -47,34 +53,50 @@ impl Grid {
         )
     }
 
-    pub(super) fn insert(&mut self, c: Cell, sta: u32) {
-        self.cells.entry(c).or_default().push(sta);
+    pub(super) fn insert(&mut self, c: Cell, sta: u32, pos: (f64, f64)) {
+        self.cells.entry(c).or_default().push((sta, pos));
     }
 
     pub(super) fn remove(&mut self, c: Cell, sta: u32) {
         if let Some(v) = self.cells.get_mut(&c) {
-            if let Some(i) = v.iter().position(|&s| s == sta) {
+            if let Some(i) = v.iter().position(|e| e.0 == sta) {
                 v.swap_remove(i);
             }
         }
     }
 
+    /// Station `sta` of cell `c` now stands at `pos` (still in `c`).
+    pub(super) fn set_pos(&mut self, c: Cell, sta: u32, pos: (f64, f64)) {
+        if let Some(e) = self
+            .cells
+            .get_mut(&c)
+            .and_then(|v| v.iter_mut().find(|e| e.0 == sta))
+        {
+            e.1 = pos;
+        }
+    }
+
     /// The stations of cell `c` and its eight neighbours (a superset of those within range of
-    /// any point of `c`), unordered.
-    pub(super) fn around(&self, c: Cell, out: &mut Vec<u32>) {
+    /// any point of `c`) that `keep` accepts, unordered.
+    pub(super) fn around(
+        &self,
+        c: Cell,
+        mut keep: impl FnMut(u32, (f64, f64)) -> bool,
+        out: &mut Vec<u32>,
+    ) {
         out.clear();
-        if !self.width.is_finite() {
-            if let Some(v) = self.cells.get(&c) {
-                out.extend_from_slice(v);
+        let mut scan = |k: Cell| {
+            if let Some(v) = self.cells.get(&k) {
+                out.extend(v.iter().filter(|e| keep(e.0, e.1)).map(|e| e.0));
             }
+        };
+        if !self.width.is_finite() {
+            scan(c);
             return;
         }
         for dx in -1..=1 {
             for dy in -1..=1 {
-                let k = (c.0.saturating_add(dx), c.1.saturating_add(dy));
-                if let Some(v) = self.cells.get(&k) {
-                    out.extend_from_slice(v);
-                }
+                scan((c.0.saturating_add(dx), c.1.saturating_add(dy)));
             }
         }
     }
@@ -107,7 +129,7 @@ pub(super) fn listing_range(prop: &Propagation, reception: &Reception) -> f64 {
     let z_max = (-2.0 * 1e-300f64.ln()).sqrt();
     let gain = 10f64.powf(sigma.abs() * z_max / 10.0);
     let listed = |d: f64| prop.power(d) * gain >= weakest;
-    if !(weakest > 0.0) || !gain.is_finite() {
+    if weakest.is_nan() || weakest <= 0.0 || !gain.is_finite() {
         return f64::INFINITY;
     }
     // Power falls with distance in every model: double until unlisted, then bisect.
@@ -200,23 +222,23 @@ mod tests {
             (150.0, -99.0),
         ];
         for (i, &p) in at.iter().enumerate() {
-            g.insert(g.cell_of(p), i as u32);
+            g.insert(g.cell_of(p), i as u32, p);
         }
         assert_eq!(g.cell_of((-0.1, 50.0)), (-1, 0));
         let mut out = Vec::new();
-        g.around(g.cell_of((50.0, 50.0)), &mut out);
+        g.around(g.cell_of((50.0, 50.0)), |_, _| true, &mut out);
         out.sort_unstable();
         assert_eq!(out, vec![0, 1, 2, 4], "(250, 0) is two cells away");
         g.remove(g.cell_of(at[1]), 1);
-        g.around(g.cell_of((50.0, 50.0)), &mut out);
+        g.around(g.cell_of((50.0, 50.0)), |_, _| true, &mut out);
         out.sort_unstable();
         assert_eq!(out, vec![0, 2, 4]);
         // An unbounded range: one cell for all.
         let mut one = Grid::new(f64::INFINITY);
         for (i, &p) in at.iter().enumerate() {
-            one.insert(one.cell_of(p), i as u32);
+            one.insert(one.cell_of(p), i as u32, p);
         }
-        one.around(one.cell_of((1e9, -1e9)), &mut out);
+        one.around(one.cell_of((1e9, -1e9)), |_, _| true, &mut out);
         assert_eq!(out.len(), at.len());
     }
 }

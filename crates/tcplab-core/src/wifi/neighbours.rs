@@ -27,7 +27,33 @@ pub(super) struct Refresh {
     stamp: u32,
     moved: Vec<u32>,
     touched: Vec<u32>,
+    /// Per station: where the second ascending run of its list starts.
+    split: Vec<u32>,
     candidates: Vec<u32>,
+    merged: Vec<Nbr>,
+}
+
+/// Sorts `list`, made of two ascending runs `[..split]` and `[split..]`, by station (a linear
+/// merge through `buf`).
+fn merge_runs(list: &mut [Nbr], split: usize, buf: &mut Vec<Nbr>) {
+    if split == 0 || split >= list.len() || list[split - 1].sta < list[split].sta {
+        return;
+    }
+    buf.clear();
+    let (lo, hi) = list.split_at(split);
+    let (mut i, mut j) = (0, 0);
+    while i < lo.len() && j < hi.len() {
+        if lo[i].sta < hi[j].sta {
+            buf.push(lo[i]);
+            i += 1;
+        } else {
+            buf.push(hi[j]);
+            j += 1;
+        }
+    }
+    buf.extend_from_slice(&lo[i..]);
+    buf.extend_from_slice(&hi[j..]);
+    list.copy_from_slice(buf);
 }
 
 impl Wifi {
@@ -64,8 +90,8 @@ impl Wifi {
         Grid::new(grid::listing_range(&w.cfg.propagation, &w.cfg.reception))
     }
 
-    /// Whether stations at `a` and `b` are farther apart than WLAN `w`'s listing range (then
-    /// `pair_link` gives None for them).
+    /// Whether stations at `a` and `b` are farther apart than the listing range (`range2` is its
+    /// square): then `pair_link` gives None for them.
     #[inline]
     fn out_of_range(range2: f64, a: (f64, f64), b: (f64, f64)) -> bool {
         (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2) > range2
@@ -73,7 +99,7 @@ impl Wifi {
 
     /// Adds the pairs of station `new`, just appended to WLAN `wlan`'s members (the highest
     /// index so far), to the lists and the grid: appending `new` keeps its neighbours' lists in
-    /// member order; its own list is sorted.
+    /// member order; its own list is built from its candidates in ascending order.
     pub(super) fn add_neighbours(&mut self, wlan: u32, new: u32) {
         let Wifi {
             wlans,
@@ -85,16 +111,18 @@ impl Wifi {
         let w = &wlans[wlan as usize];
         debug_assert_eq!(w.stations.last(), Some(&new));
         let g = &mut grids[wlan as usize];
-        let cell = g.cell_of(stations[new as usize].pos);
-        stations[new as usize].cell = cell;
-        g.around(cell, &mut refresh.candidates);
-        g.insert(cell, new);
-        let range2 = g.range().powi(2);
         let pn = stations[new as usize].pos;
+        let cell = g.cell_of(pn);
+        stations[new as usize].cell = cell;
+        let range2 = g.range().powi(2);
+        g.around(
+            cell,
+            |_, p| !Self::out_of_range(range2, p, pn),
+            &mut refresh.candidates,
+        );
+        g.insert(cell, new, pn);
+        refresh.candidates.sort_unstable();
         for &b in &refresh.candidates {
-            if Self::out_of_range(range2, stations[b as usize].pos, pn) {
-                continue;
-            }
             if let Some((reach, delay)) = Self::pair_link(self.seed, w, stations, b, new) {
                 for (me, other) in [(b, new), (new, b)] {
                     stations[me as usize].nbrs.push(Nbr {
@@ -105,7 +133,6 @@ impl Wifi {
                 }
             }
         }
-        stations[new as usize].nbrs.sort_unstable_by_key(|n| n.sta);
     }
 
     /// Moves several stations at once (the mobility models' refresh) and brings the neighbour
@@ -121,6 +148,7 @@ impl Wifi {
         let n = stations.len();
         r.moved_at.resize(n, 0);
         r.touched_at.resize(n, 0);
+        r.split.resize(n, 0);
         r.stamp = r.stamp.wrapping_add(1);
         if r.stamp == 0 {
             // After 2³² refreshes: start the stamps afresh.
@@ -138,18 +166,19 @@ impl Wifi {
             let cell = g.cell_of(pos);
             if cell != st.cell {
                 g.remove(st.cell, sta);
-                g.insert(cell, sta);
+                g.insert(cell, sta, pos);
                 st.cell = cell;
+            } else {
+                g.set_pos(cell, sta, pos);
             }
             if r.moved_at[sta as usize] != stamp {
                 r.moved_at[sta as usize] = stamp;
                 r.moved.push(sta);
             }
         }
-        // Ascending order, as a full recomputation visits pairs (only the lists' order depends
-        // on it, and they are sorted below; this keeps each pair computed from the same side).
         r.moved.sort_unstable();
-        // The stations that listed a moved one lose that entry (lists are symmetric).
+        // The stations that listed a moved one lose that entry (lists are symmetric); what is
+        // left of their lists stays sorted.
         for &a in &r.moved {
             for nb in &stations[a as usize].nbrs {
                 let b = nb.sta as usize;
@@ -161,48 +190,61 @@ impl Wifi {
         }
         for &b in &r.touched {
             let moved_at = &r.moved_at;
-            stations[b as usize]
-                .nbrs
-                .retain(|nb| moved_at[nb.sta as usize] != stamp);
+            let list = &mut stations[b as usize].nbrs;
+            list.retain(|nb| moved_at[nb.sta as usize] != stamp);
+            r.split[b as usize] = list.len() as u32;
         }
         for &a in &r.moved {
             stations[a as usize].nbrs.clear();
         }
-        // Each moved station's pairs with the stations around its new cell; a pair of two moved
-        // stations is computed once, from its lower index.
+        // Each moved station's pairs with the stations around its new cell, in ascending order
+        // of the other station; a pair of two moved stations is computed once, from its lower
+        // index. Visiting the moved stations in ascending order, every list ends up as two
+        // ascending runs: what it held (or, for a moved station, the pairs its lower moved
+        // neighbours pushed) and what was pushed after. Merging the runs gives member order.
         for &a in &r.moved {
             let wi = stations[a as usize].wlan as usize;
             let (w, g) = (&wlans[wi], &grids[wi]);
-            g.around(stations[a as usize].cell, &mut r.candidates);
             let range2 = g.range().powi(2);
             let pa = stations[a as usize].pos;
+            let moved_at = &r.moved_at;
+            g.around(
+                stations[a as usize].cell,
+                |c, pc| {
+                    c != a
+                        && (c > a || moved_at[c as usize] != stamp)
+                        && !Self::out_of_range(range2, pa, pc)
+                },
+                &mut r.candidates,
+            );
+            r.candidates.sort_unstable();
+            r.split[a as usize] = stations[a as usize].nbrs.len() as u32;
             for &c in &r.candidates {
-                let c_moved = r.moved_at[c as usize] == stamp;
-                if c == a
-                    || (c_moved && c < a)
-                    || Self::out_of_range(range2, pa, stations[c as usize].pos)
-                {
-                    continue;
-                }
-                if let Some((reach, delay)) =
+                let Some((reach, delay)) =
                     Self::pair_link(self.seed, w, stations, a.min(c), a.max(c))
-                {
-                    for (me, other) in [(a, c), (c, a)] {
-                        stations[me as usize].nbrs.push(Nbr {
-                            sta: other,
-                            reach,
-                            delay,
-                        });
-                    }
-                    if !c_moved && r.touched_at[c as usize] != stamp {
-                        r.touched_at[c as usize] = stamp;
-                        r.touched.push(c);
-                    }
+                else {
+                    continue;
+                };
+                for (me, other) in [(a, c), (c, a)] {
+                    stations[me as usize].nbrs.push(Nbr {
+                        sta: other,
+                        reach,
+                        delay,
+                    });
+                }
+                if r.moved_at[c as usize] != stamp && r.touched_at[c as usize] != stamp {
+                    r.touched_at[c as usize] = stamp;
+                    r.touched.push(c);
+                    r.split[c as usize] = stations[c as usize].nbrs.len() as u32 - 1;
                 }
             }
         }
         for &s in r.moved.iter().chain(&r.touched) {
-            stations[s as usize].nbrs.sort_unstable_by_key(|nb| nb.sta);
+            merge_runs(
+                &mut stations[s as usize].nbrs,
+                r.split[s as usize] as usize,
+                &mut r.merged,
+            );
         }
     }
 

@@ -896,7 +896,8 @@ fn stations_moving_at_random_keep_the_lists_a_full_recompute_gives() {
                 [r(0), r(1), r(2), r(3)],
             );
         }
-        let lists = |w: &Wifi| -> Vec<Vec<(u32, u64, bool, bool, SimTime)>> {
+        type Entry = (u32, u64, bool, bool, SimTime);
+        let lists = |w: &Wifi| -> Vec<Vec<Entry>> {
             w.stations
                 .iter()
                 .map(|s| {
