@@ -28,7 +28,9 @@
 pub mod channel;
 pub mod dcf;
 pub mod error_rate;
+mod grid;
 mod hops;
+mod neighbours;
 pub mod phy;
 pub mod queue;
 pub mod reception;
@@ -158,7 +160,10 @@ pub struct Station {
     /// The outage predictor's own stream (missed predictions).
     rng_sig: Rng,
     pub outage: Outage,
+    /// Who hears whom, in member order (see `neighbours.rs`).
     nbrs: Vec<Nbr>,
+    /// The cell of its WLAN's grid it stands in.
+    cell: grid::Cell,
     timer: Option<SimTime>,
     gen: u32,
     /// Whether this interface is captured to pcap (the world holds the writer).
@@ -292,6 +297,10 @@ pub struct Wifi {
     /// them: (time, station, packet, destination station or `BROADCAST`).
     pub dequeue_trace: Option<Vec<(SimTime, u32, PktId, u32)>>,
     pub wlans: Vec<Wlan>,
+    /// Each WLAN's grid of station positions (`neighbours.rs`).
+    grids: Vec<grid::Grid>,
+    /// Scratch of the position refresh.
+    refresh: neighbours::Refresh,
     pub stations: Vec<Station>,
     /// The channel's view of each station's PHY, apart from the rest so that a frame's pass
     /// over its hearers touches little memory.
@@ -319,11 +328,13 @@ impl Wifi {
     }
 
     pub fn add_wlan(&mut self, cfg: WlanConfig) -> u32 {
-        self.wlans.push(Wlan {
+        let w = Wlan {
             cfg,
             stations: Vec::new(),
             ap: None,
-        });
+        };
+        self.grids.push(Self::new_grid(&w));
+        self.wlans.push(w);
         self.wlans.len() as u32 - 1
     }
 
@@ -364,6 +375,7 @@ impl Wifi {
             rng_sig: r_sig,
             outage,
             nbrs: Vec::new(),
+            cell: (0, 0),
             timer: None,
             gen: 0,
             pcap: false,
@@ -378,113 +390,10 @@ impl Wifi {
         ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt()
     }
 
-    /// Who hears whom between stations `a` and `b` of WLAN `w`, if either registers the other: the
-    /// reach and delay, the same both ways (distance, shadowing draw per unordered pair). Under
-    /// the SINR model a station also lists those it does not sense but whose frames reach it
-    /// within 20 dB of the noise floor: they add to its interference.
-    fn pair_link(
-        seed: u64,
-        w: &Wlan,
-        stations: &[Station],
-        a: u32,
-        b: u32,
-    ) -> Option<(Reach, SimTime)> {
-        let cfg = &w.cfg;
-        let floor = match &cfg.reception {
-            Reception::Threshold => f64::INFINITY,
-            Reception::Sinr(p) => p.noise_w / 100.0,
-        };
-        let sigma = cfg.propagation.shadowing_db();
-        let (pa, pb) = (stations[a as usize].pos, stations[b as usize].pos);
-        let d = ((pa.0 - pb.0).powi(2) + (pa.1 - pb.1).powi(2)).sqrt();
-        let reach = if sigma > 0.0 {
-            let shadow = sigma * pair_normal(seed, a.min(b), a.max(b));
-            cfg.propagation.reach_shadowed(d, shadow)
-        } else {
-            cfg.propagation.reach(d)
-        };
-        (reach.sensed || reach.power >= floor).then(|| (reach, cfg.prop_delay(d)))
-    }
-
-    /// Recomputes who hears whom in a WLAN (after stations move).
-    fn update_neighbours(&mut self, wlan: u32) {
-        let Wifi {
-            wlans, stations, ..
-        } = self;
-        let members = &wlans[wlan as usize].stations;
-        for &a in members {
-            stations[a as usize].nbrs.clear();
-        }
-        // Each unordered pair is computed once; visiting pairs (i, j > i) in order keeps every
-        // list in member order.
-        for (i, &a) in members.iter().enumerate() {
-            for &b in &members[i + 1..] {
-                if let Some((reach, delay)) =
-                    Self::pair_link(self.seed, &wlans[wlan as usize], stations, a, b)
-                {
-                    for (me, other) in [(a, b), (b, a)] {
-                        stations[me as usize].nbrs.push(Nbr {
-                            sta: other,
-                            reach,
-                            delay,
-                        });
-                    }
-                }
-            }
-        }
-    }
-
-    /// Adds the pairs of station `new`, just appended to WLAN `wlan`'s members, to the
-    /// neighbour lists: the lists [`Self::update_neighbours`] would build (`new` is the last
-    /// member, so appending keeps member order), without recomputing the other pairs — a
-    /// network of N stations is built in N² / 2 pair checks, not N³ / 6.
-    fn add_neighbours(&mut self, wlan: u32, new: u32) {
-        let Wifi {
-            wlans, stations, ..
-        } = self;
-        let w = &wlans[wlan as usize];
-        debug_assert_eq!(w.stations.last(), Some(&new));
-        for &b in &w.stations[..w.stations.len() - 1] {
-            if let Some((reach, delay)) = Self::pair_link(self.seed, w, stations, b, new) {
-                for (me, other) in [(b, new), (new, b)] {
-                    stations[me as usize].nbrs.push(Nbr {
-                        sta: other,
-                        reach,
-                        delay,
-                    });
-                }
-            }
-        }
-    }
-
     /// Takes every packet queued at station `sta` for station `dst` out of its interface queue
     /// (ns-2 AODV's `ifqueue->filter`; the packet in transmission stays).
     pub fn drain_queue_for(&mut self, sta: u32, dst: u32) -> Vec<PktId> {
         self.stations[sta as usize].mac.drain_for(dst)
-    }
-
-    /// Moves a station (the hook for a mobility model). Frames already on the air keep the
-    /// reach they started with.
-    pub fn set_position(&mut self, sta: u32, pos: (f64, f64)) {
-        self.stations[sta as usize].pos = pos;
-        let w = self.stations[sta as usize].wlan;
-        self.update_neighbours(w);
-    }
-
-    /// Moves several stations at once (the mobility models' refresh), recomputing each affected
-    /// WLAN's neighbour tables once.
-    pub fn move_stations(&mut self, moves: &[(u32, (f64, f64))]) {
-        let mut wlans: Vec<u32> = Vec::new();
-        for &(sta, pos) in moves {
-            let st = &mut self.stations[sta as usize];
-            st.pos = pos;
-            if !wlans.contains(&st.wlan) {
-                wlans.push(st.wlan);
-            }
-        }
-        for w in wlans {
-            self.update_neighbours(w);
-        }
     }
 
     /// Link-layer adjacency for routing: (station, neighbour station) pairs. Infrastructure:

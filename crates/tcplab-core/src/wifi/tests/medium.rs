@@ -841,3 +841,124 @@ fn a_frame_is_resolved_when_it_has_ended_at_its_farthest_hearer() {
     );
     assert_eq!(data_srcs(&air, FrameEvent::RxOk), vec![0]);
 }
+
+#[test]
+fn stations_moving_at_random_keep_the_lists_a_full_recompute_gives() {
+    // The position refresh recomputes only the moved stations' pairs, among the grid cells
+    // around them; after every refresh the lists must equal update_neighbours' (members, order,
+    // reach, delay). Two WLANs with interleaved members, random subsets moving by small steps
+    // and by jumps across the field, for three radios: two-ray ground with thresholds (550 m
+    // cells over a 4 km × 2 km field), log-distance under SINR (its listing range is the 20 dB
+    // floor's), and log-distance with shadowing (unbounded draws: one cell).
+    let two_ray = || {
+        let mut c = cfg();
+        c.propagation = Propagation::ns2_default();
+        c
+    };
+    let sinr = |shadowing_db: f64| {
+        let mut c = cfg();
+        c.propagation = Propagation::LogDistance {
+            radio: RadioParams::default(),
+            exponent: 3.5,
+            ref_distance: 1.0,
+            ref_loss_db: None,
+            shadowing_db,
+        };
+        c.reception = Reception::Sinr(SinrParams::thermal(22e6, 7.0));
+        c.delay_from_distance = true;
+        c
+    };
+    for (case, make, field) in [
+        (
+            "two-ray",
+            &two_ray as &dyn Fn() -> WlanConfig,
+            (4000.0, 2000.0),
+        ),
+        ("sinr", &|| sinr(0.0), (8000.0, 3000.0)),
+        ("shadowed", &|| sinr(4.0), (3000.0, 1500.0)),
+    ] {
+        let mut wifi = Wifi::new();
+        wifi.seed = 5;
+        let wl = [wifi.add_wlan(make()), wifi.add_wlan(make())];
+        let mut rng = Rng::derive(9, StreamId::Custom(1));
+        let n = 90u32;
+        for i in 0..n {
+            let r = |k: u64| Rng::derive(7, StreamId::Custom(10 * i as u64 + k));
+            let pos = (rng.uniform() * field.0, rng.uniform() * field.1);
+            let w = wl[(i % 3 == 0) as usize];
+            wifi.add_station(
+                w,
+                NodeId(i),
+                pos,
+                false,
+                LossModel::None,
+                Outage::none(),
+                [r(0), r(1), r(2), r(3)],
+            );
+        }
+        type Entry = (u32, u64, bool, bool, SimTime);
+        let lists = |w: &Wifi| -> Vec<Vec<Entry>> {
+            w.stations
+                .iter()
+                .map(|s| {
+                    s.nbrs
+                        .iter()
+                        .map(|n| {
+                            let r = n.reach;
+                            (n.sta, r.power.to_bits(), r.sensed, r.decodable, n.delay)
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let (mut entries, mut cross_cell) = (0usize, 0usize);
+        for refresh in 0..60 {
+            // Everyone, or a random subset; small steps, or now and then a jump anywhere.
+            let share = if refresh % 5 == 0 { 1.0 } else { 0.3 };
+            let mut moves = Vec::new();
+            for s in 0..n {
+                if rng.uniform() >= share {
+                    continue;
+                }
+                let p = wifi.stations[s as usize].pos;
+                let to = if rng.uniform() < 0.1 {
+                    (rng.uniform() * field.0, rng.uniform() * field.1)
+                } else {
+                    let step = 40.0;
+                    (
+                        (p.0 + step * (rng.uniform() - 0.5)).clamp(0.0, field.0),
+                        (p.1 + step * (rng.uniform() - 0.5)).clamp(0.0, field.1),
+                    )
+                };
+                moves.push((s, to));
+            }
+            wifi.move_stations(&moves);
+            let kept = lists(&wifi);
+            for w in wl {
+                wifi.update_neighbours(w);
+            }
+            assert_eq!(kept, lists(&wifi), "{case}, refresh {refresh}");
+            entries += kept.iter().map(Vec::len).sum::<usize>();
+            for s in &wifi.stations {
+                cross_cell += s
+                    .nbrs
+                    .iter()
+                    .filter(|nb| wifi.stations[nb.sta as usize].cell != s.cell)
+                    .count();
+            }
+        }
+        // The check has teeth: many pairs, many of them across cell borders where cells exist,
+        // and not everyone hears everyone.
+        let all = 60 * (60 * 59 + 30 * 29);
+        assert!(
+            entries > all / 50 && entries < all,
+            "{case}: {entries} entries"
+        );
+        if case != "shadowed" {
+            assert!(
+                cross_cell > entries / 5,
+                "{case}: {cross_cell} of {entries} across cells"
+            );
+        }
+    }
+}
