@@ -17,28 +17,7 @@ from tcplab.result import series_frame
 
 # A 1028-B packet every 5 ms into a link that sends one every 10 ms: the queue grows by 100
 # packets a second to its 250 (crates/tcplab-core/tests/net_series.rs counts it by hand).
-QUEUE_FILL = """
-name = "queue_fill"
-duration = "5s"
-nodes = [{ name = "a" }, { name = "b" }]
-[[links]]
-name = "l"
-a = "a"
-b = "b"
-rate = "822400bps"
-delay = "1ms"
-queue = { kind = "droptail", packets = 250 }
-[[flows]]
-name = "u"
-app = "cbr"
-src = "a"
-dst = "b"
-rate = "1644800bps"
-packet_size = "1000B"
-start = "1ms"
-[trace]
-series = ["queue"]
-"""
+QUEUE_FILL = (Path(__file__).parent / "fixtures" / "queue_fill.toml").read_text()
 
 
 def test_queue_series_in_the_result_frame_add_up_to_the_summary() -> None:

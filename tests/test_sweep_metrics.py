@@ -49,31 +49,7 @@ packet_size = "200B"
 
 # Station a's every data frame lost, short retry limit 4, one datagram a second for 10 s: each is
 # sent 4 times (3 retries) and dropped: 30 retries and 10 MAC drops a run.
-LOST_FRAMES = """
-name = "lost_frames"
-duration = "10s"
-nodes = [{ name = "a" }, { name = "b" }]
-[[wlans]]
-name = "w"
-mode = "adhoc"
-rate = "2Mbps"
-short_retry_limit = 4
-[[wlans.stations]]
-node = "a"
-position = ["0m", "0m"]
-loss = { model = "bernoulli", p = 1.0, direction = "a_to_b" }
-[[wlans.stations]]
-node = "b"
-position = ["100m", "0m"]
-[[flows]]
-name = "u"
-app = "cbr"
-src = "a"
-dst = "b"
-rate = "1024bps"
-packet_size = "100B"
-start = "500ms"
-"""
+LOST_FRAMES = (Path(__file__).parent / "fixtures" / "lost_frames.toml").read_text()
 
 
 @pytest.fixture(scope="module")

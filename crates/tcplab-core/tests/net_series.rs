@@ -127,28 +127,7 @@ fn check_against_summary(out: &RunOutput, kinds: &[NetSeriesKind]) -> usize {
 /// A 1028-B packet every 5 ms (CBR, 1000 B of payload, from 1 ms) into a link that sends one
 /// every 10 ms (822.4 kb/s): the queue grows by 100 packets a second until its 250 packets are
 /// full, then drops 100 a second.
-const QUEUE_FILL: &str = r#"
-    name = "queue_fill"
-    duration = "5s"
-    nodes = [{ name = "a" }, { name = "b" }]
-    [[links]]
-    name = "l"
-    a = "a"
-    b = "b"
-    rate = "822400bps"
-    delay = "1ms"
-    queue = { kind = "droptail", packets = 250 }
-    [[flows]]
-    name = "u"
-    app = "cbr"
-    src = "a"
-    dst = "b"
-    rate = "1644800bps"
-    packet_size = "1000B"
-    start = "1ms"
-    [trace]
-    series = ["queue", "throughput_bps"]
-"#;
+const QUEUE_FILL: &str = include_str!("../../../tests/fixtures/queue_fill.toml");
 
 #[test]
 fn a_queue_filled_at_a_known_rate() {
@@ -224,33 +203,7 @@ fn the_sampling_interval_is_trace_interval_and_the_last_one_ends_with_the_run() 
 /// One CBR datagram a second (100 B + 28 B of headers at 1024 b/s, from 0.5 s) from station a to
 /// b 100 m away, every data frame a sends lost (FER 1), short retry limit 4: each MSDU is sent 4
 /// times (3 retries) and dropped.
-const LOST_FRAMES: &str = r#"
-    name = "lost_frames"
-    duration = "10s"
-    nodes = [{ name = "a" }, { name = "b" }]
-    [[wlans]]
-    name = "w"
-    mode = "adhoc"
-    rate = "2Mbps"
-    short_retry_limit = 4
-    [[wlans.stations]]
-    node = "a"
-    position = ["0m", "0m"]
-    loss = { model = "bernoulli", p = 1.0, direction = "a_to_b" }
-    [[wlans.stations]]
-    node = "b"
-    position = ["100m", "0m"]
-    [[flows]]
-    name = "u"
-    app = "cbr"
-    src = "a"
-    dst = "b"
-    rate = "1024bps"
-    packet_size = "100B"
-    start = "500ms"
-    [trace]
-    series = ["station"]
-"#;
+const LOST_FRAMES: &str = include_str!("../../../tests/fixtures/lost_frames.toml");
 
 #[test]
 fn mac_retries_and_drops_of_frames_that_never_arrive() {
