@@ -110,3 +110,16 @@ def holds_then_fails(verdict: Any, data: Any, counter: Any) -> None:
     assert verdict(*data) == HOLDS
     counter(*data)
     assert verdict(*data) == FAILS
+
+
+def ns2_first_ack_at_node0(script: str, settle_s: float, folder: Path) -> float | None:
+    """Runs an ns-2 script (seed 1) in ``folder`` and returns the seconds from the (settled) start of
+    the transfer to the first ACK that wired node 0, the sender, receives; None if none arrives."""
+    path = folder / f"first_ack{settle_s:g}.tcl"
+    path.write_text(script)
+    subprocess.run(["ns", str(path), "1", "out.tr"], cwd=folder, check=True, capture_output=True, timeout=300)
+    for line in (folder / "out.tr").read_text().splitlines():
+        tok = line.split()
+        if len(tok) > 4 and tok[0] == "r" and tok[3] == "0" and tok[4] == "ack":
+            return float(tok[1]) - settle_s
+    return None

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 
 import pytest
 
@@ -19,6 +18,8 @@ from tcplab.experiments.base import TableCell
 from tcplab.report import Table, _table_blocks
 from tcplab.scenario import cell_pairs
 from tcplab.stats import summarise
+
+from conftest import ns2_first_ack_at_node0
 
 SWEEP = ft.sweep("ack-holding/quick", experiment.scenario(), quick=True)
 
@@ -88,17 +89,6 @@ def test_ns2_schedules_every_event_after_dsdv_start_up():
     assert ns2_side.script(jobs[0].scenario(1), jobs[0].settle_s).settle_s == ft.NS2_SETTLE_S
 
 
-def _syn_acked(text: str, settle_s: float, tmp_path) -> float | None:
-    """Seconds from the transfer's start to the first ACK at the sender (node 0) in ns-2's wired trace."""
-    path = tmp_path / f"cell{settle_s:g}.tcl"
-    path.write_text(text)
-    subprocess.run(["ns", str(path), "1", "out.tr"], cwd=tmp_path, check=True, capture_output=True, timeout=300)
-    for line in (tmp_path / "out.tr").read_text().splitlines():
-        tok = line.split()
-        if len(tok) > 4 and tok[0] == "r" and tok[3] == "0" and tok[4] == "ack":
-            return float(tok[1]) - settle_s
-    return None
-
 
 @pytest.mark.skipif(shutil.which("ns") is None and not os.environ.get("CI"), reason="ns-2.35 is installed by `make test`")
 def test_real_ns2_holds_the_syn_for_dsdv_unless_settled(tmp_path):
@@ -106,8 +96,8 @@ def test_real_ns2_holds_the_syn_for_dsdv_unless_settled(tmp_path):
     until the MH's first DSDV dump (0.18 s), so its RTT — ns-2's first sample — is 2 ticks; with the schedule
     settled the SYN is ACKed within one 802.11 exchange and 2 x 10 ms, as in tcplab (23 ms)."""
     cell = {ft.OUTAGE_PATH: ft.READINGS["early"], ft.TICK_PATH: "100ms", ft.DELAY_PATH: "10ms"}
-    raw = _syn_acked(ft.ns2_script(experiment.scenario(), cell, 0).text, 0.0, tmp_path)
-    settled = _syn_acked(ft.ns2_script(experiment.scenario(), cell).text, ft.NS2_SETTLE_S, tmp_path)
+    raw = ns2_first_ack_at_node0(ft.ns2_script(experiment.scenario(), cell, 0).text, 0.0, tmp_path)
+    settled = ns2_first_ack_at_node0(ft.ns2_script(experiment.scenario(), cell).text, ft.NS2_SETTLE_S, tmp_path)
     assert raw is not None and 0.15 < raw < 2.5
     assert settled is not None and 0.02 < settled < 0.05
 

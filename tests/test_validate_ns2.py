@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT, run_cli
+from conftest import ROOT, ns2_first_ack_at_node0, run_cli
 
 from tcplab.validate.ns2 import Untranslatable
 from tcplab.validate.ns2.command import prepare
@@ -596,17 +596,6 @@ def test_settle_is_checked_and_refused_with_a_setdest_file(tmp_path: Path) -> No
         assert not (tmp_path / "o").exists()
 
 
-def _first_ack_at_the_sender(text: str, settle_s: float, tmp_path: Path) -> float | None:
-    """Seconds from the (ns-2) start of the transfer to the first ACK the wired sender (node 0) receives."""
-    path = tmp_path / f"mixed{settle_s:g}.tcl"
-    path.write_text(text)
-    subprocess.run(["ns", str(path), "1", "out.tr"], cwd=tmp_path, check=True, capture_output=True, timeout=300)
-    for line in (tmp_path / "out.tr").read_text().splitlines():
-        tok = line.split()
-        if len(tok) > 4 and tok[0] == "r" and tok[3] == "0" and tok[4] == "ack":
-            return float(tok[1]) - settle_s
-    return None
-
 
 @pytest.mark.skipif(shutil.which("ns") is None and not os.environ.get("CI"), reason="ns-2.35 is installed by `make test`")
 def test_settle_lets_dsdv_route_the_syn_in_ns2(tmp_path: Path) -> None:
@@ -614,8 +603,8 @@ def test_settle_lets_dsdv_route_the_syn_in_ns2(tmp_path: Path) -> None:
     no route to the mobile until its first dump, so the base station holds the SYN and the first ACK comes
     long after one round trip; settled by 2.5 s, the SYN is answered in one round trip (2 x 50 ms wired +
     the 802.11 exchanges), as on tcplab's static routes."""
-    raw = _first_ack_at_the_sender(script_of(MIXED).text, 0.0, tmp_path)
-    settled = _first_ack_at_the_sender(prepare(json.dumps(MIXED), "json", [], ROOT, 2.5)[2].text, 2.5, tmp_path)
+    raw = ns2_first_ack_at_node0(script_of(MIXED).text, 0.0, tmp_path)
+    settled = ns2_first_ack_at_node0(prepare(json.dumps(MIXED), "json", [], ROOT, 2.5)[2].text, 2.5, tmp_path)
     assert raw is not None and raw > 0.15
     assert settled is not None and 0.1 < settled < 0.13
     proc, out = _cli_run(tmp_path, MIXED, "--settle", "2.5")
