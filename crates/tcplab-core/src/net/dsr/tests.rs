@@ -725,7 +725,10 @@ fn a_reply_the_mac_gives_up_on_brings_its_originator_a_route_error() {
         } else {
             assert!(errs.is_empty());
         }
-        assert!(n.data_hops.iter().all(|h| h.1 != 1), "the reply is not salvaged");
+        assert!(
+            n.data_hops.iter().all(|h| h.1 != 1),
+            "the reply is not salvaged"
+        );
     }
 }
 
@@ -766,17 +769,17 @@ fn a_route_error_the_mac_gives_up_on_is_salvaged_and_nested() {
             let errs = Dsr::errors_in(&nested[0].pkt);
             assert_eq!(
                 errs,
-                vec![
-                    (addr(2), addr(0), addr(3)),
-                    (addr(1), addr(2), addr(0))
-                ]
+                vec![(addr(2), addr(0), addr(3)), (addr(1), addr(2), addr(0))]
             );
             assert_eq!(salvaged.len(), 1);
             assert_eq!(salvaged[0].2, addr(4), "salvaged through 4");
             assert!(!n.nodes[0].cache.has(addr(3), n.now), "the source heard");
         } else {
             assert!(nested.is_empty() && salvaged.is_empty());
-            assert!(n.nodes[0].cache.has(addr(3), n.now), "the source never heard");
+            assert!(
+                n.nodes[0].cache.has(addr(3), n.now),
+                "the source never heard"
+            );
         }
     }
 }
