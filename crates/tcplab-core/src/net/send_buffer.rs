@@ -82,6 +82,12 @@ impl SendBuffer {
         taken
     }
 
+    /// Removes and returns the oldest packet for `dst`.
+    pub fn take_oldest(&mut self, dst: Addr) -> Option<PktId> {
+        let i = self.q.iter().position(|&(_, d, _)| d == dst)?;
+        self.q.remove(i).map(|e| e.0)
+    }
+
     pub fn has(&self, dst: Addr) -> bool {
         self.q.iter().any(|&(_, d, _)| d == dst)
     }

@@ -76,6 +76,10 @@ pub struct Net<A> {
     pub recycled: Vec<(SimTime, usize, PktId)>,
     /// (time, overhearing node, sender, addressee) unicasts lent to a listening agent.
     pub overheard: Vec<(SimTime, usize, usize, usize)>,
+    /// Unicast control packets over a failed link (or one `fail_next` names) are reported to
+    /// their sender's agent as the world's MAC does (`on_link_failure`), with a packet id;
+    /// off, they are lost silently.
+    pub control_fails: bool,
 }
 
 pub fn addr(i: usize) -> Addr {
@@ -110,6 +114,7 @@ impl<A: RoutingAgent> Net<A> {
             purged: Vec::new(),
             recycled: Vec::new(),
             overheard: Vec::new(),
+            control_fails: false,
         }
     }
 
@@ -253,6 +258,17 @@ impl<A: RoutingAgent> Net<A> {
                     .map(|n| vec![n.idx()])
                     .unwrap_or_default()
             };
+            if self.control_fails && h.next != BROADCAST_ADDR {
+                if let Some(&to) = targets.first() {
+                    if !self.up(node, to) || self.fail_once.remove(&(node, to)) {
+                        let id = PktId(self.next_id);
+                        self.next_id += 1;
+                        self.data.insert(id, pkt);
+                        self.schedule(at, Ev::Fail { node, next: to, id });
+                        continue;
+                    }
+                }
+            }
             for to in targets {
                 if self.up(node, to) {
                     if h.next != BROADCAST_ADDR {
@@ -369,6 +385,11 @@ impl<A: RoutingAgent> Net<A> {
             Ev::Arrive { to, from, pkt, id } => {
                 let from_addr = addr(from);
                 match id {
+                    // A control packet the harness gave an id (it failed once and was sent
+                    // again) is still the agent's, as the world hands it over.
+                    _ if self.nodes[to].is_control(&pkt) => {
+                        self.nodes[to].on_control(self.now, Port(0), from_addr, &pkt, &mut io)
+                    }
                     None => self.nodes[to].on_control(self.now, Port(0), from_addr, &pkt, &mut io),
                     Some(id) => {
                         let mut pkt = pkt;

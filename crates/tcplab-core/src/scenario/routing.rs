@@ -78,6 +78,8 @@ const DSR_FIELDS: &[&str] = &[
     "promiscuous",
     "gratuitous_replies",
     "snoop_forward_only",
+    "control_failures",
+    "relay_discovery",
 ];
 
 /// Fields only DSR reads (AODV reads the rest of `DSR_FIELDS`).
@@ -88,6 +90,8 @@ const DSR_ONLY: &[&str] = &[
     "promiscuous",
     "gratuitous_replies",
     "snoop_forward_only",
+    "control_failures",
+    "relay_discovery",
 ];
 
 /// Fields DSDV reads.
@@ -199,6 +203,15 @@ pub struct RoutingSpec {
     /// `noticeRouteUsed`; ns2 preset: true, rfc4728: false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snoop_forward_only: Option<bool>,
+    /// DSR: a route reply or error the MAC could not deliver gets a (nested) route error to its
+    /// originator and is salvaged, as a data packet is (ns-2 `xmitFailed`; ns2 preset: true,
+    /// rfc4728: false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control_failures: Option<bool>,
+    /// DSR: a forwarder that cannot salvage a packet holds it and sends non-propagating route
+    /// requests for it (ns-2 NEW_SALVAGE_LOGIC; ns2 preset: true, rfc4728: false: dropped).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relay_discovery: Option<bool>,
     /// DSDV: period of full dumps (ns-2 15 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update_interval: Option<Duration>,
@@ -315,6 +328,8 @@ pub fn dsr_params(r: &RoutingSpec) -> DsrParams {
     set(&mut p.tap, r.promiscuous);
     set(&mut p.grat_replies, r.gratuitous_replies);
     set(&mut p.snoop_forward_only, r.snoop_forward_only);
+    set(&mut p.control_failures, r.control_failures);
+    set(&mut p.relay_discovery, r.relay_discovery);
     p
 }
 

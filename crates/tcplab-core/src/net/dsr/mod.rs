@@ -34,6 +34,9 @@ pub use params::DsrParams;
 /// IP TTL of a propagating request and of replies and errors (RFC 4728 DiscoveryHopLimit).
 pub const DISCOVERY_HOP_LIMIT: u8 = 255;
 
+/// Route Errors one packet can nest (ns-2 `hdr_sr.h` MAX_ROUTE_ERRORS).
+const MAX_ROUTE_ERRORS: usize = 3;
+
 /// One route discovery in progress (RFC §8.2.1).
 #[derive(Clone, Copy, Debug)]
 struct Discovery {
@@ -44,6 +47,9 @@ struct Discovery {
     cycle_at: SimTime,
     /// Whether this cycle's propagating request went.
     propagated: bool,
+    /// Whether a packet of this node's own waits for it; a discovery only for packets a
+    /// forwarder could not salvage (`relay_discovery`) sends no propagating request.
+    own: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -63,6 +69,8 @@ pub struct Dsr {
     pending: super::pending::Pending,
     /// Packets handed back by the MAC that `route` is to salvage.
     salvage: BTreeSet<PktId>,
+    /// Forwarded packets this node holds in its send buffer (`relay_discovery`).
+    relay_held: BTreeSet<PktId>,
     /// Destinations this node sends data to, and those whose route it announced lost.
     sourced: BTreeSet<Addr>,
     lost: BTreeSet<Addr>,
@@ -99,6 +107,7 @@ impl Dsr {
             discoveries: BTreeMap::new(),
             pending: Default::default(),
             salvage: BTreeSet::new(),
+            relay_held: BTreeSet::new(),
             sourced: BTreeSet::new(),
             lost: BTreeSet::new(),
             last_error: None,
@@ -192,6 +201,12 @@ impl Dsr {
 
     /// Hands `pkt` to the link layer for neighbour `next` now, and counts it.
     fn emit(&mut self, pkt: Packet, next: Addr, io: &mut RoutingIo) {
+        self.count_control(&pkt);
+        io.send.push((self.hop(next), pkt));
+    }
+
+    /// Counts a control packet this node sends (originated, forwarded or salvaged).
+    fn count_control(&mut self, pkt: &Packet) {
         let s = &mut self.stats;
         s.control_packets += 1;
         s.control_bytes += pkt.ip_len() as u64;
@@ -203,7 +218,6 @@ impl Dsr {
                 DsrOption::SourceRoute { .. } | DsrOption::AckSeq(_) => {}
             }
         }
-        io.send.push((self.hop(next), pkt));
     }
 
     /// Sends a control packet along `route` (this node first, its destination last) with a
@@ -280,7 +294,14 @@ impl Dsr {
         }
         for dst in self.buffer.destinations() {
             if self.cache.has(dst, now) {
-                io.reroute.extend(self.buffer.take(dst));
+                for id in self.buffer.take(dst) {
+                    // ns-2 `handlePktWithoutSR`: a forwarder's held packet leaves with the
+                    // route from this node, as a salvaged one does.
+                    if self.relay_held.remove(&id) {
+                        self.salvage.insert(id);
+                    }
+                    io.reroute.push(id);
+                }
                 let discovery = self.discoveries.remove(&dst);
                 if let Some(d) = discovery {
                     self.stats.discovery_done(d.started, now);
@@ -331,17 +352,34 @@ impl Dsr {
 
     // ------------------------------------------------------------------ discovery
 
-    fn hold(&mut self, now: SimTime, id: PktId, dst: Addr, io: &mut RoutingIo) {
+    fn hold(&mut self, now: SimTime, id: PktId, dst: Addr, own: bool, io: &mut RoutingIo) {
         self.buffer.hold(id, dst, now, &mut io.drop);
-        if let std::collections::btree_map::Entry::Vacant(e) = self.discoveries.entry(dst) {
-            e.insert(Discovery {
-                started: now,
-                cycles: 0,
-                cycle_at: now,
-                propagated: false,
-            });
-            self.stats.discoveries += 1;
-            self.request_cycle(now, dst, io);
+        self.forget_dropped(io);
+        if !own {
+            self.relay_held.insert(id);
+        }
+        match self.discoveries.entry(dst) {
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(Discovery {
+                    started: now,
+                    cycles: 0,
+                    cycle_at: now,
+                    propagated: false,
+                    own,
+                });
+                self.stats.discoveries += 1;
+                self.request_cycle(now, dst, io);
+            }
+            std::collections::btree_map::Entry::Occupied(mut e) => e.get_mut().own |= own,
+        }
+    }
+
+    /// Held forwarded packets the buffer dropped are no longer held.
+    fn forget_dropped(&mut self, io: &RoutingIo) {
+        if !self.relay_held.is_empty() {
+            for (id, _) in &io.drop {
+                self.relay_held.remove(id);
+            }
         }
     }
 
@@ -361,6 +399,17 @@ impl Dsr {
             self.stats.discoveries_failed += 1;
             for id in self.buffer.take(dst) {
                 io.drop.push((id, DropReason::DiscoveryFailed));
+            }
+            self.forget_dropped(io);
+            return;
+        }
+        if !d.own && d.cycles > 1 {
+            // ns-2 NEW_SALVAGE_LOGIC (`getRouteForPacket`): once the backoff allows another
+            // request, a forwarder's packet is dropped instead (`dsr_salvage_max_requests` 1).
+            d.propagated = true;
+            if let Some(id) = self.buffer.take_oldest(dst) {
+                self.relay_held.remove(&id);
+                io.drop.push((id, DropReason::LinkBroken));
             }
             return;
         }
@@ -580,20 +629,72 @@ impl Dsr {
 
     /// RFC §8.3.5: every node an RERR crosses (or hears on a Route Request) cuts the broken
     /// link from its cache; the node it is for keeps it for its next request.
-    fn on_error(
+    /// A packet's Route Errors, innermost first, as (from, told, unreachable): ns-2 nests
+    /// the error about a failed error packet after the ones it carried (`control_failures`).
+    fn errors_in(pkt: &Packet) -> Vec<(Addr, Addr, Addr)> {
+        pkt.dsr().map_or_else(Vec::new, |d| {
+            d.hdr
+                .options
+                .iter()
+                .filter_map(|o| match o {
+                    DsrOption::RouteError {
+                        err_src,
+                        err_dst,
+                        unreachable,
+                        ..
+                    } => Some((*err_src, *err_dst, *unreachable)),
+                    _ => None,
+                })
+                .collect()
+        })
+    }
+
+    /// RFC §8.3.5: every node an RERR crosses (or hears on a Route Request) cuts the broken
+    /// links from its cache (ns-2 `processBrokenRouteError`: all of a nested error's); the
+    /// node it is for keeps the outermost for its next request and passes the rest on.
+    fn on_errors(
         &mut self,
         now: SimTime,
         pkt: &Packet,
-        src: Addr,
-        unreachable: Addr,
+        errors: &[(Addr, Addr, Addr)],
         io: &mut RoutingIo,
     ) {
-        self.cut_link(now, src, unreachable, pkt.ip.dst == self.addr, io);
-        if pkt.ip.dst == self.addr {
+        let to_me = pkt.ip.dst == self.addr;
+        for &(src, _, unreachable) in errors {
+            self.cut_link(now, src, unreachable, to_me, io);
+        }
+        if to_me {
+            let (src, _, unreachable) = errors[errors.len() - 1];
             self.last_error = Some((src, unreachable, now));
+            if errors.len() > 1 {
+                self.pass_on_errors(now, &errors[..errors.len() - 1], io);
+            }
         } else if pkt.ip.dst != BROADCAST_ADDR {
             self.forward_control(pkt, io);
         }
+    }
+
+    /// ns-2 `processBrokenRouteError`: what is left of a nested error goes on to the node its
+    /// new outermost error is for, by this node's cached route. (ns-2 would hold it and look
+    /// for a route; without one it is dropped here.)
+    fn pass_on_errors(&mut self, now: SimTime, rest: &[(Addr, Addr, Addr)], io: &mut RoutingIo) {
+        let tell = rest[rest.len() - 1].1;
+        if tell == self.addr {
+            return;
+        }
+        let Some(route) = self.cache.find(tell, now) else {
+            return;
+        };
+        let options = rest
+            .iter()
+            .map(|&(src, told, unreachable)| DsrOption::RouteError {
+                salvage: 0,
+                err_src: src,
+                err_dst: told,
+                unreachable,
+            })
+            .collect();
+        self.send_routed(&route, options, io);
     }
 
     /// RFC §8.3.4: a Route Error for the link this node → `next` to the packet's originator,
@@ -614,13 +715,28 @@ impl Dsr {
         if back.len() < 2 {
             return;
         }
-        let opt = DsrOption::RouteError {
+        // ns-2 `xmitFailed`: a failed error packet's errors stay, the new one outermost; one
+        // that already holds MAX_ROUTE_ERRORS (3) is dropped instead.
+        let carried = Self::errors_in(pkt);
+        if carried.len() >= MAX_ROUTE_ERRORS {
+            return;
+        }
+        let mut options: Vec<DsrOption> = carried
+            .iter()
+            .map(|&(src, told, unreachable)| DsrOption::RouteError {
+                salvage,
+                err_src: src,
+                err_dst: told,
+                unreachable,
+            })
+            .collect();
+        options.push(DsrOption::RouteError {
             salvage,
             err_src: self.addr,
             err_dst: *back.last().unwrap(),
             unreachable: next,
-        };
-        self.send_routed(&back, vec![opt], io);
+        });
+        self.send_routed(&back, options, io);
     }
 }
 
@@ -634,19 +750,99 @@ impl Dsr {
         now: SimTime,
         id: PktId,
         pkt: &Packet,
+        next: Addr,
         io: &mut RoutingIo,
     ) -> Decision {
         if pkt.ip.src == self.addr {
             io.reroute.push(id);
             return Decision::Hold;
         }
+        // ns-2 `dsragent_dont_salvage_bad_replies`: a reply whose route uses the broken link
+        // (either way: `dsragent_require_bi_routes`) has no reason to live.
+        if self.is_control(pkt) && Self::reply_uses(pkt, self.addr, next) {
+            return Decision::Drop(DropReason::LinkBroken);
+        }
         let salvaged = pkt.dsr().and_then(|d| d.source_route()).map_or(0, |s| s.0);
-        if self.p.salvage && salvaged < self.p.max_salvage && self.cache.has(pkt.ip.dst, now) {
+        if !self.p.salvage || salvaged >= self.p.max_salvage {
+            return Decision::Drop(DropReason::LinkBroken);
+        }
+        if self.cache.has(pkt.ip.dst, now) {
             self.salvage.insert(id);
             io.reroute.push(id);
             return Decision::Hold;
         }
+        if self.p.relay_discovery {
+            // ns-2 NEW_SALVAGE_LOGIC (`undeliverablePkt`): into the send buffer, to wait for
+            // a route this node looks for itself.
+            return self.hold_or_drop(now, id, pkt.ip.dst, false, io);
+        }
         Decision::Drop(DropReason::LinkBroken)
+    }
+
+    /// Holds `id` for a route to `dst`; Drop if the buffer refused it.
+    fn hold_or_drop(
+        &mut self,
+        now: SimTime,
+        id: PktId,
+        dst: Addr,
+        own: bool,
+        io: &mut RoutingIo,
+    ) -> Decision {
+        self.hold(now, id, dst, own, io);
+        if let Some(i) = io.drop.iter().position(|&(d, _)| d == id) {
+            let (_, why) = io.drop.remove(i);
+            self.relay_held.remove(&id);
+            return Decision::Drop(why);
+        }
+        Decision::Hold
+    }
+
+    /// Whether `pkt` carries a Route Reply whose route has the link a – b, either way.
+    fn reply_uses(pkt: &Packet, a: Addr, b: Addr) -> bool {
+        pkt.dsr().is_some_and(|d| {
+            d.hdr.options.iter().any(|o| match o {
+                DsrOption::RouteReply { addrs, .. } => std::iter::once(&pkt.ip.dst)
+                    .chain(addrs.iter())
+                    .zip(addrs.iter())
+                    .any(|(&x, &y)| (x, y) == (a, b) || (x, y) == (b, a)),
+                _ => false,
+            })
+        })
+    }
+
+    /// Puts `route` (this node first) on a DSR packet as its source route: counted as a
+    /// salvage (RFC §8.3.4: the addresses then start at this node) or, for this node's own
+    /// packet, the hops between. A control packet that had none gets the option.
+    fn restamp(pkt: &mut Packet, route: &[Addr], salvaged: bool) {
+        let Transport::Dsr(d) = &mut pkt.l4 else {
+            return;
+        };
+        let n = route.len();
+        let new = if salvaged {
+            route[..n - 1].to_vec()
+        } else {
+            route[1..n - 1].to_vec()
+        };
+        if let Some((salvage, segs_left, addrs)) = d.source_route_mut() {
+            if salvaged {
+                *salvage = salvage.saturating_add(1);
+            }
+            *addrs = new;
+            *segs_left = (n - 2) as u8;
+        } else if salvaged || n > 2 {
+            let at = d
+                .hdr
+                .options
+                .iter()
+                .position(|o| matches!(o, DsrOption::AckSeq(_)))
+                .unwrap_or(d.hdr.options.len());
+            let opt = DsrOption::SourceRoute {
+                salvage: salvaged as u8,
+                segs_left: (n - 2) as u8,
+                addrs: new,
+            };
+            d.hdr.options.insert(at, opt);
+        }
     }
 }
 
@@ -680,14 +876,22 @@ impl RoutingAgent for Dsr {
             let Some(route) = self.cache.find(dst, now) else {
                 return Decision::Drop(DropReason::LinkBroken);
             };
-            if let Transport::Dsr(d) = &mut pkt.l4 {
-                if let Some((salvage, segs_left, addrs)) = d.source_route_mut() {
-                    *salvage += 1;
-                    *addrs = route[..route.len() - 1].to_vec();
-                    *segs_left = (route.len() - 2) as u8;
-                }
+            Self::restamp(pkt, &route, true);
+            if self.is_control(pkt) {
+                self.count_control(pkt);
             }
             return Decision::Forward(self.hop(route[1]));
+        }
+        if self.is_control(pkt) {
+            // ns-2 `undeliverablePkt` → `handlePktWithoutSR` (`control_failures`): this node's
+            // own reply or error the MAC handed back goes by another cached route, or waits for
+            // one.
+            if let Some(route) = self.cache.find(dst, now) {
+                Self::restamp(pkt, &route, false);
+                self.count_control(pkt);
+                return Decision::Forward(self.hop(route[1]));
+            }
+            return self.hold_or_drop(now, id, dst, true, io);
         }
         // A packet of this node's own (new, or handed back by the MAC to be sent again).
         Self::unwrap(pkt);
@@ -699,12 +903,7 @@ impl RoutingAgent for Dsr {
             Self::stamp(pkt, &route);
             return Decision::Forward(self.hop(route[1]));
         }
-        self.hold(now, id, dst, io);
-        if let Some(i) = io.drop.iter().position(|&(d, _)| d == id) {
-            let (_, why) = io.drop.remove(i);
-            return Decision::Drop(why);
-        }
-        Decision::Hold
+        self.hold_or_drop(now, id, dst, true, io)
     }
 
     fn on_control(
@@ -716,18 +915,19 @@ impl RoutingAgent for Dsr {
         io: &mut RoutingIo,
     ) {
         let Some(d) = pkt.dsr() else { return };
+        let errors = Self::errors_in(pkt);
+        if !errors.is_empty() {
+            self.on_errors(now, pkt, &errors, io);
+        }
         for o in &d.hdr.options {
             match o {
                 DsrOption::RouteRequest { id, target, addrs } => {
                     self.on_request(now, pkt, *id, *target, addrs, io)
                 }
                 DsrOption::RouteReply { addrs, .. } => self.on_reply(now, pkt, addrs, io),
-                DsrOption::RouteError {
-                    err_src,
-                    unreachable,
-                    ..
-                } => self.on_error(now, pkt, *err_src, *unreachable, io),
-                DsrOption::SourceRoute { .. } | DsrOption::AckSeq(_) => {}
+                DsrOption::RouteError { .. }
+                | DsrOption::SourceRoute { .. }
+                | DsrOption::AckSeq(_) => {}
             }
         }
     }
@@ -783,27 +983,29 @@ impl RoutingAgent for Dsr {
         // ns-2 `xmitFailed`: what else waits in the queue for that neighbour would only
         // fail in turn; it is taken back and salvaged now.
         io.recycle.push(hop);
-        if self.is_control(pkt) {
+        if self.is_control(pkt) && !self.p.control_failures {
             return Decision::Drop(DropReason::LinkBroken);
         }
+        // ns-2 `xmitFailed` (for a reply or error too, `control_failures`): a Route Error to
+        // the node the packet's route starts at, unless that is this node.
         if pkt.ip.src != self.addr {
             self.send_error(now, pkt, hop.next, io);
         }
-        self.undeliverable(now, id, pkt, io)
+        self.undeliverable(now, id, pkt, hop.next, io)
     }
 
     fn on_recycled(
         &mut self,
         now: SimTime,
-        _hop: Hop,
+        hop: Hop,
         id: PktId,
         pkt: &Packet,
         io: &mut RoutingIo,
     ) -> Decision {
-        if self.is_control(pkt) {
+        if self.is_control(pkt) && !self.p.control_failures {
             return Decision::Drop(DropReason::LinkBroken);
         }
-        self.undeliverable(now, id, pkt, io)
+        self.undeliverable(now, id, pkt, hop.next, io)
     }
 
     fn on_timeout(&mut self, now: SimTime, io: &mut RoutingIo) {
@@ -811,19 +1013,23 @@ impl RoutingAgent for Dsr {
             self.emit(pkt, BROADCAST_ADDR, io);
         }
         self.buffer.expire(now, &mut io.drop);
-        let due: Vec<(Addr, bool)> = self
+        self.forget_dropped(io);
+        let due: Vec<(Addr, bool, bool)> = self
             .discoveries
             .iter()
             .filter(|(_, d)| self.deadline(d) <= now)
-            .map(|(&dst, d)| (dst, d.propagated))
+            .map(|(&dst, d)| (dst, d.propagated, d.own))
             .collect();
-        for (dst, propagated) in due {
+        for (dst, propagated, own) in due {
             if !self.buffer.has(dst) {
                 self.discoveries.remove(&dst); // nothing waits for it any more
             } else if !propagated {
-                // RFC §8.2.1: no reply within NonpropRequestTimeout, so a propagating request.
+                // RFC §8.2.1: no reply within NonpropRequestTimeout, so a propagating request;
+                // not for a forwarder's packets (ns-2 `dsr_salvage_allow_propagating` 0).
                 self.discoveries.get_mut(&dst).unwrap().propagated = true;
-                self.send_request(now, dst, DISCOVERY_HOP_LIMIT, io);
+                if own {
+                    self.send_request(now, dst, DISCOVERY_HOP_LIMIT, io);
+                }
             } else {
                 self.request_cycle(now, dst, io);
             }

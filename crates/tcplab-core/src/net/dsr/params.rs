@@ -83,6 +83,18 @@ pub struct DsrParams {
     /// unbounded; ns-2 RTREP_HOLDOFF_SIZE 10, the oldest replaced).
     pub grat_hold: SimTime,
     pub grat_table: usize,
+    /// A Route Reply or Route Error the MAC could not deliver is handled as a data packet is
+    /// (ns-2 `xmitFailed` makes no difference by packet type): its originator is sent a Route
+    /// Error, nested after the errors the packet already carried (at most `MAX_ROUTE_ERRORS`
+    /// 3), and the packet itself is salvaged (a reply that lists the broken link is dropped,
+    /// `dsragent_dont_salvage_bad_replies`). Off (RFC §8.3.4: a node salvages data packets;
+    /// a control packet it cannot forward is dropped).
+    pub control_failures: bool,
+    /// A forwarder that cannot salvage a packet keeps it in its send buffer and looks for a
+    /// route with non-propagating requests only; each later request cycle drops its oldest
+    /// such packet instead (ns-2 NEW_SALVAGE_LOGIC: `dsr_salvage_max_requests` 1,
+    /// `dsr_salvage_allow_propagating` 0). Off: the packet is dropped (RFC §8.3.4).
+    pub relay_discovery: bool,
 }
 
 impl DsrParams {
@@ -114,6 +126,8 @@ impl DsrParams {
             grat_replies: true,
             grat_hold: SimTime::from_secs(1),
             grat_table: usize::MAX,
+            control_failures: false,
+            relay_discovery: false,
         }
     }
 
@@ -130,6 +144,8 @@ impl DsrParams {
             tap: true,
             snoop_forward_only: true,
             grat_table: 10,
+            control_failures: true,
+            relay_discovery: true,
             ..DsrParams::rfc4728()
         }
     }

@@ -696,3 +696,153 @@ fn a_forwarded_reply_teaches_the_way_it_goes_not_the_route_it_carries() {
         }
     }
 }
+
+/// ns-2 `xmitFailed` on a Route Reply (`control_failures`): node 1 cannot hand the target's
+/// reply on to the initiator 0, so it sends the reply's originator (3) a Route Error for the
+/// link 1 → 0, and drops the reply, whose route uses that link (ns-2
+/// `dsragent_dont_salvage_bad_replies`). Off, the reply is lost and nobody hears of it.
+#[test]
+fn a_reply_the_mac_gives_up_on_brings_its_originator_a_route_error() {
+    for on in [true, false] {
+        let mut p = DsrParams::ns2();
+        p.control_failures = on;
+        let mut n = string(4, p);
+        n.control_fails = true;
+        n.send_data(0, 3);
+        // The propagating request reaches 3 at 33 ms, its reply node 1 at 35 ms.
+        n.run_until(ms(34));
+        n.fail_link(0, 1);
+        n.run_until(SimTime::from_secs(1));
+        assert_eq!(n.sent_by(3, is(RREP)).len(), 1);
+        let errs = n.sent_by(1, is(RERR));
+        if on {
+            assert_eq!(errs.len(), 1, "{errs:#?}");
+            assert_eq!((errs[0].pkt.ip.dst, errs[0].next), (addr(3), addr(2)));
+            assert!(matches!(option(&errs[0].pkt, RERR),
+                Some(DsrOption::RouteError { err_src, unreachable, .. })
+                    if (*err_src, *unreachable) == (addr(1), addr(0))));
+            assert!(!n.nodes[3].cache.has(addr(0), n.now), "3 cut 1 → 0");
+        } else {
+            assert!(errs.is_empty());
+        }
+        assert!(
+            n.data_hops.iter().all(|h| h.1 != 1),
+            "the reply is not salvaged"
+        );
+    }
+}
+
+/// ns-2 `xmitFailed` on a Route Error (`control_failures`): node 2's error for 2 → 3 cannot
+/// go on from node 1 to the source 0, so node 1 salvages it by its cached route through 4
+/// (the source still learns of the break) and sends the error's originator 2 a nested error:
+/// the error it could not deliver first, its own (1 → 0) outermost. Off, the error is lost.
+#[test]
+fn a_route_error_the_mac_gives_up_on_is_salvaged_and_nested() {
+    for on in [true, false] {
+        let mut p = DsrParams::ns2();
+        p.control_failures = on;
+        p.relay_discovery = false;
+        // 0 – 1 – 2 – 3 and 1 – 4 – 0.
+        let mut n = net(5, &[(0, 1), (1, 2), (2, 3), (1, 4), (4, 0)], p);
+        n.control_fails = true;
+        n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(1));
+        assert_eq!(n.delivered.len(), 1);
+        n.nodes[1].cache.add(&addrs(&[1, 4, 0]), n.now, true);
+        n.fail_link(2, 3);
+        let t = n.now;
+        n.send_data(0, 3);
+        // The data is on its way from 1 to 2 when 0 – 1 breaks.
+        n.run_until(t + ms(1));
+        n.fail_link(0, 1);
+        n.run_until(SimTime::from_secs(2));
+        // Node 1's own errors (it also forwarded node 2's toward 0, into the dead link).
+        let nested = n.sent_by(1, |p| is(RERR)(p) && p.ip.src == addr(1));
+        let salvaged: Vec<_> = n
+            .data_hops
+            .iter()
+            .filter(|h| h.1 == 1 && is(RERR)(&h.3))
+            .collect();
+        if on {
+            assert_eq!(nested.len(), 1, "{nested:#?}");
+            assert_eq!(nested[0].pkt.ip.dst, addr(2));
+            let errs = Dsr::errors_in(&nested[0].pkt);
+            assert_eq!(
+                errs,
+                vec![(addr(2), addr(0), addr(3)), (addr(1), addr(2), addr(0))]
+            );
+            assert_eq!(salvaged.len(), 1);
+            assert_eq!(salvaged[0].2, addr(4), "salvaged through 4");
+            assert!(!n.nodes[0].cache.has(addr(3), n.now), "the source heard");
+        } else {
+            assert!(nested.is_empty() && salvaged.is_empty());
+            assert!(
+                n.nodes[0].cache.has(addr(3), n.now),
+                "the source never heard"
+            );
+        }
+    }
+}
+
+/// ns-2 NEW_SALVAGE_LOGIC (`relay_discovery`): node 2 cannot salvage a packet whose link
+/// 2 → 3 broke; it holds it and sends a non-propagating request, which neighbour 4 answers
+/// from its cache, and the packet arrives through 4. Off, node 2 drops it.
+#[test]
+fn a_forwarder_without_a_route_asks_its_neighbours_and_sends_the_packet_on() {
+    for on in [true, false] {
+        let mut p = DsrParams::ns2();
+        p.relay_discovery = on;
+        // 0 – 1 – 2 – 3, and 2 – 4 – 3 once the first packet went.
+        let mut n = net(5, &[(0, 1), (1, 2), (2, 3), (2, 4), (4, 3)], p);
+        n.fail_link(2, 4);
+        n.fail_link(4, 3);
+        n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(1));
+        let hops: Vec<usize> = n.data_hops.iter().map(|h| h.1).collect();
+        assert_eq!(hops, vec![0, 1, 2], "0 – 1 – 2 – 3 first");
+        n.restore_link(2, 4);
+        n.restore_link(4, 3);
+        n.nodes[4].cache.add(&addrs(&[4, 3]), n.now, true);
+        n.fail_link(2, 3);
+        let before = n.sent_by(2, is(RREQ)).len();
+        let id = n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(3));
+        let reqs: Vec<u8> = n.sent_by(2, is(RREQ))[before..]
+            .iter()
+            .map(|s| s.pkt.ip.ttl)
+            .collect();
+        let arrived = n.delivered.iter().any(|d| d.2.ip.ident == id.0 as u16);
+        if on {
+            assert_eq!(reqs, vec![1], "one non-propagating request");
+            assert!(arrived);
+            assert!(n.data_hops.iter().any(|h| (h.1, h.2) == (2, addr(4))));
+        } else {
+            assert!(reqs.is_empty() && !arrived);
+            assert!(n.dropped.iter().any(|d| d.2 == id));
+        }
+    }
+}
+
+/// ns-2 NEW_SALVAGE_LOGIC: a forwarder's request that nobody answers is not followed by a
+/// propagating one; when the backoff would allow the next request (2 s), the held packet is
+/// dropped instead.
+#[test]
+fn a_forwarders_unanswered_request_ends_in_a_drop_at_the_next_cycle() {
+    let mut n = string(4, DsrParams::ns2());
+    n.send_data(0, 3);
+    n.run_until(SimTime::from_secs(1));
+    n.fail_link(2, 3);
+    let before = n.sent_by(2, is(RREQ)).len();
+    let t = n.now;
+    let id = n.send_data(0, 3);
+    n.run_until(SimTime::from_secs(5));
+    let reqs: Vec<u8> = n.sent_by(2, is(RREQ))[before..]
+        .iter()
+        .map(|s| s.pkt.ip.ttl)
+        .collect();
+    assert_eq!(reqs, vec![1]);
+    let drop = n.dropped.iter().find(|d| d.2 == id).expect("dropped");
+    assert_eq!((drop.1, drop.3), (2, DropReason::LinkBroken));
+    // Held from the MAC's report at 2 (three hop times after t) until the cycle 2 s on.
+    assert_eq!(drop.0, t + ms(3) + SimTime::from_secs(2));
+}
