@@ -13,7 +13,8 @@ The paper prints no table; its numbers are the percentages in the text (§IV), c
 the same percentages of our runs.  "Spurious retransmissions" are data segments the receiver
 already held when they arrived again; throughput is the bytes delivered in order over the run.
 
-What a replication varies: backoff and AODV's random draws; in the random topologies also positions, waypoints and speeds (REPLICATIONS).
+What a replication varies: backoff, AODV's random draws and each flow's start offset; in the random topologies
+also positions, waypoints and speeds (REPLICATIONS).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tcplab.experiments import ns2_side
 from tcplab.experiments.tcp_pgy import causes
 from tcplab.experiments.tcp_pgy.findings import baseline_findings, findings, gain_pct
 from tcplab.experiments.tcp_pgy.points import ALL, PAIR, Point, failed, ns2_job, ns2_runs, ns2_sweep_name, runs
+from tcplab.experiments.tcp_pgy import scenario as sc
 from tcplab.experiments.tcp_pgy.scenario import LABEL
 from tcplab.runner import Sweep
 from tcplab.stats import summarise
@@ -37,9 +39,11 @@ TITLE = "TCP-pgy (ACK sequence piggybacked on AODV, dup_count) vs NewReno in mul
 
 #: What a replication varies, for the report page.
 REPLICATIONS = (
-    "Each replication's seed drives the 802.11 backoff and AODV's random draws; in the random topologies also the "
-    "movers' initial positions, waypoints and speeds, as the paper's random topologies vary them. The strings "
-    "and the grid are fixed networks with fixed flow starts (the paper states no variation there)."
+    "Each replication's seed drives the 802.11 backoff and AODV's random draws, and starts each flow at an offset "
+    f"drawn from the seed (flow i at i s plus uniform [0, {sc.START_JITTER_S:g}) s, the same for every sender; the "
+    "paper states neither its start times nor what its 100 runs vary); in the random topologies also the movers' "
+    "initial positions, waypoints and speeds, as the paper's random topologies vary them. The strings and the "
+    "grid are otherwise fixed networks."
 )
 
 DURATION = {True: "100s", False: "600s"}
