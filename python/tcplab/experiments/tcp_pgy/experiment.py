@@ -37,11 +37,13 @@ from tcplab.store import Store
 NAME = "tcp-pgy"
 TITLE = "TCP-pgy (ACK sequence piggybacked on AODV, dup_count) vs NewReno in multi-hop ad hoc networks (Kim & Yoo)"
 
+#: The flows' start rule as the report quotes it (a scenario input: scenario.START_JITTER_S).
+START_PHRASE = f"flow i at i s plus uniform [0, {sc.START_JITTER_S:g}) s"
 #: What a replication varies, for the report page.
 REPLICATIONS = (
     "Each replication's seed drives the 802.11 backoff and AODV's random draws, and starts each flow at an offset "
-    f"drawn from the seed (flow i at i s plus uniform [0, {sc.START_JITTER_S:g}) s, the same for every sender; the "
-    "paper states neither its start times nor what its 100 runs vary); in the random topologies also the movers' "
+    f"drawn from the seed ({START_PHRASE}, the same for every sender; the "
+    "paper states neither its start times nor what its averaged runs vary); in the random topologies also the movers' "
     "initial positions, waypoints and speeds, as the paper's random topologies vary them. The strings and the "
     "grid are otherwise fixed networks."
 )
@@ -287,7 +289,7 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
 #: ns-2's initial window and window_, the grid's side, spacing and hops, the random speeds' range
 #: (tests/test_report_prose.py).
 PROSE_CONSTANTS = ("(10 bytes on RREQs", "initial window 2", "window_ = 20 packets", "7 × 7", "200 m", "6 hops each",
-                   "[max/10, max]", "5 × 5 grid", "9 × 9 grid", causes.RULE_PHRASE)
+                   "[max/10, max]", "5 × 5 grid", "9 × 9 grid", causes.RULE_PHRASE, START_PHRASE)
 
 
 def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:
