@@ -136,6 +136,8 @@ def test_references_are_not_quantities():
     assert dp.numbers("RFC 7323 §2.3, Fig. 4, Figs 5–8, Table I, issue 40, 802.11, ns-2.35, seeds 1–5, 2026-11-27, "
                       "core `x`, commit d61f605, SHA-256") == []
     assert dp.numbers("3846 ± 7 packets, 113.7 %") == ["3846", "7", "113.7"]
+    # A word that merely ends like a reference word (BS, RED) does not hide the number after it.
+    assert dp.numbers("FH–BS 10 Mb/s, RED 45") == ["10", "45"]
 
 
 def test_the_regenerating_command_rewrites_a_stale_section(tmp_path: Path, monkeypatch):

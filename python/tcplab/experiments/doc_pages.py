@@ -45,7 +45,7 @@ BLOCK = re.compile(r"(?P<indent>[ \t]*)<!-- generated: (?P<head>.*?) -->\n(?P<bo
 #: References, units and names that contain digits but are not quantities (as tests/test_report_prose.py, plus
 #: the forms hand-written pages use: issues, sessions, dates, commits, versions, seeds, paths).
 _NOT_NUMBERS = re.compile(
-    r"(RFC|al\.|JCN|Tables?|Figures?|Figs?\.?|§|[Ee]qs?\.|ns-|Section|Algorithm|issues?|stop|sessions?|paper|seeds?|reconstruction|"
+    r"(?<![A-Za-z])(RFC|al\.|JCN|Tables?|Figures?|Figs?\.?|§|[Ee]qs?\.|ns-|Section|Algorithm|issues?|stop|sessions?|paper|seeds?|reconstruction|"
     r"check|cause|Linux|pass|case|part|C|S|D|phase|row|rows|IV-[A-C]\.?|Fig\.\s*\d+\([a-z]\)|Jain, Chiu, Hawe)"
     r"\s*[\d.,()–\-]*\d[a-z]?"
     r"|[A-Za-z]+-\d+|\d{4}-\d{2}-\d{2}|\d\d:\d\d|802\.11[a-z]*|\d+\^\d+|core \S+|x\d+(\.\d+)?\s*(?=[−-])|[A-Za-z_]+\d+[A-Za-z\d_]*"
