@@ -15,11 +15,11 @@ from tcplab.experiments import doc_pages as dp
 VALIDATION = dp.DOCS
 GUARDED = sorted(p for p in VALIDATION.glob("*.md") if dp.data_of(p).is_file())
 #: Hand-written pages with typed numbers and no data file yet (issue 39: each is still to be guarded).
-#: performance, ns2, wireless_baselines and robustness were being edited by other helpers in the session that
-#: added this guard.
+#: performance, ns2, wireless_baselines, robustness (and baselines, beside wireless_baselines) were being edited by
+#: other helpers in the session that added this guard; mutants.md's table is rewritten by mutants_table.py from
+#: mutants_runs.json, its prose is not traced yet.
 NOT_YET_GUARDED = {
-    "baselines", "linux", "mutants", "ns2", "performance", "robustness",
-    "routing", "wifi", "wireless_baselines",
+    "baselines", "mutants", "ns2", "performance", "robustness", "wireless_baselines",
 }
 
 
