@@ -46,8 +46,9 @@ def _cell(values) -> dict:
     return {"mean": s.mean, "ci95": s.ci95, "n": s.n}
 
 
-def _pm(c: dict, digits: int) -> str:
-    return f"{c['mean']:+.{digits}f} ± {c['ci95']:.{digits}f}" if digits == 1 else f"{c['mean']:.1f} ± {c['ci95']:.1f}"
+def _pm(c: dict, signed: bool = False) -> str:
+    """mean ± 95 % CI half-width, to 0.1 (a gain with its sign)."""
+    return f"{c['mean']:+.1f} ± {c['ci95']:.1f}" if signed else f"{c['mean']:.1f} ± {c['ci95']:.1f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                  "offsets uniform in [0, width) s per flow, drawn from the seed."),
         "columns": ["point", "start offset width", "NewReno AAT, kb/s", "TCP-pgy AAT, kb/s", "TCP-pgy's gain (paired), %"],
         "rows": [[r["point"], f"{r['jitter_s']:g} s" + (" (fixed starts)" if r["jitter_s"] == 0 else ""),
-                  _pm(r["newreno_kbps"], 0), _pm(r["pgy_kbps"], 0), _pm(r["gain_pct"], 1)] for r in rows],
+                  _pm(r["newreno_kbps"]), _pm(r["pgy_kbps"]), _pm(r["gain_pct"], signed=True)] for r in rows],
         "cells": rows,
     }
     doc = json.loads(a.json.read_text()) if a.json.is_file() else {"measurements": {}}
