@@ -101,3 +101,22 @@ def test_each_papers_validation_page_points_to_its_generated_numbers(page: Path)
     # The hand-written page of the paper (docs/validation/<name>.md) sends the reader to the run's numbers.
     prose = RESULTS.parent / f"{page.stem.replace('-', '_')}.md"
     assert prose.is_file() and f"results/{page.name}" in prose.read_text(), prose
+
+
+def test_copying_a_run_renders_the_pages_that_quote_it_again(tmp_path: Path, monkeypatch):
+    # Issue 39: a hand-written page's generated sections follow the run that report_pages.py copies in.
+    spec = importlib.util.spec_from_file_location("report_pages", RESULTS.parents[2] / "validation" / "report_pages.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    docs = tmp_path / "validation"
+    (docs / "results").mkdir(parents=True)
+    monkeypatch.setattr(mod.doc_pages, "DOCS", docs)
+    report = tmp_path / "R" / "mtcp-plus"
+    report.mkdir(parents=True)
+    (report / "tables.json").write_text((RESULTS / "mtcp-plus.tables.json").read_text())
+    (report / "index.md").write_text("# T\n")
+    page = docs / "p.md"
+    page.write_text("x\n<!-- generated: findings | results/mtcp-plus.tables.json -->\nstale\n<!-- /generated -->\n")
+    assert mod.main([str(tmp_path / "R"), "mtcp-plus", "--to", str(docs / "results")]) == 0
+    assert "stale" not in page.read_text() and not mod.doc_pages.stale_sections(page.read_text())

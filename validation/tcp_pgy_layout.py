@@ -16,7 +16,7 @@ import argparse
 from tcplab.experiments.tcp_pgy import causes
 from tcplab.experiments.tcp_pgy import experiment as e
 from tcplab.experiments.tcp_pgy import scenario as sc
-from tcplab.experiments.tcp_pgy.points import PAIR, runs
+from tcplab.experiments.tcp_pgy.points import PAIR, runs, starts_per_seed
 from tcplab.runner import Sweep, run_sweep
 from tcplab.store import Store
 
@@ -27,7 +27,8 @@ def sweeps() -> list[Sweep]:
     for p in e.grid_points(False) + e.random_points(False):
         if (p.kind == "grid" and p.flows == causes.GRID_FLOWS) or (p.kind == "random" and (p.flows, p.speed) == causes.RANDOM_POINT):
             reps = e.GRID_REPS[False] if p.kind == "grid" else e.RANDOM_REPS[False]
-            out.append(Sweep(name=p.name(pre), base=p.scenario(), cells=sc.variant_cells(PAIR), replications=reps, seed0=1))
+            out.append(Sweep(name=p.name(pre), base=p.scenario(), cells=sc.variant_cells(PAIR), replications=reps, seed0=1,
+                             per_seed=starts_per_seed(p.flows)))
     return out + causes.sweeps(pre, e.DURATION[False], e.GRID_REPS[False], e.RANDOM_REPS[False])
 
 

@@ -44,21 +44,7 @@ def _pm(c: TableCell) -> str:
 
 def side(path: Path) -> str:
     cells, findings = _cells(path)
-    header, rows = ns2_side.side_by_side(cells)
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    missing = ns2_side.not_given(cells)
-    out += ["", "Published numbers ns-2.35 itself does not give: " + ("; ".join(missing) if missing else "none") + "."]
-    both = [f for f in findings if f["text"].startswith(ns2_side.FINDING_PREFIX)]
-    if both:
-        out += ["", "| finding (NewReno baseline) | tcplab | ns-2.35, same setup |", "|---|---|---|"]
-        by = {f["text"]: f for f in findings}
-        for f in both:
-            text = f["text"].removeprefix(ns2_side.FINDING_PREFIX)
-            ours = by.get(text)
-            out.append(f"| {text} | {ours['verdict'] + ': ' + ours['detail'] if ours else '–'} | "
-                       f"{f['verdict']}: {f['detail']} |")
-    return "\n".join(out)
+    return ns2_side.side_markdown(cells, findings)
 
 
 def moved(before: Path, after: Path) -> str:

@@ -24,7 +24,7 @@ import hashlib
 import json
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -222,3 +222,24 @@ def side_by_side(cells: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
         rows.append([ours.table.split(":")[0], ours.row, ours.column,
                      "–" if ours.published is None else f"{ours.published:g}", _pm(ours), _pm(theirs), verdict])
     return ["table", "row", "column", "published", "tcplab", COLUMN, "ns-2.35 vs the paper"], rows
+
+
+def side_markdown(cells: Sequence[Any], findings: Sequence[Mapping[str, Any]]) -> str:
+    """Markdown of one report's ns-2.35 column (docs/validation/ns2_papers.md, validation/ns2/papers.py side): the
+    published | tcplab | ns-2.35 table, the papers' numbers ns-2.35 does not give, and each NewReno-baseline
+    finding decided on both simulators (``findings``: the report's tables.json findings)."""
+    header, rows = side_by_side(cells)
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    missing = not_given(cells)
+    out += ["", "Published numbers ns-2.35 itself does not give: " + ("; ".join(missing) if missing else "none") + "."]
+    both = [f for f in findings if f["text"].startswith(FINDING_PREFIX)]
+    if both:
+        out += ["", "| finding (NewReno baseline) | tcplab | ns-2.35, same setup |", "|---|---|---|"]
+        by = {f["text"]: f for f in findings}
+        for f in both:
+            text = f["text"].removeprefix(FINDING_PREFIX)
+            ours = by.get(text)
+            out.append(f"| {text} | {ours['verdict'] + ': ' + ours['detail'] if ours else '–'} | "
+                       f"{f['verdict']}: {f['detail']} |")
+    return "\n".join(out)

@@ -26,6 +26,7 @@ from typing import Any
 
 from tcplab.experiments.base import TableCell
 from tcplab.experiments.tcp_pgy import scenario as sc
+from tcplab.experiments.tcp_pgy.points import starts_per_seed
 from tcplab.runner import Sweep
 from tcplab.stats import (
     ACCOUNTS,
@@ -102,8 +103,9 @@ def sweeps(prefix: str, duration: str, grid_reps: int, random_reps: int) -> list
     for settings, reps in ((GRID_SETTINGS, grid_reps), (RANDOM_SETTINGS, random_reps)):
         for s in settings:
             if not s.ours:
+                flows = GRID_FLOWS if settings is GRID_SETTINGS else RANDOM_POINT[0]
                 out.append(Sweep(name=sweep_name(prefix, s), base=doc(s, duration), cells=sc.variant_cells(PAIR),
-                                 replications=reps, seed0=1))
+                                 replications=reps, seed0=1, per_seed=starts_per_seed(flows)))
     return out
 
 

@@ -13,7 +13,8 @@ The paper prints no table; its numbers are the percentages in the text (§IV), c
 the same percentages of our runs.  "Spurious retransmissions" are data segments the receiver
 already held when they arrived again; throughput is the bytes delivered in order over the run.
 
-What a replication varies: backoff and AODV's random draws; in the random topologies also positions, waypoints and speeds (REPLICATIONS).
+What a replication varies: backoff, AODV's random draws and each flow's start offset; in the random topologies
+also positions, waypoints and speeds (REPLICATIONS).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tcplab.experiments import ns2_side
 from tcplab.experiments.tcp_pgy import causes
 from tcplab.experiments.tcp_pgy.findings import baseline_findings, findings, gain_pct
 from tcplab.experiments.tcp_pgy.points import ALL, PAIR, Point, failed, ns2_job, ns2_runs, ns2_sweep_name, runs
+from tcplab.experiments.tcp_pgy import scenario as sc
 from tcplab.experiments.tcp_pgy.scenario import LABEL
 from tcplab.runner import Sweep
 from tcplab.stats import summarise
@@ -35,11 +37,15 @@ from tcplab.store import Store
 NAME = "tcp-pgy"
 TITLE = "TCP-pgy (ACK sequence piggybacked on AODV, dup_count) vs NewReno in multi-hop ad hoc networks (Kim & Yoo)"
 
+#: The flows' start rule as the report quotes it (a scenario input: scenario.START_JITTER_S).
+START_PHRASE = f"flow i at i s plus uniform [0, {sc.START_JITTER_S:g}) s"
 #: What a replication varies, for the report page.
 REPLICATIONS = (
-    "Each replication's seed drives the 802.11 backoff and AODV's random draws; in the random topologies also the "
-    "movers' initial positions, waypoints and speeds, as the paper's random topologies vary them. The strings "
-    "and the grid are fixed networks with fixed flow starts (the paper states no variation there)."
+    "Each replication's seed drives the 802.11 backoff and AODV's random draws, and starts each flow at an offset "
+    f"drawn from the seed ({START_PHRASE}, the same for every sender; the "
+    "paper states neither its start times nor what its averaged runs vary); in the random topologies also the movers' "
+    "initial positions, waypoints and speeds, as the paper's random topologies vary them. The strings and the "
+    "grid are otherwise fixed networks."
 )
 
 DURATION = {True: "100s", False: "600s"}
@@ -283,7 +289,7 @@ def analyse(store: Store, quick: bool) -> tuple[list[TableCell], list[Finding]]:
 #: ns-2's initial window and window_, the grid's side, spacing and hops, the random speeds' range
 #: (tests/test_report_prose.py).
 PROSE_CONSTANTS = ("(10 bytes on RREQs", "initial window 2", "window_ = 20 packets", "7 × 7", "200 m", "6 hops each",
-                   "[max/10, max]", "5 × 5 grid", "9 × 9 grid", causes.RULE_PHRASE)
+                   "[max/10, max]", "5 × 5 grid", "9 × 9 grid", causes.RULE_PHRASE, START_PHRASE)
 
 
 def deviation_cause(cell: TableCell, cells: Sequence[TableCell] = ()) -> str:

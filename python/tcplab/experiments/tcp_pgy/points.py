@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from tcplab.experiments.tcp_pgy import scenario as sc
@@ -58,7 +59,13 @@ class Point:
 
     def sweep(self, prefix: str, replications: int) -> Sweep:
         cells = [c | dict(self.extra) for c in sc.variant_cells(self.variants)]
-        return Sweep(name=self.name(prefix), base=self.scenario(), cells=cells, replications=replications, seed0=1)
+        return Sweep(name=self.name(prefix), base=self.scenario(), cells=cells, replications=replications, seed0=1,
+                     per_seed=starts_per_seed(self.flows))
+
+
+def starts_per_seed(flows: int, jitter_s: float = sc.START_JITTER_S) -> Any:
+    """The Sweep.per_seed that starts ``flows`` flows at each replication's drawn times (scenario.starts_of_seed)."""
+    return partial(sc.starts_of_seed, flows, jitter_s=jitter_s)
 
 
 #: Per-run metrics, summed over the run's flows: aggregate goodput (kb/s), spurious
@@ -107,7 +114,7 @@ def ns2_scenario(point: Point, seed: int) -> dict[str, Any]:
     """The point's NewReno cell as ns-2.35 runs it: the same network and TCP, AODV as ns-2.35 ships it
     (gratuitous RREPs compiled out: RREQ_GRAT_RREP not compiled in, so the builder's
     ``gratuitous_rrep = true`` is dropped, as in validation/ns2/run.py), no ack_seq extension (S1's), no series."""
-    s = point.scenario()
+    s = sc.with_starts(point.scenario(), seed)  # the seed's flow starts, as tcplab's runs of that seed
     s["wlans"][0]["routing"] = {"protocol": "aodv", "preset": "ns2"}
     s.pop("trace", None)
     return s
