@@ -41,7 +41,7 @@ def mismatches(page: str, doc: dict) -> list[str]:
 
 
 def test_there_are_generated_pages():
-    assert {p.stem for p in PAGES} >= {"mtcp-plus", "atcp", "tcp-pgy"}
+    assert {p.stem for p in PAGES} >= {"mtcp-plus", "atcp", "tcp-pgy", "wireless-baselines"}
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)

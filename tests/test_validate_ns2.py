@@ -335,11 +335,15 @@ def test_a_wired_link_in_ns2(tmp_path: Path) -> None:
 def test_a_relative_out_folder_works(tmp_path: Path) -> None:
     """The default --out is relative (results/validate-ns2); ns runs inside the staging folder, so the
     script's and the trace pipe's paths must not be relative to the user's directory."""
-    path = tmp_path / "wired.json"
-    path.write_text(json.dumps(WIRED))
-    proc = run_cli("validate", "ns2", str(path), "--out", "rel/out", cwd=tmp_path)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "wired.json").write_text(json.dumps(WIRED))
+    # Both the scenario and --out relative to the user's directory, --out through "..".
+    proc = run_cli("validate", "ns2", "in/wired.json", "--out", "in/../rel/out", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert (tmp_path / "rel" / "out" / "comparison.json").exists()
+    out = tmp_path / "rel" / "out"
+    assert (out / "comparison.json").exists() and (out / "wired.tcl").exists()
+    assert json.loads((out / "comparison.json").read_text())["flows"]["f"]["goodput (kb/s)"]["ns2"][0] > 1000
+    assert [p.name for p in tmp_path.iterdir() if p.name not in ("in", "rel")] == []  # no staging left behind
 
 
 def test_a_wlan_in_ns2(tmp_path: Path) -> None:
@@ -645,3 +649,39 @@ def test_vegas_and_veno_translate_to_ns2s_agents_and_refuse_what_they_cannot_car
             script_of(WIRED, overrides)
     veno = script_of(WIRED, [("tcp.cc", '"veno"')]).text
     assert "[new Agent/TCP/Linux]" in veno and '"$tcp_ select_ca veno"' in veno
+
+
+def _tcp_sizes(text: str, tmp_path: Path) -> set[int]:
+    """The sizes of the data packets the flow's sender puts on its first link, once ns-2.35 runs the script
+    (seqno 0 left out: Agent/TCP's syn_ makes it a 40-B SYN, tcp.cc output())."""
+    path = tmp_path / "sizes.tcl"
+    path.write_text(text)
+    subprocess.run(["ns", str(path), "1", "out.tr"], cwd=tmp_path, check=True, capture_output=True, timeout=300)
+    return {int(t[5]) for t in (ln.split() for ln in (tmp_path / "out.tr").read_text().splitlines())
+            if len(t) > 10 and t[0] == "+" and t[2] == "0" and t[4] == "tcp" and t[10] != "0"}
+
+
+def test_vegas_packets_carry_the_headers_every_other_agent_adds() -> None:
+    """ns-2.35's Agent/TCP/Vegas sends packetSize_ as the whole packet (tcp-vegas.cc output()), where every
+    other Agent/TCP adds its 40 B of headers (tcp.cc output()): the translation gives Vegas packetSize_ =
+    payload + 40, so its packets are the size of Reno's and tcplab's, and the trace reader counts the payload."""
+    reno = script_of(WIRED, [("tcp.variant", '"reno"')])
+    vegas = script_of(WIRED, [("tcp.variant", '"reno"'), ("tcp.cc", '"vegas"')])
+    assert "$tcp_ set packetSize_ 1000" in reno.text and "$tcp_ set packetSize_ 1040" in vegas.text
+    assert [f.payload for f in vegas.flows] == [f.payload for f in reno.flows] == [1000]
+    # Without an mss of its own, ns-2's default payload (packetSize_ 1000) plus the headers.
+    implicit = copy.deepcopy(WIRED)
+    del implicit["tcp"]["mss"]
+    assert "$tcp_ set packetSize_ 1040" in script_of(implicit, [("tcp.variant", '"reno"'), ("tcp.cc", '"vegas"')]).text
+
+
+@pytest.mark.skipif(shutil.which("ns") is None and not os.environ.get("CI"), reason="ns-2.35 is installed by `make test`")
+def test_on_real_ns2_vegas_and_reno_packets_are_the_same_size(tmp_path: Path) -> None:
+    short = copy.deepcopy(WIRED)
+    short["duration"] = "2s"  # the flow starts at 1 s
+    reno = script_of(short, [("tcp.variant", '"reno"')]).text
+    vegas = script_of(short, [("tcp.variant", '"reno"'), ("tcp.cc", '"vegas"')]).text
+    assert _tcp_sizes(reno, tmp_path) == {1040}
+    assert _tcp_sizes(vegas, tmp_path) == {1040}
+    # The rule's effect: as the translation wrote it before, Vegas's packets were 40 B short.
+    assert _tcp_sizes(vegas.replace("packetSize_ 1040", "packetSize_ 1000"), tmp_path) == {1000}

@@ -33,6 +33,9 @@ NS2_TCP_DEFAULTS: dict[str, Any] = {
     "delayed_ack": False,  # TCPSink acknowledges every packet
 }
 
+#: ns-2.35 ns-default.tcl: Agent/TCP tcpip_base_hdr_size_ 40, the headers tcp.cc output() adds to packetSize_.
+NS2_TCPIP_HEADER_B = 40
+
 #: Settings that name what ns-2.35's Agent/TCP does anyway, without a variable to set: NewReno's
 #: cwnd = ssthresh on a full ACK (tcp-newreno.cc with newreno_changes_ 0), no extensions, no SACK.
 NS2_FIXED = {("full_ack", "ssthresh"), ("extensions", ()), ("sack", False)}

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..units import rate_bps, seconds, size_bytes
 from . import Untranslatable
-from .subset import ROUTING, _num, refuse, tcp_settings
+from .subset import NS2_TCP_DEFAULTS, NS2_TCPIP_HEADER_B, ROUTING, _num, refuse, tcp_settings
 
 SPEED_OF_LIGHT = 299792458.0  # ns-2.35 propagation: SPEED_OF_LIGHT
 NS2_PT, NS2_FREQ, NS2_ANTENNA_Z = 0.28183815, 914e6, 1.5  # Phy/WirelessPhy Pt_, freq_; Antenna Z_
@@ -571,6 +571,12 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
         w(f"$tcp_ set fid_ {fid}")
         settings = tcp_settings(t, mine)
         ssthresh = settings.pop("ssthresh_", None)
+        payload = int(settings.get("packetSize_", str(NS2_TCP_DEFAULTS["mss"])))
+        if sender == "Agent/TCP/Vegas":
+            # ns-2.35 tcp-vegas.cc output() sends packetSize_ as the whole packet, where tcp.cc output() adds
+            # headersize() (tcpip_base_hdr_size_, 40 B) to it: so Vegas carries `payload` segments in packets
+            # of payload + 40 B on the wire, as every other Agent/TCP (and tcplab) does.
+            settings["packetSize_"] = str(payload + NS2_TCPIP_HEADER_B)
         for var, value in settings.items():
             w(f"$tcp_ set {var} {value}")
         if sender == "Agent/TCP/Linux" and "timestamps_" not in settings:
@@ -606,7 +612,6 @@ def _flows(w: _Writer, resolved: dict[str, Any], explicit: dict[str, set[str]], 
             w(f"$ns_ at {w.at(start)} \"$app_ start\"")
         else:
             w(f"$ns_ at {w.at(start)} \"$app_ send {size}\"")
-        mss = int(settings.get("packetSize_", "1000"))
-        out.append(FlowMap(f["name"], "tcp", src, port(src), dst, port(dst), fid, mss, size, start + w.settle_s, sender,
+        out.append(FlowMap(f["name"], "tcp", src, port(src), dst, port(dst), fid, payload, size, start + w.settle_s, sender,
                            lay.addrs.get(f["server"], -1), lay.addrs.get(f["client"], -1)))
     return out

@@ -446,7 +446,8 @@ mod tests {
         assert!(t.segs() <= held - 1.0);
     }
 
-    /// The thresholds are the parameters: with α = 3 the same Diff of 2 grows cwnd.
+    /// The thresholds are the parameters: with α = 3 the same Diff of 2 grows cwnd, and with β = 5 a
+    /// Diff of 3-5 holds it.
     #[test]
     fn alpha_and_beta_are_the_parameters() {
         let p = VegasParams {
@@ -463,6 +464,15 @@ mod tests {
         let before = t.segs();
         t.round(120);
         assert!(t.segs() > before + 0.8, "Diff 2 < α = 3 grows");
+        // β = 5: a Diff of 3-5 (RTT 150 ms with ~12 segments out) holds, where the default β = 3
+        // would take one segment off, and ignoring Diff would grow.
+        t.round(150);
+        t.round(150);
+        let d = t.cc.diff().unwrap();
+        assert!((3..=5).contains(&d), "Diff {d}");
+        let held = t.segs();
+        t.round(150);
+        assert_eq!(t.segs(), held, "α ≤ Diff ≤ β = 5: cwnd holds");
     }
 
     /// §3.3: slow start doubles every other round trip (hold, grow, hold, …) and ends — ssthresh

@@ -6,6 +6,7 @@
 //! the file.
 
 mod autotune;
+mod bounded_log;
 mod ca_rtt;
 mod dsack;
 mod extension;
@@ -19,6 +20,8 @@ mod timers;
 mod tlp;
 
 use std::fmt;
+
+use bounded_log::BoundedLog;
 
 use super::cc::{Ack, AckKind, AnyCc, Congestion, Flight, Head, HyStartExit, Window};
 use super::config::{OpenMode, RtoRule, RtoSsthresh, TcpConfig};
@@ -154,8 +157,9 @@ pub struct Socket {
     /// Fast retransmits an extension's evidence started before DupThresh duplicates arrived
     /// (TCP-pgy S2): when, and how many duplicates had arrived.
     early_fast_log: Vec<(SimTime, u32)>,
-    /// (time, snd_una) of each retransmission the controller's fine-grained timer called for.
-    fine_resends_log: Vec<(SimTime, u64)>,
+    /// (time, snd_una) of the retransmissions the controller's fine-grained timer called for: the first
+    /// `FINE_LOG_CAP` kept, every one counted (a lossy run calls for one per loss).
+    fine_resends_log: BoundedLog<(SimTime, u64)>,
     /// Send times of new data for HyStart's per-ACK RTT (`socket/ca_rtt.rs`), when it runs.
     sent_times: Option<ca_rtt::SentTimes>,
     /// Each end of slow start by HyStart: when, which test, cwnd (bytes) then.
@@ -231,6 +235,9 @@ pub struct Socket {
 }
 
 const UNLIMITED: u64 = u64::MAX / 4;
+/// Fine-grained retransmissions logged with their time (the rest only counted): tests and diagrams read
+/// the first few, and the log must not grow with a long lossy run.
+pub const FINE_LOG_CAP: usize = 64;
 
 /// The other end of a one-way start: its ISN, MSS, receive window in bytes, and the window scale
 /// its configuration implies (`None` when it does not scale).
@@ -323,7 +330,7 @@ impl Socket {
             learned_ack: None,
             learned_log: Vec::new(),
             early_fast_log: Vec::new(),
-            fine_resends_log: Vec::new(),
+            fine_resends_log: BoundedLog::new(FINE_LOG_CAP),
             hystart_log: Vec::new(),
             sent_times: cfg
                 .cc
@@ -431,8 +438,14 @@ impl Socket {
 
     /// Vegas §3.1: (time, sequence number resent) of each retransmission the controller's
     /// fine-grained timer called for, before DupThresh duplicates or on a later ACK.
+    /// Only the first `FINE_LOG_CAP` are kept; `fine_retransmit_count` counts them all.
     pub fn fine_retransmits(&self) -> &[(SimTime, u64)] {
-        &self.fine_resends_log
+        self.fine_resends_log.first()
+    }
+
+    /// How many retransmissions the controller's fine-grained timer called for.
+    pub fn fine_retransmit_count(&self) -> u64 {
+        self.fine_resends_log.total()
     }
 
     /// (time, test, cwnd in bytes) of each end of slow start by CUBIC's HyStart.

@@ -53,6 +53,7 @@ fn a_single_loss_is_resent_on_the_second_duplicate_once_its_fine_timer_expires()
     assert!(resent, "Vegas resends on the second duplicate ACK");
     assert!(s.in_recovery());
     assert_eq!(s.fine_retransmits(), [(T0 + ms(147), S + M)]);
+    assert_eq!(s.fine_retransmit_count(), 1);
     assert!(
         s.early_fast_retransmits().is_empty(),
         "not an extension's count"
@@ -96,6 +97,7 @@ fn the_first_new_ack_after_a_retransmission_resends_an_expired_head() {
         s.fine_retransmits(),
         [(T0 + ms(200), S + M), (T0 + ms(300), S + 2 * M)]
     );
+    assert_eq!(s.fine_retransmit_count(), 2);
 
     // Switched off the same losses see two duplicates only: nothing until the RTO.
     let (mut s, _) = vegas(false, 4);
