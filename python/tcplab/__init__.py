@@ -16,25 +16,31 @@ docs/sweeps.md).
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+import os  # os and sys are loaded by the interpreter's start-up: free
+import sys
 
-from tcplab import _core
-from tcplab.exceptions import ScenarioError, SimulationError, TcplabError
-from tcplab.result import Result
-from tcplab.scenario import ScenarioLike, load, override_pairs
-
+# ``import tcplab`` loads nothing else (issue 35: start-up under 60 ms): the compiled core, the
+# result and scenario helpers, ``typing`` and ``json`` are imported when a name below is first
+# used, the sweep API (polars, and rich for a progress bar) when a sweep is asked for.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any
+
+    from tcplab.exceptions import ScenarioError, SimulationError, TcplabError
+    from tcplab.result import Result
     from tcplab.runner import Sweep
+    from tcplab.scenario import ScenarioLike
     from tcplab.sweeps import SweepResult, SweepSummary, results, sweep
 
-__version__: str = _core.version()
+    Overrides = Mapping[str, Any] | Iterable[tuple[str, Any]] | None
 
-# The sweep API pulls in polars (and, for a progress bar, rich); it is imported on first use so
-# that ``import tcplab`` and a single run stay cheap (issue 35).  PEP 562 module __getattr__.
+# Public names defined elsewhere, imported on first use (PEP 562 module __getattr__).
 _LAZY = {
+    "Result": "tcplab.result",
+    "ScenarioError": "tcplab.exceptions",
+    "SimulationError": "tcplab.exceptions",
+    "TcplabError": "tcplab.exceptions",
     "Sweep": "tcplab.runner",
     "SweepResult": "tcplab.sweeps",
     "SweepSummary": "tcplab.sweeps",
@@ -43,21 +49,34 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
+def _module(name: str) -> Any:
+    """The module ``name``, imported if need be.  (``from tcplab import _core`` here would ask this
+    package's ``__getattr__`` for ``_core`` again, before importing it.)"""
+    __import__(name)
+    return sys.modules[name]
 
-    value = getattr(importlib.import_module(module), name)
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        value: Any = _module("tcplab._core").version()
+    elif name == "_core":  # ``tcplab._core`` before anything imported it
+        value = _module("tcplab._core")
+    elif name == "Overrides":
+        from collections.abc import Iterable, Mapping
+        from typing import Any as _Any
+
+        value = Mapping[str, _Any] | Iterable[tuple[str, _Any]] | None
+    elif name in _LAZY:
+        value = getattr(_module(_LAZY[name]), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # later look-ups skip this function
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | {"__version__"})
 
-Overrides = Mapping[str, Any] | Iterable[tuple[str, Any]] | None
 
 __all__ = [
     "Result",
@@ -98,8 +117,11 @@ def run(
     written too.  The rows are also in ``result.events``.
     Raises :class:`ScenarioError` for invalid input and :class:`SimulationError` if the run fails.
     """
+    from tcplab import _core
     from tcplab._args import check_path, check_scenario, check_seed, override_items
     from tcplab._capture import capture_request, captures_into
+    from tcplab.result import Result
+    from tcplab.scenario import load, override_pairs
 
     check_scenario(scenario_or_path)
     check_seed(seed)
@@ -120,7 +142,9 @@ def run(
 
 def resolve(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:
     """Validate a scenario and return it fully resolved (every default filled in, overrides applied)."""
+    from tcplab import _core
     from tcplab._args import check_scenario, override_items
+    from tcplab.scenario import load, override_pairs
 
     check_scenario(scenario_or_path)
     pairs = override_pairs(override_items(overrides))
@@ -130,6 +154,10 @@ def resolve(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of the scenario format (for editors and validation tools)."""
+    import json
+
+    from tcplab import _core
+
     return json.loads(_core.schema())
 
 

@@ -17,19 +17,21 @@ once its owner is provably gone (:func:`remove_stale_staging`).
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import json
 import os
 import re
-import shutil
 import signal
 import stat
 import sys
-import tempfile
-from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
-from typing import Any
+
+# shutil (with bz2 and lzma), tempfile (with random) and ctypes are imported by the functions that
+# need them: ``tcplab run`` without ``--out`` reads its scenario through here (issue 35: start-up).
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterator
+    from typing import Any
 
 #: Where sweeps and `tcplab results` keep their runs unless told otherwise (defined here, not in
 #: ``store``, so that the CLI can name it without importing polars).
@@ -79,6 +81,8 @@ def staging_dir(target: Path) -> Path:
     held = {signal.SIGINT, signal.SIGTERM}
     old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
+        import tempfile
+
         folder = Path(tempfile.mkdtemp(prefix=_staging_prefix(target, os.getpid()), dir=target.parent))
         _STAGING.add(folder)
     finally:
@@ -175,6 +179,8 @@ def remove_stale_staging(target: Path) -> list[Path]:
         if stat.S_ISDIR(st.st_mode) and m["suffix"] != "tmp":
             if (p / MANIFEST).is_file() and not _drain_swapped(p, target.parent / m["target"]):
                 continue  # something in it is not provably tcplab's: kept
+            import shutil
+
             shutil.rmtree(p, ignore_errors=True)
         elif stat.S_ISREG(st.st_mode) and m["suffix"] == "tmp":
             p.unlink(missing_ok=True)
@@ -190,6 +196,10 @@ _STAGING: set[Path] = set()
 
 def remove_staging() -> None:
     """Remove every staging folder of this process that was not published (interrupted commands)."""
+    if not _STAGING:
+        return
+    import shutil
+
     while _STAGING:
         shutil.rmtree(_STAGING.pop(), ignore_errors=True)
 
@@ -277,6 +287,8 @@ def publish(staging: Path, out: Path, marker: str, what: str) -> list[str]:
     for f in sorted(old - set(new)):
         _remove_owned(out, f)
     _write_manifest(out, new)
+    import shutil
+
     shutil.rmtree(staging, ignore_errors=True)
     _STAGING.discard(staging)
     return new
@@ -401,6 +413,8 @@ def _exchange(a: Path, b: Path) -> None:
     if fn is not None:
         if fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
             return
+        import ctypes
+
         err = ctypes.get_errno()
         if err not in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
             raise OSError(err, os.strerror(err), str(b))
@@ -419,6 +433,8 @@ _RENAME_EXCHANGE = 2  # linux/fs.h
 
 
 def _renameat2() -> Any:
+    import ctypes
+
     try:
         fn = ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):  # not glibc >= 2.28

@@ -12,28 +12,24 @@ Conventions that scripts can rely on:
 
 from __future__ import annotations
 
-import argparse
-import json
-import math
-import os
-import shutil
-import signal
+import os  # os and sys are loaded by the interpreter's start-up
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
 
-from tcplab import _core
-from tcplab._args import SEED_MAX, check_seed
-from tcplab._capture import capture_lists
-from tcplab._fs import DEFAULT_STORE, check_out, publish, remove_staging, staging_dir, write_text
-from tcplab.exceptions import ScenarioError, TcplabError, format_error
-from tcplab.result import Result
-from tcplab.scenario import ScenarioText, load, parse_set
-
+# Everything else is imported where it is used, so that ``tcplab --version`` loads only the
+# compiled core and a command loads what it needs (issue 35: start-up under 60 ms).  argparse,
+# pathlib and typing alone would cost more instructions than the interpreter's own start-up.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from pathlib import Path
+    from typing import NoReturn
+
     from rich.console import Console
     from rich.table import Table
+
+    from tcplab.result import Result
+    from tcplab.scenario import ScenarioText
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_TERMINATED = 0, 1, 2, 130, 143
 
@@ -56,15 +52,26 @@ class UsageError(Exception):
     """Bad command-line input, reported on stderr with exit status 2."""
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line naming the argument (no usage dump), exit status 2."""
+def _parser(**kwargs: object) -> argparse.ArgumentParser:
+    """The top-level parser (argparse is imported here, not with the module); its subparsers are
+    of the same class."""
+    import argparse
 
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+    class _Parser(argparse.ArgumentParser):
+        """argparse, but a usage error is one line naming the argument (no usage dump), exit status 2."""
+
+        def error(self, message: str) -> NoReturn:
+            self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    return _Parser(**kwargs)  # type: ignore[arg-type]
 
 
 def _seed(text: str) -> int:
     """A seed by the API's rule (``check_seed``: a u64, what the core takes), before a run starts."""
+    import argparse
+
+    from tcplab._args import SEED_MAX, check_seed
+
     try:
         seed = int(text, 0)
         check_seed(seed)
@@ -75,6 +82,10 @@ def _seed(text: str) -> int:
 
 def _scenario_file(name: str) -> ScenarioText:
     """Read a scenario file, turning the ways it can be unreadable into one line naming it."""
+    from pathlib import Path
+
+    from tcplab.scenario import load
+
     try:
         return load(Path(name))
     except FileNotFoundError as exc:
@@ -117,6 +128,16 @@ RUN_MARKER = "summary.json"
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    import json
+    import shutil
+    from pathlib import Path
+
+    from tcplab import _core
+    from tcplab._capture import capture_lists
+    from tcplab._fs import check_out, publish, staging_dir, write_text
+    from tcplab.result import Result
+    from tcplab.scenario import parse_set
+
     for flag, wanted in (("--pcap", args.pcap), ("--pcap-80211", args.pcap_80211)):
         if wanted and not args.out:
             raise UsageError(f"{flag} needs --out DIR (the pcaps are written there)")
@@ -166,7 +187,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_view(args: argparse.Namespace) -> int:
-    from tcplab import viewer
+    from pathlib import Path
+
+    from tcplab import _core, viewer
+    from tcplab.result import Result
+    from tcplab.scenario import parse_set
     from tcplab.viewer.data import seconds
 
     overrides = [parse_set(s) for s in args.set]
@@ -189,6 +214,8 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 
 def _window_time(text: str) -> float:
+    import argparse
+
     from tcplab.viewer.data import seconds
 
     try:
@@ -327,11 +354,15 @@ def _print_result(result: Result, out: Path | None) -> None:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    from tcplab import _core
+
     print(_core.schema())
     return EXIT_OK
 
 
 def _executor_args(p: argparse.ArgumentParser) -> None:
+    from tcplab._fs import DEFAULT_STORE
+
     p.add_argument("--executor", choices=("local", "ray"), default="local", help="where runs execute (default: local)")
     p.add_argument(
         "--address",
@@ -342,6 +373,7 @@ def _executor_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
+    from tcplab.exceptions import ScenarioError, format_error
     from tcplab.runner import Sweep, plan_sweep, run_sweep
     from tcplab.store import Store
 
@@ -413,6 +445,8 @@ def _print_table(title: str | None, header: Sequence[str], rows: Sequence[Sequen
 def _number(x: float | int | None) -> str:
     """A table number with at least 6 significant digits, in fixed notation with thousands
     separators when that stays short (4,242,660 rather than 4.24266e+06); an en dash when missing."""
+    import math
+
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "–"
     if x == 0 or 1e-4 <= abs(x) < 1e12:
@@ -422,6 +456,8 @@ def _number(x: float | int | None) -> str:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from tcplab.store import Store
 
     if not Path(args.store).is_file():
@@ -464,6 +500,8 @@ def cmd_results(args: argparse.Namespace) -> int:
 
 def _results_summary(args: argparse.Namespace) -> int:
     """``tcplab results --summary METRIC [--by PATH...]``: mean ± 95 % CI per cell."""
+    from pathlib import Path
+
     from tcplab.sweeps import results
 
     res = results(args.store, args.sweep)
@@ -493,6 +531,8 @@ def _results_summary(args: argparse.Namespace) -> int:
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from tcplab.sweeps import results
 
     res = results(args.store, args.sweep)
@@ -526,6 +566,8 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from tcplab.experiments import select
     from tcplab.report import check_report_folder, reproduce
     from tcplab.store import Store
@@ -572,9 +614,21 @@ def _flow_args(p: argparse.ArgumentParser) -> None:
                        help="add up the metric over each run's flows (links, stations, nodes) first")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="tcplab", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--version", action="version", version=f"tcplab {_core.version()}")
+def _version() -> str:
+    from tcplab import _core
+
+    return f"tcplab {_core.version()}"
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser.  Given the ``command`` a command line names, the subcommands
+    that need imports of their own to describe themselves (``reproduce``: the experiments;
+    ``validate``: the ns-2 translator) are added only if it is one of them, or names none."""
+    from tcplab._args import SEED_MAX
+    from tcplab._fs import DEFAULT_STORE
+
+    parser = _parser(prog="tcplab", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("run", help="run one scenario")
@@ -664,6 +718,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--logy", action="store_true", help="logarithmic y axis")
     p.set_defaults(func=cmd_plot)
 
+    if command in _LIGHT_COMMANDS:
+        return parser
     from tcplab.experiments import names as experiment_names
 
     p = sub.add_parser(
@@ -684,15 +740,31 @@ def build_parser() -> argparse.ArgumentParser:
     _executor_args(p)
     p.set_defaults(func=cmd_reproduce)
 
+    if command == "reproduce":
+        return parser
     from tcplab.validate.command import add_parser as add_validate
 
     add_validate(sub, _seed)
     return parser
 
 
+#: The commands whose parsers need no imports beyond argparse's (the others are added after them).
+_LIGHT_COMMANDS = ("run", "view", "schema", "sweep", "results", "plot")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tcplab`` console script; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    if words == ["--version"]:  # what argparse's version action prints, without argparse (issue 35)
+        print(_version())
+        return EXIT_OK
+    import signal
+
+    from tcplab._fs import remove_staging
+
+    # The top level takes only options without values: its first other word names the command.
+    command = next((w for w in words if not w.startswith("-")), None)
+    args = build_parser(command).parse_args(words)
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     except ValueError:  # not the main thread (main() called from a thread): leave signals alone
@@ -706,6 +778,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    from tcplab.exceptions import ScenarioError, TcplabError, format_error
+
     try:
         return int(args.func(args))
     except ScenarioError as exc:
