@@ -508,6 +508,33 @@ impl Dcf {
         self.resume(phy);
     }
 
+    /// The end of a frame at one of its hearers in one call: the reception's outcome
+    /// (`Input::Frame` or `Input::FrameError`, or None when the station was not locked on the
+    /// frame) and then, if `idle`, `Input::MediumIdle` at the same instant. Exactly `handle`
+    /// with each of them in turn: `MediumIdle` pushes no action, and the actions a reception's
+    /// end pushes (deliver, sent, drop, link failure, dequeue, overheard; never a transmission)
+    /// read nothing of this MAC, so the channel may carry them out after both inputs.
+    pub fn rx_end(
+        &mut self,
+        now: SimTime,
+        input: Option<Input<'_>>,
+        idle: bool,
+        phy: &PhyParams,
+        mac: &MacParams,
+        out: &mut Vec<MacAction>,
+    ) {
+        debug_assert!(input.is_none_or(|i| matches!(i, Input::Frame(_) | Input::FrameError)));
+        if let Some(input) = input {
+            self.handle(now, input, phy, mac, out);
+        }
+        if idle {
+            self.settle(now);
+            self.busy = false;
+            self.phys_idle_since = self.phys_idle_since.max(now);
+            self.resume(phy);
+        }
+    }
+
     /// Handles one of the inputs a frame's start gives its hearers (`MediumBusy`, `RxStart`,
     /// `Captured`), exactly as [`Dcf::handle`] would. These never ask for an action and never
     /// bring [`Dcf::next_deadline`] forward (they only freeze a count, lock the PHY or extend the
@@ -521,6 +548,34 @@ impl Dcf {
         ));
         self.settle(now);
         self.sense_inner(now, input, phy);
+        self.resume(phy);
+    }
+
+    /// What a frame's start gives one hearer, in one call: `MediumBusy { arrival }` if it
+    /// makes the medium busy here, then `RxStart` if the PHY locks on it, or
+    /// `Captured { air_time }` if the frame being received captured it. Exactly [`Dcf::sense`]
+    /// with each of them in turn: once the medium is busy (the first of them makes it so, or it
+    /// already was) `resume` starts no count, and `settle` at the same instant finds nothing
+    /// newly due, so the `settle` and `resume` between the inputs change nothing.
+    pub fn sense_start(
+        &mut self,
+        now: SimTime,
+        arrival: Option<SimTime>,
+        rx_start: bool,
+        captured: Option<SimTime>,
+        phy: &PhyParams,
+    ) {
+        self.settle(now);
+        if let Some(arrival) = arrival {
+            self.sense_inner(now, Input::MediumBusy { arrival }, phy);
+        }
+        debug_assert!(self.busy || (!rx_start && captured.is_none()));
+        if rx_start {
+            self.sense_inner(now, Input::RxStart, phy);
+        }
+        if let Some(air_time) = captured {
+            self.sense_inner(now, Input::Captured { air_time }, phy);
+        }
         self.resume(phy);
     }
 
@@ -1169,6 +1224,130 @@ mod tests {
             }
         }
         assert!(checked > 3000, "only {checked} sensed inputs checked");
+    }
+
+    /// The channel's merged calls (`sense_start` for what a frame's start gives a hearer,
+    /// `rx_end` for a reception's end and the medium turning idle) against the inputs one by
+    /// one through `sense` and `handle`: two MACs with the same stream driven by the same random
+    /// consistent sequences (real CW, RTS/CTS on and off, packets, own transmissions, timers,
+    /// NAV from overheard frames) ask for the same actions and have the same deadline and
+    /// counters after every step.
+    #[test]
+    fn merged_frame_start_and_end_calls_equal_the_inputs_one_by_one() {
+        let mut compared = 0;
+        for (seed, rts) in [(11, false), (12, true), (13, false), (14, true)] {
+            let params = MacParams {
+                rts_threshold: if rts { 0 } else { 2347 },
+                ..MacParams::default()
+            };
+            let mut one = Mac::with(PhyParams::ns2_dsss(), params.clone());
+            let mut merged = Mac::with(PhyParams::ns2_dsss(), params);
+            let mut rng = Rng::derive(seed, crate::rng::StreamId::Custom(8));
+            let mut others: Vec<(SimTime, bool)> = Vec::new();
+            let mut tx_end: Option<SimTime> = None;
+            let mut pkt = 0;
+            let mut t = us(0);
+            let same = |a: &Mac, b: &Mac| {
+                assert_eq!(a.trace, b.trace, "seed {seed}");
+                assert_eq!(a.dcf.next_deadline(), b.dcf.next_deadline(), "seed {seed}");
+                assert_eq!(a.dcf.stats, b.dcf.stats, "seed {seed}");
+            };
+            for _ in 0..4000 {
+                // Both MACs' own deadlines and transmission ends, in time order, up to `t`.
+                loop {
+                    let d = one.dcf.next_deadline().filter(|&d| d <= t);
+                    let e = tx_end.filter(|&e| e <= t);
+                    match (d, e) {
+                        (Some(d), e) if e.is_none_or(|e| d < e) => {
+                            let n = one.sent().len();
+                            for m in [&mut one, &mut merged] {
+                                m.input(d.max(m.now), Input::Timer);
+                            }
+                            if one.sent().len() > n {
+                                let (at, f) = *one.sent().last().unwrap();
+                                tx_end = Some(at + one.phy.duration(f.bytes, f.rate));
+                            }
+                        }
+                        (_, Some(e)) => {
+                            tx_end = None;
+                            for m in [&mut one, &mut merged] {
+                                m.input(e.max(m.now), Input::TxEnd);
+                            }
+                        }
+                        _ => break,
+                    }
+                    same(&one, &merged);
+                }
+                one.now = t;
+                merged.now = t;
+                match rng.below(4) {
+                    0 => {
+                        pkt += 1;
+                        let dst = if rng.below(3) == 0 { BROADCAST } else { PEER };
+                        one.offer(t, queued(dst, pkt));
+                        merged.offer(t, queued(dst, pkt));
+                    }
+                    1 if others.len() < 3 => {
+                        let end = t + us(50 + rng.below(2000));
+                        let locked = others.iter().any(|o| o.1);
+                        let lock = !locked && tx_end.is_none();
+                        let arrival = others.is_empty().then(|| t + us(1));
+                        let captured = (!lock && locked && rng.below(2) == 0).then(|| end - t);
+                        if let Some(arrival) = arrival {
+                            one.dcf.sense(t, Input::MediumBusy { arrival }, &one.phy);
+                        }
+                        if lock {
+                            one.dcf.sense(t, Input::RxStart, &one.phy);
+                        }
+                        if let Some(air_time) = captured {
+                            one.dcf.sense(t, Input::Captured { air_time }, &one.phy);
+                        }
+                        merged
+                            .dcf
+                            .sense_start(t, arrival, lock, captured, &merged.phy);
+                        others.push((end, lock));
+                        compared += 1;
+                    }
+                    2 if !others.is_empty() => {
+                        let i = (0..others.len()).min_by_key(|&i| others[i].0).unwrap();
+                        let (end, locked) = others.remove(i);
+                        let end = end.max(t);
+                        one.run_until(end);
+                        merged.run_until(end);
+                        t = end;
+                        let kinds = [
+                            FrameKind::Data,
+                            FrameKind::Ack,
+                            FrameKind::Rts,
+                            FrameKind::Cts,
+                        ];
+                        let kind = kinds[rng.below(4) as usize];
+                        let dst = if rng.below(2) == 0 { ME } else { OTHER };
+                        let f = frame(kind, PEER, dst, us(rng.below(500)));
+                        let input = match (locked, rng.below(4)) {
+                            (false, _) => None,
+                            (true, 0) => Some(Input::FrameError),
+                            (true, _) => Some(Input::Frame(&f)),
+                        };
+                        let idle = others.is_empty();
+                        if let Some(i) = input {
+                            one.input(t, i);
+                        }
+                        if idle {
+                            one.input(t, Input::MediumIdle);
+                        }
+                        let mut out = Vec::new();
+                        let (phy, mac) = (&merged.phy, &merged.mac);
+                        merged.dcf.rx_end(t, input, idle, phy, mac, &mut out);
+                        merged.trace.extend(out.into_iter().map(|a| (t, a)));
+                        compared += 1;
+                    }
+                    _ => t += us(rng.below(400)),
+                }
+                same(&one, &merged);
+            }
+        }
+        assert!(compared > 3000, "only {compared} merged calls compared");
     }
 
     // ------------------------------------------------------------------ NAV

@@ -123,8 +123,6 @@ struct RxLock {
     end: SimTime,
     /// Threshold model: destroyed by an overlapping frame. SINR model: overlapped by another.
     collided: bool,
-    /// The SINR model's account of the frame.
-    sinr: reception::SinrLock,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -173,7 +171,7 @@ pub struct Station {
 }
 
 /// What the channel knows of one station's PHY.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Radio {
     /// In a scheduled outage: deaf and mute.
     down: bool,
@@ -181,6 +179,9 @@ struct Radio {
     sensed: u32,
     /// The frame the PHY is locked on.
     rx: Option<RxLock>,
+    /// The SINR model's account of that frame (the threshold model keeps none: kept beside the
+    /// lock so that the threshold model's per-hearer work copies only the small lock).
+    sinr: reception::SinrLock,
     /// SINR model: frames arriving now, and their summed power (W).
     arriving: u32,
     arriving_w: f64,
@@ -359,7 +360,14 @@ impl Wifi {
         if is_ap {
             w.ap = Some(id);
         }
-        self.radios.push(Radio::default());
+        self.radios.push(Radio {
+            down: false,
+            sensed: 0,
+            rx: None,
+            sinr: reception::SinrLock::UNUSED,
+            arriving: 0,
+            arriving_w: 0.0,
+        });
         self.stations.push(Station {
             node,
             wlan,
@@ -581,12 +589,17 @@ impl Wifi {
     /// Handles `Event::WifiTimer`.
     pub fn on_timer(&mut self, now: SimTime, s: u32, gen: u32) {
         match self.timer_wakeup(now, s, gen) {
-            Wakeup::Acts => {
-                self.stations[s as usize].timer = None;
-                self.mac_input(now, s, Input::Timer);
-            }
+            Wakeup::Acts => self.on_timer_due(now, s),
             Wakeup::Idle(next) => self.io.sched.extend(next),
         }
+    }
+
+    /// Handles a wake-up of station `s` that [`Wifi::timer_wakeup`] has just found due
+    /// (`Wakeup::Acts`, nothing changed since): the engine, which looks at every wake-up before
+    /// popping it, calls this directly instead of `on_timer` asking again.
+    pub fn on_timer_due(&mut self, now: SimTime, s: u32) {
+        self.stations[s as usize].timer = None;
+        self.mac_input(now, s, Input::Timer);
     }
 
     /// What station `s`'s wake-up `gen`, due `now`, does. `Acts` changes nothing yet (the
@@ -616,14 +629,6 @@ impl Wifi {
     /// Gives station `s`'s MAC one input at `at` and carries out what it asks for (at `now`,
     /// the engine's time, which is `at` or up to one propagation delay later).
     fn mac_input_at(&mut self, now: SimTime, at: SimTime, s: u32, input: Input<'_>) {
-        self.mac_handle(now, at, s, input);
-        self.rearm(now, s);
-    }
-
-    /// `mac_input_at` without the timer re-arm (for a caller that gives the same station a
-    /// second input at once and re-arms after it).
-    #[inline]
-    fn mac_handle(&mut self, now: SimTime, at: SimTime, s: u32, input: Input<'_>) {
         let cfg = &self.wlans[self.stations[s as usize].wlan as usize].cfg;
         self.stations[s as usize]
             .mac
@@ -631,6 +636,7 @@ impl Wifi {
         if !self.acts.is_empty() {
             self.run_actions(now, s);
         }
+        self.rearm(now, s);
     }
 
     fn mac_input(&mut self, now: SimTime, s: u32, input: Input<'_>) {
@@ -777,8 +783,10 @@ impl Wifi {
         if !self.radios[s as usize].down {
             // Reach and delay as the stations stand when the frame starts (the neighbour cache
             // follows `set_position`); the frame keeps them until it ends.
-            for k in 0..self.stations[s as usize].nbrs.len() {
-                let nb = self.stations[s as usize].nbrs[k];
+            // The list is lent out for the pass (nothing in it reads the sender's own list), so
+            // the loop walks a slice instead of indexing the station table for each hearer.
+            let nbrs = std::mem::take(&mut self.stations[s as usize].nbrs);
+            for &nb in &nbrs {
                 let r = &mut self.radios[nb.sta as usize];
                 if r.down {
                     continue;
@@ -789,7 +797,7 @@ impl Wifi {
                     // SINR: the frame being received gets a new chunk of interference.
                     if let Some(lock) = r.rx.as_mut() {
                         let sinr = reception::sinr(lock.power, r.arriving_w, noise);
-                        lock.sinr.chunk(now, sinr);
+                        r.sinr.chunk(now, sinr);
                         lock.collided = true;
                     }
                     r.arriving += 1;
@@ -806,9 +814,6 @@ impl Wifi {
                     power: nb.reach.power,
                     end,
                     collided: false,
-                    sinr: spans.map_or(reception::SinrLock::UNUSED, |sp| {
-                        reception::SinrLock::new(now + nb.delay, sp)
-                    }),
                 };
                 // Half duplex: a station that is sending does not receive the frame.
                 let mut locked = false;
@@ -824,6 +829,9 @@ impl Wifi {
                         None if !preamble_found() => {}
                         None => {
                             r.rx = Some(new);
+                            if let Some(sp) = spans {
+                                r.sinr = reception::SinrLock::new(now + nb.delay, sp);
+                            }
                             locked = true;
                         }
                         // SINR: the PHY stays on its frame; the newcomer is interference.
@@ -853,17 +861,17 @@ impl Wifi {
                     &self.wlans[w].cfg.phy,
                     &mut self.stations[nb.sta as usize].mac,
                 );
-                if first {
-                    let arrival = now + nb.delay;
-                    mac.sense(now, Input::MediumBusy { arrival }, phy);
-                }
-                if locked {
-                    mac.sense(now, Input::RxStart, phy);
-                }
-                if captured {
-                    mac.sense(now, Input::Captured { air_time: d }, phy);
-                }
+                // `MediumBusy` if the medium was idle here, then `RxStart` or `Captured`, in one
+                // call (`Dcf::sense_start`).
+                let arrival = first.then(|| now + nb.delay);
+                let air_time = captured.then_some(d);
+                mac.sense_start(now, arrival, locked, air_time, phy);
             }
+            // Back in place; what it replaces is the empty list `take` left (no allocation), so
+            // it is forgotten rather than dropped.
+            let lent = std::mem::replace(&mut self.stations[s as usize].nbrs, nbrs);
+            debug_assert_eq!(lent.capacity(), 0);
+            std::mem::forget(lent);
         }
         // ns-2's outgoing error hook marks the frame once, for every hearer.
         let err = {
@@ -901,9 +909,9 @@ impl Wifi {
             let at = end + delay;
             if let Some(noise) = noise {
                 let st = &mut self.radios[r as usize];
-                if let Some(lock) = st.rx.as_mut() {
+                if let Some(lock) = st.rx.as_ref() {
                     let sinr = reception::sinr(lock.power, st.arriving_w, noise);
-                    lock.sinr.chunk(at, sinr);
+                    st.sinr.chunk(at, sinr);
                 }
                 st.arriving -= 1;
                 st.arriving_w = if st.arriving == 0 {
@@ -926,7 +934,7 @@ impl Wifi {
                         // probabilities.
                         let sinr_ok = noise.is_none()
                             || (reach.decodable
-                                && st.rng_rx.uniform() < lock.sinr.ln_success.exp());
+                                && st.rng_rx.uniform() < radio.sinr.ln_success.exp());
                         if lock.collided && (noise.is_none() || !sinr_ok) {
                             st.mac.stats.rx_collisions += 1;
                             if let Some(tr) = self.collision_trace.as_mut() {
@@ -998,21 +1006,30 @@ impl Wifi {
                     power_w: Some(reach.power),
                 });
             }
+            // Reception inputs leave `sensed` alone (they start no frame).
             let idle = self.radios[r as usize].sensed == 0;
-            match outcome {
-                Outcome::Ok => self.mac_handle(now, at, r, Input::Frame(&f)),
-                Outcome::Collided | Outcome::TooWeak | Outcome::Error => {
-                    self.mac_handle(now, at, r, Input::FrameError)
+            let input = match outcome {
+                Outcome::Ok => Some(Input::Frame(&f)),
+                Outcome::Collided | Outcome::TooWeak | Outcome::Error => Some(Input::FrameError),
+                Outcome::Missed => None,
+            };
+            if input.is_some() || idle {
+                // The reception's end and the medium turning idle in one MAC call, their
+                // actions carried out after both (`Dcf::rx_end` says why that is exact), and
+                // one re-arm: MediumIdle removes no deadline, so the one after it is never
+                // later than the one after the reception's end and would supersede it.
+                let cfg = &self.wlans[self.stations[r as usize].wlan as usize].cfg;
+                self.stations[r as usize].mac.rx_end(
+                    at,
+                    input,
+                    idle,
+                    &cfg.phy,
+                    &cfg.mac,
+                    &mut self.acts,
+                );
+                if !self.acts.is_empty() {
+                    self.run_actions(now, r);
                 }
-                Outcome::Missed => {}
-            }
-            if idle {
-                // Reception inputs leave `sensed` alone (they start no frame).
-                self.mac_handle(now, at, r, Input::MediumIdle);
-            }
-            // One re-arm after both inputs: MediumIdle removes no deadline, so the one after it
-            // is never later than the one after the reception's end and would supersede it.
-            if outcome != Outcome::Missed || idle {
                 self.rearm(now, r);
             }
         }

@@ -450,7 +450,12 @@ impl World {
             Event::App(a) if a & (1 << 31) != 0 => self.cbr_send((a & !(1 << 31)) as usize),
             Event::App(f) => self.flow_start(FlowId(f)),
             Event::WifiTimer(s, gen) => {
-                self.wifi.on_timer(self.now, s, gen);
+                if self.lazy_wakeups {
+                    // `run_for` found this wake-up due (`Wakeup::Acts`) just before popping it.
+                    self.wifi.on_timer_due(self.now, s);
+                } else {
+                    self.wifi.on_timer(self.now, s, gen);
+                }
                 self.wifi_io();
             }
             Event::WifiRxEnd(t) => {

@@ -132,7 +132,9 @@ impl World {
             }
             self.wifi.io.sched.clear();
             if self.wifi.io.is_idle() {
-                self.ev_dequeues();
+                if self.wifi.dequeue_trace.is_some() {
+                    self.ev_dequeues();
+                }
                 break; // most events: the MAC only re-armed timers
             }
             // Copies the MAC is done with are released only after this round's receptions:
@@ -166,7 +168,9 @@ impl World {
                 self.ev_mac_drops();
             }
             // After the MAC's drop of the packet it gave up on, the next one it took.
-            self.ev_dequeues();
+            if self.wifi.dequeue_trace.is_some() {
+                self.ev_dequeues();
+            }
             if !self.wifi.io.failed.is_empty() {
                 for (s, p, dst) in std::mem::take(&mut self.wifi.io.failed) {
                     self.link_failed(s, p, dst);

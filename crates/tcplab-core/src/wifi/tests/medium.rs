@@ -589,7 +589,8 @@ fn under_sinr_a_lone_frame_survives_with_the_probability_of_its_bits() {
             air.run_until(ms(1));
             let tx = air.records(FrameEvent::Tx, FrameKind::Data)[0];
             let lock = air.wifi.radios[1].rx.unwrap();
-            assert_eq!((lock.sinr.start, lock.power), (tx.t + us(1), p));
+            let sinr = air.wifi.radios[1].sinr;
+            assert_eq!((sinr.start, lock.power), (tx.t + us(1), p));
         }
     }
     air.run_until(ms(10 * n + 10));
