@@ -116,7 +116,8 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("tcplab-owned-file-{name}-{}", std::process::id()));
+        let d =
+            std::env::temp_dir().join(format!("tcplab-owned-file-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
@@ -141,7 +142,10 @@ mod tests {
             .unwrap();
         let (pid, ticks) = tag.split_once('-').unwrap();
         assert_eq!(pid, std::process::id().to_string());
-        assert!(ticks.bytes().all(|b| b.is_ascii_digit()) && ticks != "0", "{tag}");
+        assert!(
+            ticks.bytes().all(|b| b.is_ascii_digit()) && ticks != "0",
+            "{tag}"
+        );
         assert_eq!(t.parent(), Some(Path::new("/x")));
     }
 
