@@ -263,9 +263,12 @@ def _shift_named(notes: list[str]) -> int:
     return int(named[0].split("tcp.default_window_scaling:")[1].split("`")[0])
 
 
-def _windows(pcap: Path, src: str, opts: tuple[str, ...] = ()) -> set[int]:
-    rows = tshark_fields(pcap, f"ip.src == {src} && tcp.flags.syn == 0", "tcp.window_size", opts=opts)
-    return {int(r[0]) for r in rows}
+def _windows(pcap: Path, opts: tuple[str, ...] = ()) -> dict[str, set[int]]:
+    """The windows tshark reads in the segments other than SYNs, by IP source (one tshark run)."""
+    out: dict[str, set[int]] = {}
+    for src, win in tshark_fields(pcap, "tcp.flags.syn == 0", "ip.src", "tcp.window_size", opts=opts):
+        out.setdefault(src, set()).add(int(win))
+    return out
 
 
 @pytest.mark.parametrize("open_", ["none", "sender_syn"])
@@ -281,18 +284,21 @@ def test_a_one_way_starts_windows_read_with_the_shift_tcplab_names(
     shift = _shift_named(res.warnings)
     assert shift == 4
     pcap = tmp_path / "caps" / "bottleneck-client.pcap"
+    pref = ("-o", f"tcp.default_window_scaling:{shift}")
+    # The receiver's ACKs (10.0.0.3) and the sender's data segments (10.0.0.1).
+    unscaled, scaled = {"10.0.0.3": {62500}, "10.0.0.1": {62500}}, {"10.0.0.3": {1_000_000}, "10.0.0.1": {1_000_000}}
     if open_ == "sender_syn":
-        assert tshark_count(pcap, "tcp.flags.syn == 1") == 2  # the SYNs that were sent, no option
-        assert tshark_count(pcap, "tcp.option_kind == 3") == 0
+        # The SYNs that were sent, without any option (window scale is option kind 3).
+        assert tshark_fields(pcap, "tcp.flags.syn == 1", "tcp.flags.syn", "tcp.option_kind") == [["1", ""]] * 2
+        # The preference alone does not help: the bare SYNs fix the streams' scale at "none".
+        assert _windows(pcap, pref) == unscaled
         nosyn = tmp_path / "nosyn.pcap"
         subprocess.run([TSHARK, "-r", str(pcap), "-Y", "not tcp.flags.syn == 1", "-w", str(nosyn)], check=True,
                        capture_output=True)
-        # The preference alone does not help: the bare SYNs fix the stream's scale at "none".
-        assert _windows(pcap, "10.0.0.3", ("-o", f"tcp.default_window_scaling:{shift}")) == {62500}
         pcap = nosyn
-    for src in ("10.0.0.3", "10.0.0.1"):  # the receiver's ACKs, the sender's data segments
-        assert _windows(pcap, src) == {62500}
-        assert _windows(pcap, src, ("-o", f"tcp.default_window_scaling:{shift}")) == {1_000_000}
+    else:
+        assert _windows(pcap) == unscaled
+    assert _windows(pcap, pref) == scaled
 
 
 def test_the_cli_names_the_shift_only_when_the_window_is_scaled_without_an_option(wired_toml: Path) -> None:
