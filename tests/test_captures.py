@@ -22,6 +22,7 @@ frames with the Retry bit are its `data_retries`.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -248,3 +249,72 @@ def test_pcap_dir_captures_every_interface_and_creates_its_folder(tmp_path: Path
     assert not (tmp_path / "a").exists()
     with pytest.raises(ValueError, match="pcap_80211: needs pcap_dir"):
         tcplab.run(ROOT / "examples" / "wired_bottleneck.toml", pcap_80211=True)
+
+
+# A one-way start (ns-2's, issue 33) that scales its window: 1 MB of rcv_buf is shift 4, a window
+# field of 62500 for a window of 1000000 bytes. No loss: the receiver's window is its whole buffer.
+ONE_WAY = {"tcp.window_scaling": True, "tcp.rcv_buf": "1000000B", "links.bottleneck.loss.p": 0.0, "duration": "3s"}
+
+
+def _shift_named(notes: list[str]) -> int:
+    """The shift tcplab names for the captures (``tshark -o tcp.default_window_scaling:N``)."""
+    named = [n for n in notes if "tcp.default_window_scaling:" in n]
+    assert len(named) == 1, notes
+    return int(named[0].split("tcp.default_window_scaling:")[1].split("`")[0])
+
+
+def _windows(pcap: Path, opts: tuple[str, ...] = ()) -> dict[str, set[int]]:
+    """The windows tshark reads in the segments other than SYNs, by IP source (one tshark run)."""
+    out: dict[str, set[int]] = {}
+    for src, win in tshark_fields(pcap, "tcp.flags.syn == 0", "ip.src", "tcp.window_size", opts=opts):
+        out.setdefault(src, set()).add(int(win))
+    return out
+
+
+@pytest.mark.parametrize("open_", ["none", "sender_syn"])
+def test_a_one_way_starts_windows_read_with_the_shift_tcplab_names(
+    tmp_path: Path, wired: dict, open_: str
+) -> None:
+    """Wireshark reads a one-way start's window field unscaled (no SYN option says the shift);
+    with the shift tcplab names it reads the windows tcplab sent: both ends advertise their whole
+    1000000-byte buffer (the receiver reads every byte at once, nothing is lost). With
+    ``sender_syn`` its bare SYNs say "not scaled" and must be left out first (docs/trace.md)."""
+    res = tcplab.run(wired, overrides={**ONE_WAY, "tcp.open": open_}, pcap_dir=tmp_path / "caps")
+    assert res.summary["flows"][0]["completed"]
+    shift = _shift_named(res.warnings)
+    assert shift == 4
+    pcap = tmp_path / "caps" / "bottleneck-client.pcap"
+    pref = ("-o", f"tcp.default_window_scaling:{shift}")
+    # The receiver's ACKs (10.0.0.3) and the sender's data segments (10.0.0.1).
+    unscaled, scaled = {"10.0.0.3": {62500}, "10.0.0.1": {62500}}, {"10.0.0.3": {1_000_000}, "10.0.0.1": {1_000_000}}
+    if open_ == "sender_syn":
+        # The SYNs that were sent, without any option (window scale is option kind 3).
+        assert tshark_fields(pcap, "tcp.flags.syn == 1", "tcp.flags.syn", "tcp.option_kind") == [["1", ""]] * 2
+        # The preference alone does not help: the bare SYNs fix the streams' scale at "none".
+        assert _windows(pcap, pref) == unscaled
+        nosyn = tmp_path / "nosyn.pcap"
+        subprocess.run([TSHARK, "-r", str(pcap), "-Y", "not tcp.flags.syn == 1", "-w", str(nosyn)], check=True,
+                       capture_output=True)
+        pcap = nosyn
+    else:
+        assert _windows(pcap) == unscaled
+    assert _windows(pcap, pref) == scaled
+
+
+def test_the_cli_names_the_shift_only_when_the_window_is_scaled_without_an_option(wired_toml: Path) -> None:
+    from conftest import run_cli
+
+    out = wired_toml.parent
+    sets = [a for k, v in ONE_WAY.items() for a in ("--set", f"{k}={json.dumps(v) if not isinstance(v, str) else v}")]
+    r = run_cli("run", str(wired_toml), *sets, "--set", "tcp.open=none", "--out", str(out / "A"), "--pcap")
+    assert r.returncode == 0, r.stderr
+    note = [ln for ln in r.stderr.splitlines() if ln.startswith("note: trace.pcap: flow download")]
+    assert len(note) == 1 and "tcp.default_window_scaling:4" in note[0], r.stderr
+    assert any("tcp.default_window_scaling:4" in w for w in json.loads((out / "A" / "summary.json").read_text())["warnings"])
+    # The same window with the handshake: the SYNs carry the option, nothing needs saying.
+    r = run_cli("run", str(wired_toml), *sets, "--out", str(out / "B"), "--pcap")
+    assert r.returncode == 0 and "note:" not in r.stderr, r.stderr
+    # One-way with a window that needs no scale (60000 B fits the 16-bit field): nothing either.
+    r = run_cli("run", str(wired_toml), "--set", "tcp.open=none", "--set", "tcp.window_scaling=true",
+                "--set", "tcp.rcv_buf=60000B", "--out", str(out / "C"), "--pcap")
+    assert r.returncode == 0 and "note:" not in r.stderr, r.stderr

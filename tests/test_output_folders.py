@@ -75,6 +75,20 @@ def test_run_out_refuses_a_foreign_folder(tmp_path: Path, wired_toml: Path) -> N
     assert sorted(p.name for p in out.iterdir()) == ["a.jpg"]
 
 
+def test_reproduce_out_refuses_a_foreign_folder_before_the_store_is_made(tmp_path: Path) -> None:
+    """The issue's other half of the row above: ``reproduce --out ~/photos`` replaced (deleted)
+    the folder; it is refused before anything is simulated or stored (harden5: only ``run`` was
+    tested)."""
+    out = tmp_path / "photos"
+    out.mkdir()
+    (out / "a.jpg").write_text("x")
+    store = tmp_path / "st" / "db.sqlite"
+    r = run_cli("reproduce", "wired-loss", "--quick", "--out", str(out), "--store", str(store))
+    assert r.returncode == 2 and "refusing to write into it" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["a.jpg"] and not store.parent.exists()
+
+
 def test_publish_replaces_only_listed_files_in_subfolders(tmp_path: Path) -> None:
     out = tmp_path / "rep"
     for files in ({"index.md": "1", "a/index.md": "1", "a/fig.png": "1"}, {"index.md": "2", "b/index.md": "2"}):

@@ -55,7 +55,8 @@ def test_api_pcap_dir_stays_inside(tmp_path: Path) -> None:
     tcplab.run(_scenario("../clobber"), pcap_dir=cap)
     assert (tmp_path / "clobber-router.pcap").read_text() == "keep"
     assert sorted(p.name for p in cap.iterdir()) == [
-        "_.._clobber-client.pcap", "_.._clobber-router.pcap", "access-router.pcap", "access-server.pcap"
+        ".tcplab-manifest.json", "_.._clobber-client.pcap", "_.._clobber-router.pcap", "access-router.pcap",
+        "access-server.pcap",
     ]
 
 

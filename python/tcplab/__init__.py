@@ -110,7 +110,10 @@ def run(
     maps dotted paths (``"links.bottleneck.rate"``, ``"flows.download.size"``) to values, exactly
     like the CLI's ``--set``.  ``pcap_dir``, if given, receives a pcap per interface, as the CLI's
     ``--pcap`` writes them (the interfaces in ``trace.pcap``, or all of them); the folder is created
-    if it does not exist yet.  ``pcap_80211=True`` adds the 802.11 captures (``--pcap-80211``).
+    if it does not exist yet.  The captures appear there when the run has succeeded, and are listed
+    in the folder's ``.tcplab-manifest.json``; a file of a capture's name that tcplab did not write
+    there is never replaced (the run is refused first).  ``pcap_80211=True`` adds the 802.11
+    captures (``--pcap-80211``).
     ``trace_events``, if given, is the file the event trace is written to (Parquet, or ns-2's
     wireless trace format for a ``.tr`` file or ``trace.events.format = "ns2"``; every layer and
     node unless ``trace.events`` chooses; docs/trace.md); a scenario's ``trace.events.file`` is
@@ -119,7 +122,7 @@ def run(
     """
     from tcplab import _core
     from tcplab._args import check_path, check_scenario, check_seed, override_items
-    from tcplab._capture import capture_request, captures_into
+    from tcplab._capture import capture_request, captures_into, window_notes
     from tcplab.result import Result
     from tcplab.scenario import load, override_pairs
 
@@ -133,8 +136,10 @@ def run(
 
     pairs, ev_file, ev_format = events_request(src.text, src.format, pairs, trace_events, "trace_events")
     ns2 = os.fspath(ev_file) if ev_format == "ns2" and ev_file is not None else None
-    with captures_into(folder):
-        raw = _core.run(src.text, src.format, seed, pairs, folder, ns2)
+    with captures_into(folder) as into:
+        raw = _core.run(src.text, src.format, seed, pairs, into, ns2)
+    if folder is not None:  # how to read the windows of a one-way start in the captures
+        raw["warnings"] = [*(raw.get("warnings") or []), *window_notes(src.text, src.format, pairs)]
     result = Result.from_raw(raw)
     write_events(result, ev_file, ev_format)
     return result

@@ -26,6 +26,11 @@ def resolve(text: str, format: str = "toml", overrides: list[tuple[str, str]] = 
 def warnings(text: str, format: str = "toml", overrides: list[tuple[str, str]] = ...) -> list[dict[str, str]]:
     """The scenario's warnings as [{"loc", "msg"}]; the scenario is valid, they do not stop a run."""
 
+def captures(text: str, format: str = "toml", overrides: list[tuple[str, str]] = ...) -> dict[str, Any]:
+    """What a reader of a run's captures must know (nothing runs): ``files``, the capture file
+    names a run given a capture folder writes; ``window_shifts``, ``[{"flow", "shift", "open"}]``
+    of the TCP flows whose windows are scaled with no option on the wire (a one-way start)."""
+
 def run(
     text: str,
     format: str = "toml",

@@ -294,6 +294,74 @@ def publish(staging: Path, out: Path, marker: str, what: str) -> list[str]:
     return new
 
 
+def taken_names(folder: Path, names: Collection[str]) -> list[str]:
+    """Those of ``names`` that exist in ``folder`` (as anything, a symlink included) and that its
+    manifest does not list: files tcplab did not write there, which it must not replace."""
+    listed = read_manifest(folder) or set()
+    return [n for n in names if n not in listed and os.path.lexists(folder / n)]
+
+
+def taken_message(folder: Path, taken: list[str]) -> str:
+    return (
+        f"{folder}: would overwrite {', '.join(taken[:3])}{' …' if len(taken) > 3 else ''}, which tcplab "
+        f"did not write there (not in its {MANIFEST}); move it away or choose another folder"
+    )
+
+
+def add_files(staging: Path, folder: Path) -> list[str]:
+    """Move every file of ``staging`` into the existing ``folder`` and add them to its manifest;
+    ``staging`` is removed.  Returns the files moved.
+
+    For a folder that collects outputs (``tcplab.run(pcap_dir=...)``) rather than being one
+    output (:func:`publish`): a file the manifest lists is replaced, a new name is given only if
+    it is free (a hard link, which never replaces; or, where the file system has none, an empty
+    file created exclusively and then replaced), and nothing else in the folder is touched or
+    removed.  If a name is taken by a file not listed, nothing is moved (:class:`OutputError`).
+    """
+    new = sorted(_files(staging))
+    try:
+        taken = taken_names(folder, new)
+        if taken:
+            raise OutputError(taken_message(folder, taken))
+        listed = read_manifest(folder) or set()
+        moved: set[str] = set()
+        try:
+            for f in new:
+                src, dst = staging / f, folder / f
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                if f not in listed:
+                    _claim(src, dst)  # FileExistsError if the name was taken during the run
+                os.replace(src, dst)
+                moved.add(f)
+        except FileExistsError:
+            raise OutputError(taken_message(folder, [f])) from None
+        finally:
+            if moved:  # after the files: an interruption leaves ours unlisted, never a user's listed
+                _write_manifest(folder, listed | moved)
+    finally:
+        discard_staging(staging)
+    return new
+
+
+def _claim(src: Path, dst: Path) -> None:
+    """Give ``dst`` to tcplab without replacing anything there: a second name of ``src`` (the
+    caller then renames ``src`` over it, the same file), or an empty file made with O_EXCL."""
+    try:
+        os.link(src, dst, follow_symlinks=False)
+        return
+    except FileExistsError:
+        raise
+    except OSError:
+        pass  # no hard links here (another file system type): reserve the name instead
+    os.close(os.open(dst, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+
+
+def discard_staging(staging: Path) -> None:
+    """Remove a staging folder of this process (made by :func:`staging_dir`) and forget it."""
+    shutil.rmtree(staging, ignore_errors=True)
+    _STAGING.discard(staging)
+
+
 def _swap_in(staging: Path, out: Path, old: set[str], new: list[str]) -> bool:
     """Publish ``staging`` as ``out`` in one step; False (nothing of ``out`` changed) if it cannot.
 

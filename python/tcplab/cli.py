@@ -133,7 +133,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tcplab import _core
-    from tcplab._capture import capture_lists
+    from tcplab._capture import capture_lists, window_notes
     from tcplab._fs import check_out, publish, staging_dir, write_text
     from tcplab.result import Result
     from tcplab.scenario import parse_set
@@ -162,6 +162,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             src.text, src.format, args.seed, overrides, os.fspath(staging) if captures and staging else None,
             os.fspath(ev_file) if ev_file is not None and ev_format == "ns2" else None,
         )
+        notes = window_notes(src.text, src.format, overrides) if captures else []
+        if notes:  # how to read the windows of a one-way start in the captures (summary.json too)
+            raw["warnings"] = [*(raw.get("warnings") or []), *notes]
         result = Result.from_raw(raw)
         write_events(result, ev_file, ev_format)
         if out is not None and staging is not None:
@@ -183,6 +186,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if captures and out is not None:
         pcaps = [f for f in written if f.endswith(".pcap")]  # what this run wrote, not what was there
         _err(f"{len(pcaps)} pcap file{'s' if len(pcaps) != 1 else ''} in {out}: {', '.join(pcaps) or 'none'}")
+        for n in notes:
+            _err(f"note: {n}")
     return EXIT_OK
 
 

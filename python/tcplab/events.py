@@ -124,6 +124,11 @@ def events_request(
         raise scenario_error(where, f"{file} is a folder; give the file to write")
     if not file.parent.is_dir():
         raise scenario_error(where, f"the folder {file.parent} does not exist")
+    # A trace is written under a temporary name beside it (the core's ns-2 text too); one a
+    # SIGKILLed tcplab left there goes now that its owner is provably gone.
+    from tcplab._fs import remove_stale_staging
+
+    remove_stale_staging(file)
     return pairs, file, format_of(file, (ev or {}).get("format"))
 
 

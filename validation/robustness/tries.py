@@ -105,6 +105,7 @@ class Outcome:
     t: Try
     rc: int
     problems: list[str]
+    err: str = ""  # the try's whole stderr (kept with --log)
 
 
 def snapshot(root: Path) -> dict[str, str]:
@@ -317,7 +318,7 @@ def run_try(t: Try, box: Path, env: dict[str, str]) -> Outcome:
         problems.append("no listening socket seen (Ray did not start?)")
     if problems and err.strip():
         problems.append("stderr ends: " + err.strip().splitlines()[-1][:200])
-    return Outcome(t, rc, problems)
+    return Outcome(t, rc, problems, err)
 
 
 def api_call(call: str) -> str:
@@ -433,6 +434,13 @@ def tries(box: Path, fast: bool, ray: bool) -> list[Try]:
                      expect_err="ScenarioError pcap_dir:"))
     T.append(Try("pcap_dir", 'tcplab.run("wired.toml", pcap_dir="caps")', [], ["caps"],
                  api=api_call('tcplab.run("wired.toml", pcap_dir="caps")'), expect_rc=0))
+    # harden5: a folder holding a file of a capture's name that tcplab did not write: refused before
+    # the run (it was overwritten), nothing written anywhere (no manifest either).
+    (box / "capsu").mkdir()
+    (box / "capsu" / "bottleneck-a.pcap").write_text("the user's own capture")
+    T.append(Try("pcap_dir", 'pcap_dir holding the user\'s bottleneck-a.pcap', [],
+                 api=api_call('tcplab.run("wired.toml", pcap_dir="capsu")'), expect_rc=2,
+                 expect_err="ScenarioError pcap_dir:"))
     # Kills mid-run and mid-sweep.
     for sig in (signal.SIGTERM, signal.SIGKILL):
         T.append(Try("kill", f"{sig.name} during run --out K", ["run", "wired.toml", "--out", "K", *ENDLESS], ["K", ".K."], kill=sig))
@@ -453,6 +461,13 @@ def tries(box: Path, fast: bool, ray: bool) -> list[Try]:
                      api=STOPPING_RUN.format(where=where, stop=str(stop)), kill_when=lambda _pid, stop=stop: stop.exists()))
         T.append(Try("kill", f"next run into K3 (same parent) after the kill at {where}", ["run", "wired.toml", "--out", "K3"],
                      ["K3", ".K2.", ".K3."], clears=killed_leftovers(".K2.")))
+    # harden5: a SIGKILL of an API run writing captures into KC once the core's temporary capture
+    # files exist: nothing under a capture's name; the next run into KC removes the staging folder.
+    endless = 'tcplab.run("wired.toml", pcap_dir="KC", overrides={"duration": "1000000h", "max_events": 10**13})'
+    T.append(Try("kill", "SIGKILL an API run writing captures into KC", [], ["KC/.captures."], kill=signal.SIGKILL,
+                 api=api_call(endless), kill_when=lambda _pid: any((box / "KC").glob(".captures.tcplab-*/.*.pcap.tcplab-*.tmp"))))
+    T.append(Try("kill", "next API run into KC after the kill", [], ["KC"], expect_rc=0,
+                 api=api_call('tcplab.run("wired.toml", pcap_dir="KC")'), clears=killed_leftovers("KC/.captures.")))
     if ray:
         T.append(Try("ray", "sweep with a local Ray", ["sweep", sw.name, "--executor", "ray", "--workers", "2", "--store", "ray/db.sqlite"], ["ray"], ray=True, expect_rc=0))
         # harden4: a driver killed with SIGKILL once its Ray session exists leaves its private folder; the
@@ -483,6 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fast", action="store_true", help="skip kills, Ray and reproduce (about 30 s)")
     ap.add_argument("--no-ray", action="store_true", help="skip the Ray-backed sweep")
     ap.add_argument("--only", metavar="TEXT", help="run only the tries whose category or name holds TEXT")
+    ap.add_argument("--log", metavar="DIR", type=Path, help="keep each failed try's whole stderr in DIR")
     a = ap.parse_args(argv)
     box = Path(tempfile.mkdtemp(prefix="tcplab-tries-"))
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), TMPDIR=str(box / ".tmp"), HOME=str(box / ".home"))
@@ -497,6 +513,11 @@ def main(argv: list[str] | None = None) -> int:
         for t in ts:
             o = run_try(t, box, env)
             outcomes.append(o)
+            if a.log is not None and o.problems:
+                a.log.mkdir(parents=True, exist_ok=True)
+                slug = re.sub(r"[^A-Za-z0-9]+", "_", f"{t.category} {t.name}")[:80]
+                (a.log / f"{len(outcomes):02d}-{slug}.stderr").write_text(
+                    f"argv: {t.argv or t.api}\nexit: {o.rc}\nproblems: {o.problems}\n\n{o.err}")
             print(f"| {t.category} | {t.name} | {o.rc} | {'ok' if not o.problems else '; '.join(o.problems)} |", flush=True)
     finally:
         for dirpath, dirs, _ in os.walk(box):

@@ -401,12 +401,13 @@ pub struct EventOutput {
 }
 
 impl EventOutput {
-    /// Writes the rows in ns-2.35's wireless trace format (trace/events.rs).
+    /// Writes the rows in ns-2.35's wireless trace format (trace/events.rs), whole or not at
+    /// all: under an owner-tagged temporary name, renamed over `path` once complete
+    /// (`trace::owned_file`); on an error nothing is left and `path` is unchanged.
     pub fn write_ns2(&self, path: &Path) -> std::io::Result<()> {
-        let f = std::fs::File::create(path)?;
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
-        crate::trace::events::write_ns2(&self.trace, &mut w)?;
-        std::io::Write::flush(&mut w)
+        crate::trace::owned_file::write_whole(path, 1 << 20, |w| {
+            crate::trace::events::write_ns2(&self.trace, w)
+        })
     }
 }
 
@@ -442,6 +443,28 @@ pub fn warnings(
 ) -> Result<Vec<FieldError>, Error> {
     let s = scenario::load(text, format, overrides).map_err(Error::Scenario)?;
     Ok(scenario::warnings(&s))
+}
+
+/// What a reader of a run's captures must know, without running it (scenario::pcap_names).
+pub struct Captures {
+    /// The file names of the captures the run writes when given a capture folder (`trace.pcap`,
+    /// then `trace.pcap_80211`).
+    pub files: Vec<String>,
+    /// (flow, shift, how it opens) of each TCP flow whose windows are scaled with no option on
+    /// the wire.
+    pub unsignalled_window_shifts: Vec<(String, u8, crate::tcp::config::OpenMode)>,
+}
+
+pub fn captures(
+    text: &str,
+    format: Format,
+    overrides: &[(String, String)],
+) -> Result<Captures, Error> {
+    let s = scenario::load(text, format, overrides).map_err(Error::Scenario)?;
+    Ok(Captures {
+        files: scenario::pcap_names::capture_files(&s).map_err(|e| Error::Scenario(vec![e]))?,
+        unsignalled_window_shifts: scenario::pcap_names::unsignalled_window_shifts(&s),
+    })
 }
 
 pub fn prepare(

@@ -169,6 +169,30 @@ fn warnings(
     json_to_py(py, &Value::Array(v))
 }
 
+/// What a reader of the run's captures must know, without running it: {"files": the capture
+/// file names a run given a capture folder writes, "window_shifts": [{"flow", "shift", "open"}]
+/// of the TCP flows whose windows are scaled with no option on the wire}.
+#[pyfunction]
+#[pyo3(signature = (text, format="toml", overrides=Vec::new()))]
+fn captures(
+    py: Python<'_>,
+    text: &str,
+    format: &str,
+    overrides: Vec<(String, String)>,
+) -> PyResult<PyObject> {
+    let f = format_of(format)?;
+    let c = api::captures(text, f, &overrides).map_err(|e| to_pyerr(py, e))?;
+    let shifts: Vec<Value> = c
+        .unsignalled_window_shifts
+        .into_iter()
+        .map(|(flow, shift, open)| serde_json::json!({"flow": flow, "shift": shift, "open": open}))
+        .collect();
+    json_to_py(
+        py,
+        &serde_json::json!({"files": c.files, "window_shifts": shifts}),
+    )
+}
+
 /// Runs one simulation and returns its summary (a dict) with the time series in columns.
 #[pyfunction]
 #[pyo3(signature = (text, format="toml", seed=None, overrides=Vec::new(), pcap_dir=None, events_ns2=None))]
@@ -375,6 +399,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(warnings, m)?)?;
+    m.add_function(wrap_pyfunction!(captures, m)?)?;
     m.add_function(wrap_pyfunction!(ack_schedule, m)?)?;
     m.add("__version__", api::VERSION)?;
     Ok(())

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use super::schema::Scenario;
 use super::{err, link_name, FieldError};
+use crate::tcp::config::OpenMode;
 
 /// `name` as a file-name stem: every character other than an ASCII letter, digit, `_`, `-` or
 /// `.` becomes `_`, and a leading `.` becomes `_` (no hidden file, no `.` or `..`).
@@ -41,12 +42,19 @@ pub fn capture_file_80211(wlan: &str, node: &str) -> String {
     format!("{}-{}-80211.pcap", file_stem(wlan), file_stem(node))
 }
 
-/// An error if two of the captures the scenario asks for (`trace.pcap`, then
-/// `trace.pcap_80211`) would be written to the same file; it is the field of the second.
-pub fn check_capture_files(s: &Scenario) -> Result<(), FieldError> {
+/// The files the captures the scenario asks for are written to (`trace.pcap`, then
+/// `trace.pcap_80211`), in that order, when the run is given a capture folder; an error if two
+/// of them would be the same file ([`check_capture_files`]). The Python API checks these names
+/// against the folder before the run (a file it did not write is never replaced).
+pub fn capture_files(s: &Scenario) -> Result<Vec<String>, FieldError> {
+    check_capture_files(s)?;
+    Ok(wanted_captures(s).into_iter().map(|c| c.3).collect())
+}
+
+/// (field, interface, node, file) of every capture the scenario asks for.
+fn wanted_captures(s: &Scenario) -> Vec<(&'static str, String, &str, String)> {
     let wanted = |list: &[String], name: &str| list.iter().any(|p| p == "*" || p == name);
-    // (field, interface, node, file)
-    let mut out: Vec<(&str, String, &str, String)> = Vec::new();
+    let mut out: Vec<(&'static str, String, &str, String)> = Vec::new();
     for l in &s.links {
         let name = link_name(l);
         if wanted(&s.trace.pcap, &name) {
@@ -70,6 +78,38 @@ pub fn check_capture_files(s: &Scenario) -> Result<(), FieldError> {
             }
         }
     }
+    out
+}
+
+/// The TCP flows whose captures show a scaled window with no option that says so, and the
+/// shift: a one-way start (`tcp.open` = `sender_syn` or `none`: no SYN, or bare SYNs, so no
+/// window-scale option is on the wire) where the window is scaled all the same (both ends'
+/// `window_scaling`; the two ends of a flow share one configuration, so one shift, the one
+/// `TcpConfig::window_shift` gives; tcp socket `agreed_wscale`). A reader of the captures must
+/// be told the shift (tshark `-o tcp.default_window_scaling:N`); a shift of 0 needs nothing.
+pub fn unsignalled_window_shifts(s: &Scenario) -> Vec<(String, u8, OpenMode)> {
+    use super::schema::AppName;
+    let mut out = Vec::new();
+    for f in &s.flows {
+        if !matches!(f.app, AppName::BulkDownload | AppName::Bulk) {
+            continue;
+        }
+        let table = super::merged_tcp(&s.tcp, f.tcp.as_ref());
+        let Ok(cfg) = super::tcp_config(&table, "tcp") else {
+            continue; // a loaded scenario's configurations are valid
+        };
+        let shift = cfg.window_shift();
+        if cfg.open != OpenMode::Handshake && shift > 0 {
+            out.push((f.name.clone(), shift, cfg.open));
+        }
+    }
+    out
+}
+
+/// An error if two of the captures the scenario asks for (`trace.pcap`, then
+/// `trace.pcap_80211`) would be written to the same file; it is the field of the second.
+pub fn check_capture_files(s: &Scenario) -> Result<(), FieldError> {
+    let out = wanted_captures(s);
     let what = |field: &str, iface: &str, node: &str| {
         let kind = if field == "trace.pcap" {
             ""

@@ -742,6 +742,23 @@ impl TcpConfig {
         }
     }
 
+    /// The window scale this end offers (`window_scaling`; 0 without it): the shift its largest
+    /// window needs to fit the 16-bit field (RFC 7323 §2.3), at most 14 (§2.3). Linux picks it
+    /// for tcp_rmem's maximum, the largest buffer, all of which could be window.
+    pub fn window_shift(&self) -> u8 {
+        let largest = match (self.rcv_buf_autotune, self.rcv_wnd_growth) {
+            (true, true) => self.rcv_buf.max(self.rcv_buf_max),
+            (true, false) => self.rcv_buf.max(self.rcv_buf_max / 2),
+            (false, true) => 2 * self.rcv_buf,
+            (false, false) => self.rcv_buf,
+        };
+        let mut s = 0u8;
+        while self.window_scaling && (largest >> s) > 65_535 && s < 14 {
+            s += 1;
+        }
+        s
+    }
+
     /// Initial window in bytes (RFC 3390 / RFC 5681 §3.1).
     pub fn initial_window_bytes(&self, mss: u32) -> u64 {
         match self.initial_window {

@@ -3,6 +3,7 @@
 pub mod events;
 pub mod flowstats;
 pub mod netseries;
+pub mod owned_file;
 pub mod pcap;
 pub mod radiotap;
 pub mod series;

@@ -1,11 +1,15 @@
 //! pcap capture per interface, nanosecond timestamps: LINKTYPE_RAW (IPv4 without a link header)
 //! for the IP-level captures, LINKTYPE_IEEE802_11_RADIOTAP for the 802.11 ones (`radiotap`).
 //! Packets are serialised with real headers and checksums (see `packet::emit`).
+//!
+//! A capture is written under an owner-tagged temporary name and appears under its own name only
+//! when [`PcapWriter::finish`] succeeds (`owned_file`): a run that fails or is interrupted leaves
+//! no truncated capture, and an existing file of that name is untouched until then.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
+use super::owned_file::OwnedFile;
 use crate::packet::{emit, Packet};
 use crate::time::SimTime;
 
@@ -17,7 +21,7 @@ pub const LINKTYPE_IEEE802_11_RADIOTAP: u32 = 127;
 const MAGIC_NANOS: u32 = 0xa1b2_3c4d;
 
 pub struct PcapWriter {
-    out: BufWriter<File>,
+    out: OwnedFile,
     snaplen: u32,
     buf: Vec<u8>,
     error: Option<io::Error>,
@@ -30,7 +34,7 @@ impl PcapWriter {
 
     /// A capture of another link type (the records are written with `record_bytes`).
     pub fn create_linktype(path: &Path, snaplen: u32, linktype: u32) -> io::Result<PcapWriter> {
-        let mut out = BufWriter::with_capacity(1 << 16, File::create(path)?);
+        let mut out = OwnedFile::create(path, 1 << 16)?;
         out.write_all(&MAGIC_NANOS.to_le_bytes())?;
         out.write_all(&2u16.to_le_bytes())?; // version 2.4
         out.write_all(&4u16.to_le_bytes())?;
@@ -80,10 +84,12 @@ impl PcapWriter {
         }
     }
 
+    /// Completes the capture: it appears under its name (replacing any file there). On an
+    /// error nothing appears and the temporary file is removed.
     pub fn finish(mut self) -> io::Result<()> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        self.out.flush()
+        self.out.publish()
     }
 }

@@ -281,22 +281,7 @@ impl Socket {
             cfg.initial_ssthresh.unwrap_or(UNLIMITED),
         );
         // The largest window this receiver may offer sets the scale (RFC 7323 §2.3).
-        // Linux picks it for tcp_rmem's maximum, the largest buffer, all of which could be window.
-        let largest = match (cfg.rcv_buf_autotune, cfg.rcv_wnd_growth) {
-            (true, true) => cfg.rcv_buf.max(cfg.rcv_buf_max),
-            (true, false) => cfg.rcv_buf.max(cfg.rcv_buf_max / 2),
-            (false, true) => 2 * cfg.rcv_buf,
-            (false, false) => cfg.rcv_buf,
-        };
-        let rcv_shift = if cfg.window_scaling && largest > 65_535 {
-            let mut s = 0u8;
-            while (largest >> s) > 65_535 && s < 14 {
-                s += 1;
-            }
-            s
-        } else {
-            0
-        };
+        let rcv_shift = cfg.window_shift();
         Socket {
             state: State::Closed,
             local_port,
