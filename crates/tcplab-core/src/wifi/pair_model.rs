@@ -125,3 +125,67 @@ impl PairModel {
         (reach.sensed || reach.power >= self.floor).then(|| (reach, cfg.prop_delay(d)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wifi::channel::RadioParams;
+
+    #[test]
+    fn the_constants_give_the_same_bits_as_the_propagation_formulas() {
+        // Two-ray ground (Friis below its ~86 m crossover) and free space, with thresholds and
+        // under SINR: distances from 0 to 7.4 km, the listed pairs' power bit for bit
+        // `Propagation::reach`'s, and every sensed pair listed.
+        let radio = RadioParams {
+            gt: 1.3,
+            ht: 1.7,
+            l: 1.1,
+            ..RadioParams::default()
+        };
+        use crate::wifi::{MacParams, Mode, PhyParams, RateSelection, SignalConfig, SinrParams};
+        let mut cfg = WlanConfig {
+            name: "w".into(),
+            mode: Mode::AdHoc,
+            phy: PhyParams::ns2_dsss(),
+            mac: MacParams::default(),
+            propagation: Propagation::ns2_default(),
+            rate: RateSelection::Fixed(2_000_000),
+            signals: SignalConfig::default(),
+            delay_from_distance: true,
+            reception: Reception::Threshold,
+        };
+        for prop in [
+            Propagation::ns2_default(),
+            Propagation::TwoRayGround(radio.clone()),
+            Propagation::FreeSpace(radio),
+        ] {
+            for sinr in [false, true] {
+                cfg.propagation = prop.clone();
+                cfg.reception = if sinr {
+                    Reception::Sinr(SinrParams::thermal(22e6, 7.0))
+                } else {
+                    Reception::Threshold
+                };
+                let m = PairModel::new(&cfg);
+                assert!(!matches!(m.power, Power::General));
+                let (mut listed, mut friis) = (0, 0);
+                for k in 0..20_000 {
+                    let d2 = (k as f64 * 0.37).powi(2);
+                    let d = d2.sqrt();
+                    let want = cfg.propagation.reach(d);
+                    let got = m.pair(&cfg, 1, 0, 1, d2);
+                    if let Some((r, delay)) = got {
+                        assert_eq!(r.power.to_bits(), want.power.to_bits(), "{prop:?} at {d} m");
+                        assert_eq!(delay, cfg.prop_delay(d));
+                        assert_eq!((r.sensed, r.decodable), (want.sensed, want.decodable));
+                        listed += 1;
+                        friis += (d < 86.0) as u32;
+                    } else {
+                        assert!(!want.sensed, "{prop:?} at {d} m");
+                    }
+                }
+                assert!(listed > 1000 && friis > 100, "{prop:?}: {listed} listed");
+            }
+        }
+    }
+}
