@@ -469,8 +469,11 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     // Stations start where their models put them at t = 0 (a movement file's or the stationary
     // distribution's positions), before static routes are computed.
     w.start_mobility();
-    w.install_static_routes();
+    // The ad hoc protocols' agents first: static tables (a BFS from each node over the whole
+    // network) are then computed only for the nodes that keep static routing.
     install_routing(&mut w, s, seed, &wlan_stas);
+    w.install_static_routes();
+    w.start_routing();
     if s.trace.frames == Some(true) {
         w.wifi_mut().frames = Some(Vec::new());
     }
@@ -585,8 +588,8 @@ pub fn build(s: &Scenario, seed: u64, pcap_dir: Option<&Path>) -> Result<World, 
     Ok(w)
 }
 
-/// Gives the nodes of WLANs with an ad hoc routing protocol their agent (the rest keep their
-/// static tables).
+/// Gives the nodes of WLANs with an ad hoc routing protocol their agent (the rest keep static
+/// routing); their timers start with `start_routing`.
 fn install_routing(w: &mut World, s: &Scenario, seed: u64, wlan_stas: &[Vec<u32>]) {
     use super::routing::{aodv_params, dsdv_params, dsr_params, RoutingProtocolName};
     use crate::net::{AnyRouting, Aodv, Dsdv, Dsr};
@@ -617,7 +620,6 @@ fn install_routing(w: &mut World, s: &Scenario, seed: u64, wlan_stas: &[Vec<u32>
             w.set_routing(node, agent);
         }
     }
-    w.start_routing();
 }
 
 /// Opens `<dir>/<iface>-<node>.pcap` (names made safe by [`capture_file`]) for an interface the

@@ -35,11 +35,6 @@ impl Grid {
         }
     }
 
-    /// The listing range the cells are as wide as (m).
-    pub(super) fn range(&self) -> f64 {
-        self.width
-    }
-
     /// The cell that holds position `p`.
     pub(super) fn cell_of(&self, p: (f64, f64)) -> Cell {
         if !self.width.is_finite() {
@@ -62,17 +57,6 @@ impl Grid {
             if let Some(i) = v.iter().position(|e| e.0 == sta) {
                 v.swap_remove(i);
             }
-        }
-    }
-
-    /// Station `sta` of cell `c` now stands at `pos` (still in `c`).
-    pub(super) fn set_pos(&mut self, c: Cell, sta: u32, pos: (f64, f64)) {
-        if let Some(e) = self
-            .cells
-            .get_mut(&c)
-            .and_then(|v| v.iter_mut().find(|e| e.0 == sta))
-        {
-            e.1 = pos;
         }
     }
 

@@ -31,6 +31,7 @@ pub mod error_rate;
 mod grid;
 mod hops;
 mod neighbours;
+mod pair_model;
 pub mod phy;
 pub mod queue;
 pub mod reception;
@@ -298,8 +299,9 @@ pub struct Wifi {
     /// them: (time, station, packet, destination station or `BROADCAST`).
     pub dequeue_trace: Option<Vec<(SimTime, u32, PktId, u32)>>,
     pub wlans: Vec<Wlan>,
-    /// Each WLAN's grid of station positions (`neighbours.rs`).
-    grids: Vec<grid::Grid>,
+    /// Each WLAN's pair geometry: its grid of anchors, ranges and propagation constants
+    /// (`neighbours.rs`).
+    fields: Vec<neighbours::Field>,
     /// Scratch of the position refresh.
     refresh: neighbours::Refresh,
     pub stations: Vec<Station>,
@@ -334,7 +336,8 @@ impl Wifi {
             stations: Vec::new(),
             ap: None,
         };
-        self.grids.push(Self::new_grid(&w));
+        let field = self.new_field(&w);
+        self.fields.push(field);
         self.wlans.push(w);
         self.wlans.len() as u32 - 1
     }

@@ -23,6 +23,15 @@ impl World {
     /// every link and station is added. Ties break towards wired interfaces, then stations, in
     /// the order they were created. Nodes that run another agent keep it.
     pub fn install_static_routes(&mut self) {
+        // Only nodes with static routing get (and cost) a table.
+        let wanted: Vec<bool> = self
+            .routing
+            .iter()
+            .map(|a| matches!(a, AnyRouting::Static(_)))
+            .collect();
+        if !wanted.contains(&true) {
+            return;
+        }
         let mut adj: Vec<Vec<(Hop, crate::ids::NodeId)>> = self
             .nodes
             .iter()
@@ -53,12 +62,6 @@ impl World {
             let next = self.nodes[nb.idx()].addr;
             adj[na.idx()].push((Hop { port, next }, nb));
         }
-        // Only nodes with static routing get (and cost) a table.
-        let wanted: Vec<bool> = self
-            .routing
-            .iter()
-            .map(|a| matches!(a, AnyRouting::Static(_)))
-            .collect();
         let tables = crate::net::shortest_paths_for(&adj, &wanted);
         for (agent, table) in self.routing.iter_mut().zip(tables) {
             if let (AnyRouting::Static(_), Some(table)) = (&*agent, table) {

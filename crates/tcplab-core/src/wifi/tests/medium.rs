@@ -845,12 +845,15 @@ fn a_frame_is_resolved_when_it_has_ended_at_its_farthest_hearer() {
 
 #[test]
 fn stations_moving_at_random_keep_the_lists_a_full_recompute_gives() {
-    // The position refresh recomputes only the moved stations' pairs, among the grid cells
-    // around them; after every refresh the lists must equal update_neighbours' (members, order,
-    // reach, delay). Two WLANs with interleaved members, random subsets moving by small steps
-    // and by jumps across the field, for three radios: two-ray ground with thresholds (550 m
-    // cells over a 4 km × 2 km field), log-distance under SINR (its listing range is the 20 dB
-    // floor's), and log-distance with shadowing (unbounded draws: one cell).
+    // The position refresh recomputes only the moved stations' pairs, with their candidates
+    // (the stations anchored within range + skin); after every refresh the lists must equal
+    // update_neighbours' (members, order, reach, delay). Two WLANs with interleaved members,
+    // random subsets moving by small steps and by jumps across the field, for three radios:
+    // two-ray ground with thresholds (~600 m cells over a 4 km × 2 km field), log-distance
+    // under SINR (its listing range is the 20 dB floor's), and log-distance with shadowing
+    // (unbounded draws: one cell, every member a candidate). Each with the default skin and
+    // with a skin (3 % of the range) smaller than the steps, so that re-anchoring is frequent:
+    // a skin or re-anchoring trigger too small for the candidate radius misses pairs.
     let two_ray = || {
         let mut c = cfg();
         c.propagation = Propagation::ns2_default();
@@ -869,7 +872,7 @@ fn stations_moving_at_random_keep_the_lists_a_full_recompute_gives() {
         c.delay_from_distance = true;
         c
     };
-    for (case, make, field) in [
+    let radios = [
         (
             "two-ray",
             &two_ray as &dyn Fn() -> WlanConfig,
@@ -877,9 +880,16 @@ fn stations_moving_at_random_keep_the_lists_a_full_recompute_gives() {
         ),
         ("sinr", &|| sinr(0.0), (8000.0, 3000.0)),
         ("shadowed", &|| sinr(4.0), (3000.0, 1500.0)),
-    ] {
+    ];
+    for ((case, make, field), skin) in radios
+        .into_iter()
+        .flat_map(|r| [(r, None), (r, Some(0.03))])
+    {
         let mut wifi = Wifi::new();
         wifi.seed = 5;
+        if let Some(share) = skin {
+            wifi.set_skin_share(share);
+        }
         let wl = [wifi.add_wlan(make()), wifi.add_wlan(make())];
         let mut rng = Rng::derive(9, StreamId::Custom(1));
         let n = 90u32;
@@ -912,7 +922,7 @@ fn stations_moving_at_random_keep_the_lists_a_full_recompute_gives() {
                 })
                 .collect()
         };
-        let (mut entries, mut cross_cell) = (0usize, 0usize);
+        let (mut entries, mut cross_cell, mut moved) = (0usize, 0usize, 0u64);
         for refresh in 0..60 {
             // Everyone, or a random subset; small steps, or now and then a jump anywhere.
             let share = if refresh % 5 == 0 { 1.0 } else { 0.3 };
@@ -933,12 +943,18 @@ fn stations_moving_at_random_keep_the_lists_a_full_recompute_gives() {
                 };
                 moves.push((s, to));
             }
+            moved += moves.len() as u64;
             wifi.move_stations(&moves);
+            wifi.check_candidates();
             let kept = lists(&wifi);
             for w in wl {
                 wifi.update_neighbours(w);
             }
-            assert_eq!(kept, lists(&wifi), "{case}, refresh {refresh}");
+            assert_eq!(
+                kept,
+                lists(&wifi),
+                "{case}, skin {skin:?}, refresh {refresh}"
+            );
             entries += kept.iter().map(Vec::len).sum::<usize>();
             for s in &wifi.stations {
                 cross_cell += s
@@ -960,6 +976,13 @@ fn stations_moving_at_random_keep_the_lists_a_full_recompute_gives() {
                 cross_cell > entries / 5,
                 "{case}: {cross_cell} of {entries} across cells"
             );
+            // Re-anchoring happens, and (with the default skin) the candidates mostly outlive
+            // a refresh.
+            let re = wifi.refresh.reanchored;
+            assert!(re > 0, "{case}: never re-anchored");
+            if skin.is_none() {
+                assert!(re < moved / 2, "{case}: {re} re-anchored of {moved} moves");
+            }
         }
     }
 }
