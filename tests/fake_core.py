@@ -110,7 +110,8 @@ def run(
     seed: int | None = None,
     overrides: Sequence[tuple[str, str]] = (),
     pcap_dir: str | None = None,
-    events_ns2: str | None = None,
+    events_file: str | None = None,
+    events_format: str = "parquet",
 ) -> dict[str, Any]:
     doc = resolve(text, format, overrides)
     seed = 1 if seed is None else seed

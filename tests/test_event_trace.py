@@ -187,3 +187,51 @@ def test_cli_writes_the_trace_and_refuses_a_bad_path(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "trace.events.layers" in proc.stderr
     proc = run_cli("run", str(scen), "--set", 'trace.events={ nodes = ["n9"] }')
     assert proc.returncode == 2 and "trace.events.nodes[0]" in proc.stderr and "n9" in proc.stderr
+
+
+def test_the_cores_parquet_file_is_the_frame_polars_wrote(tmp_path: Path) -> None:
+    """The core writes the Parquet trace while the run goes, one row group per batch of 131,072 rows,
+    and keeps no rows; read with polars, the file is the frame the Python front wrote with polars
+    before (``events_frame`` of the rows a run keeps in memory, written by ``write_parquet``): the
+    same columns, types (each ``Enum``'s categories included), values and nulls."""
+    import polars as pl
+    import pyarrow.parquet as pq
+    from polars.testing import assert_frame_equal
+
+    scenario = ROOT / "examples" / "adhoc_string.toml"
+    core = tmp_path / "core.parquet"
+    streamed = tcplab.run(scenario, seed=1, overrides={"duration": "60s"}, trace_events=core)
+    kept = tcplab.run(scenario, seed=1, overrides={"duration": "60s", "trace.events": "{}"})
+    assert "columns" not in streamed.raw_events and "columns" in kept.raw_events
+    by_polars = tmp_path / "polars.parquet"
+    tcplab.events.write_parquet(kept.events, by_polars)
+    got = pl.read_parquet(core)
+    assert_frame_equal(got, pl.read_parquet(by_polars))
+    assert_frame_equal(got, kept.events)
+    assert_frame_equal(streamed.events, got)
+    assert got.height == streamed.raw_events["rows"] > 131_072
+    assert pq.ParquetFile(core).metadata.num_row_groups == -(-got.height // 131_072)
+    assert got.schema["node"] == pl.Enum([f"n{i}" for i in range(8)])
+    assert got["seq"].null_count() > 0 and got["reason"].null_count() > 0
+
+
+def test_a_run_that_fails_leaves_no_trace_file(tmp_path: Path) -> None:
+    """The core writes a temporary name beside the file; a run that stops with an error (here its
+    event limit) removes it and leaves nothing."""
+    out = tmp_path / "ev.parquet"
+    with pytest.raises(tcplab.SimulationError):
+        tcplab.run(TWO_HOP | {"max_events": 5000}, seed=1, trace_events=out)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_ns2_text_keeps_the_layer_and_node_selection(tmp_path: Path) -> None:
+    """The text form, streamed by the core, holds only the chosen layers and nodes."""
+    sc = copy.deepcopy(TWO_HOP)
+    sc["duration"] = "3s"
+    sc["trace"] = {"events": {"layers": ["agt", "mac"], "nodes": ["n1", "n2"], "format": "ns2"}}
+    out = tmp_path / "sel.txt"
+    tcplab.run(sc, seed=1, trace_events=out)
+    lines = out.read_text().splitlines()
+    assert len(lines) > 100
+    assert {ln.split()[2] for ln in lines} == {"_1_", "_2_"}
+    assert {ln.split()[3] for ln in lines} == {"AGT", "MAC"}

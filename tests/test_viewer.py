@@ -458,8 +458,10 @@ def test_the_python_api_names_a_bad_argument(broken: tcplab.Result) -> None:
 
 def test_the_page_widens_a_scenarios_own_event_trace() -> None:
     """`tcplab view` keeps a scenario's own trace settings but records every node and at least the
-    layers the page draws from; a scenario tracing every layer keeps them all."""
-    own = viewer.traced_overrides({"trace": {"events": {"layers": ["agt"], "nodes": ["n0"], "file": "x.parquet"}}})
-    assert ("trace.events", '{ "layers" = ["agt", "ifq", "link", "mac", "rtr"], "file" = "x.parquet" }') in own
+    layers the page draws from; a scenario tracing every layer keeps them all. The page is the output:
+    its run writes no trace file (the rows stay in memory for the page), so the file and format go."""
+    own = viewer.traced_overrides(
+        {"trace": {"events": {"layers": ["agt"], "nodes": ["n0"], "file": "x.parquet", "format": "parquet"}}})
+    assert ("trace.events", '{ "layers" = ["agt", "ifq", "link", "mac", "rtr"] }') in own
     assert ("trace.events", "{  }") in viewer.traced_overrides({"trace": {"events": {}}})
     assert ("trace.events", '{ "layers" = ["ifq", "link", "mac", "rtr"] }') in viewer.traced_overrides({"trace": {}})

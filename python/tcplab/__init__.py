@@ -117,7 +117,8 @@ def run(
     ``trace_events``, if given, is the file the event trace is written to (Parquet, or ns-2's
     wireless trace format for a ``.tr`` file or ``trace.events.format = "ns2"``; every layer and
     node unless ``trace.events`` chooses; docs/trace.md); a scenario's ``trace.events.file`` is
-    written too.  The rows are also in ``result.events``.
+    written too, as the run goes (memory holds one batch of rows).  The rows are also in
+    ``result.events`` (read back from the file when it is Parquet).
     Raises :class:`ScenarioError` for invalid input and :class:`SimulationError` if the run fails.
     """
     from tcplab import _core
@@ -132,17 +133,15 @@ def run(
     pcap = check_path(pcap_dir, "pcap_dir", optional=True)
     src = load(scenario_or_path)
     pairs, folder = capture_request(src.text, src.format, pairs, pcap, pcap_80211)
-    from tcplab.events import events_request, write_events
+    from tcplab.events import events_request, run_traced
 
     pairs, ev_file, ev_format = events_request(src.text, src.format, pairs, trace_events, "trace_events")
-    ns2 = os.fspath(ev_file) if ev_format == "ns2" and ev_file is not None else None
     with captures_into(folder) as into:
-        raw = _core.run(src.text, src.format, seed, pairs, into, ns2)
+        raw = run_traced(lambda file, fmt: _core.run(src.text, src.format, seed, pairs, into, file, fmt),
+                         ev_file, ev_format)
     if folder is not None:  # how to read the windows of a one-way start in the captures
         raw["warnings"] = [*(raw.get("warnings") or []), *window_notes(src.text, src.format, pairs)]
-    result = Result.from_raw(raw)
-    write_events(result, ev_file, ev_format)
-    return result
+    return Result.from_raw(raw)
 
 
 def resolve(scenario_or_path: ScenarioLike, overrides: Overrides = None) -> dict[str, Any]:

@@ -37,10 +37,12 @@ def run(
     seed: int | None = None,
     overrides: list[tuple[str, str]] = ...,
     pcap_dir: str | None = None,
-    events_ns2: str | None = None,
+    events_file: str | None = None,
+    events_format: str = "parquet",
 ) -> dict[str, Any]:
-    """Run one simulation with the GIL released; Ctrl-C raises KeyboardInterrupt. ``events_ns2``: a
-    file the core writes the event trace to in ns-2's wireless trace format."""
+    """Run one simulation with the GIL released; Ctrl-C raises KeyboardInterrupt. ``events_file``: a
+    file the core writes the event trace to while the run goes, as Parquet or (``events_format="ns2"``)
+    in ns-2's wireless trace format; the result's ``event_trace`` then names it and holds no rows."""
 
 def ack_schedule(
     t: float,

@@ -148,7 +148,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     captures = args.pcap or args.pcap_80211
     if captures:  # every interface (every station's 802.11 frames) unless the scenario lists some
         overrides = capture_lists(src.text, src.format, overrides, args.pcap, args.pcap_80211)
-    from tcplab.events import events_request, write_events
+    from tcplab.events import events_request, run_traced
 
     overrides, ev_file, ev_format = events_request(src.text, src.format, overrides, args.trace_events,
                                                    "--trace-events")
@@ -158,15 +158,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     staging = staging_dir(out) if out is not None else None
     written: list[str] = []
     try:
-        raw = _core.run(
-            src.text, src.format, args.seed, overrides, os.fspath(staging) if captures and staging else None,
-            os.fspath(ev_file) if ev_file is not None and ev_format == "ns2" else None,
+        pcaps = os.fspath(staging) if captures and staging else None
+        raw = run_traced(
+            lambda file, fmt: _core.run(src.text, src.format, args.seed, overrides, pcaps, file, fmt),
+            ev_file, ev_format,
         )
         notes = window_notes(src.text, src.format, overrides) if captures else []
         if notes:  # how to read the windows of a one-way start in the captures (summary.json too)
             raw["warnings"] = [*(raw.get("warnings") or []), *notes]
         result = Result.from_raw(raw)
-        write_events(result, ev_file, ev_format)
         if out is not None and staging is not None:
             write_text(staging / "summary.json", result.to_json(indent=2) + "\n")
             if result.has_series:  # polars is only imported when there is a frame to write

@@ -1,17 +1,20 @@
-"""The event trace (``[trace] events``, docs/trace.md) as a polars DataFrame and as Parquet.
+"""The event trace (``[trace] events``, docs/trace.md) as a polars DataFrame and as a file.
 
-The core hands over packed little-endian columns of codes (crates/tcplab-py ``events_to_py``);
-this module turns them into named columns the first time they are read.  Codes become polars
-``Enum`` columns (the name tables come with the data), node and flow indices their names, "no
-node" a null; the Parquet file keeps that schema (dictionary-encoded, zstd-compressed).
-
-The ns-2 text format is written by the core itself (``_core.run(..., events_ns2=PATH)``): a
-600 s run has millions of lines.
+A run that writes the trace to a file (``--trace-events`` / ``trace_events=`` / ``trace.events.file``)
+has the core write it as the run goes, in batches of rows, as Parquet (crates/tcplab-core
+trace/parquet.rs) or ns-2's text (trace/events.rs): memory holds one batch, and polars is not
+imported.  ``result.events`` then reads the Parquet file back.  A run without a file hands over
+packed little-endian columns of codes (crates/tcplab-py ``events_to_py``), turned into named
+columns here the first time they are read.  Codes become polars ``Enum`` columns (the name tables
+come with the data), node and flow indices their names, "no node" a null; the Parquet file has
+that schema too (dictionary-encoded, zstd-compressed, with the Arrow schema polars reads the
+``Enum`` columns from).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +44,13 @@ def events_frame(raw: dict[str, Any] | None) -> pl.DataFrame:
 
     if not raw:
         return pl.DataFrame()
+    if "columns" not in raw:  # written to a file as the run went
+        if raw.get("format") != "parquet":
+            raise ValueError(
+                f"result.events: the event trace went to {raw.get('file')} in ns-2's text format, and the "
+                "run kept no rows; read that file, or write the trace as Parquet (a .parquet file)"
+            )
+        return pl.read_parquet(raw["file"])
     cols = {k: np.frombuffer(raw["columns"][k], dtype=dt) for k, dt in _DTYPES.items()}
     names = raw["names"]
     none, broadcast = names["none"], names["broadcast"]
@@ -92,8 +102,8 @@ def format_of(path: str | os.PathLike[str], declared: str | None) -> str:
 
 
 def write_parquet(frame: pl.DataFrame, path: str | os.PathLike[str]) -> None:
-    # zstd level 1: as small as the default level here (15 MB for the 600 s 7-hop string) at about
-    # half its CPU time.
+    """Writes an event-trace DataFrame (``result.events``, perhaps filtered) as Parquet, as the core
+    writes the trace: zstd level 1."""
     frame.write_parquet(path, compression="zstd", compression_level=1)
 
 
@@ -132,7 +142,21 @@ def events_request(
     return pairs, file, format_of(file, (ev or {}).get("format"))
 
 
-def write_events(result: Any, file: Path | None, fmt: str | None) -> None:
-    """Writes a run's event trace as Parquet (the ns-2 text was written by the core)."""
-    if file is not None and fmt == "parquet":
-        write_parquet(result.events, file)
+def run_traced(run: Callable[[str | None, str], dict[str, Any]], file: Path | None, fmt: str | None) -> dict[str, Any]:
+    """``run(events_file, events_format)`` (the core's run) with the event trace written to ``file``
+    whole or not at all: the core writes a temporary name beside it as the run goes, renamed to
+    ``file`` when the run succeeds and removed when it fails (tcplab._fs.replace_file)."""
+    if file is None:
+        return run(None, "parquet")
+    from tcplab._fs import replace_file
+
+    got: dict[str, Any] = {}
+
+    def write(tmp: Path) -> None:
+        got["raw"] = run(os.fspath(tmp), fmt or "parquet")
+
+    replace_file(file, write, parents=False)
+    raw = got["raw"]
+    if raw.get("event_trace") is not None:
+        raw["event_trace"]["file"] = os.fspath(file)
+    return raw

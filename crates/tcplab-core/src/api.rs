@@ -400,15 +400,12 @@ pub struct EventOutput {
     pub flows: Vec<String>,
 }
 
-impl EventOutput {
-    /// Writes the rows in ns-2.35's wireless trace format (trace/events.rs), whole or not at
-    /// all: under an owner-tagged temporary name, renamed over `path` once complete
-    /// (`trace::owned_file`); on an error nothing is left and `path` is unchanged.
-    pub fn write_ns2(&self, path: &Path) -> std::io::Result<()> {
-        crate::trace::owned_file::write_whole(path, 1 << 20, |w| {
-            crate::trace::events::write_ns2(&self.trace, w)
-        })
-    }
+/// The file formats of the event trace (`trace.events.format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventFileFormat {
+    Parquet,
+    /// ns-2.35's wireless trace format (text).
+    Ns2,
 }
 
 /// The viewer's data: the network's shape (`World::view_meta`) and the recorded rows.
@@ -485,6 +482,46 @@ pub fn prepare(
 }
 
 impl Prepared {
+    /// Writes the event trace to `path` while the run goes, in batches (trace/parquet.rs, or
+    /// ns-2's text): memory holds one batch, and `RunOutput::events` has no rows then, only
+    /// their count. Call before the first step; an error if the scenario records no event
+    /// trace or the file cannot be created.
+    pub fn stream_events(&mut self, path: &Path, format: EventFileFormat) -> std::io::Result<()> {
+        if self.world.events().is_none() {
+            return Err(std::io::Error::other(
+                "the scenario records no event trace (trace.events)",
+            ));
+        }
+        let sink: Box<dyn crate::trace::events::RowSink> = match format {
+            EventFileFormat::Parquet => {
+                Box::new(crate::trace::events_parquet::ParquetSink::create(
+                    path,
+                    &self.event_node_names(),
+                    &self.event_flow_names(),
+                )?)
+            }
+            EventFileFormat::Ns2 => Box::new(crate::trace::events::Ns2Sink(
+                std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?),
+            )),
+        };
+        self.world.stream_events(sink);
+        Ok(())
+    }
+
+    fn event_node_names(&self) -> Vec<String> {
+        self.world.nodes().iter().map(|n| n.name.clone()).collect()
+    }
+
+    /// Flow names by the trace's flow index (TCP flows, then CBR flows).
+    fn event_flow_names(&self) -> Vec<String> {
+        self.world
+            .flows()
+            .iter()
+            .map(|f| f.name.clone())
+            .chain(self.world.cbr().iter().map(|c| c.name.clone()))
+            .collect()
+    }
+
     /// Runs up to `budget` events; `Ok(true)` when the run is over.
     pub fn step(&mut self, budget: u64) -> Result<bool, Error> {
         self.world.run_for(budget).map_err(Error::Simulation)
@@ -501,17 +538,17 @@ impl Prepared {
             meta: self.world.view_meta(),
             trace,
         });
-        let events = self.world.take_events().map(|trace| EventOutput {
+        let mut events = self.world.take_events().map(|trace| EventOutput {
             trace,
-            nodes: self.world.nodes().iter().map(|n| n.name.clone()).collect(),
-            flows: self
-                .world
-                .flows()
-                .iter()
-                .map(|f| f.name.clone())
-                .chain(self.world.cbr().iter().map(|c| c.name.clone()))
-                .collect(),
+            nodes: self.event_node_names(),
+            flows: self.event_flow_names(),
         });
+        if let Some(ev) = events.as_mut() {
+            // A streamed trace: its last rows, and the file's end.
+            ev.trace
+                .finish_stream()
+                .map_err(|e| Error::Simulation(SimError::Io(format!("trace.events: {e}"))))?;
+        }
         let mut out = summarize(&self.world);
         out.view = view;
         out.events = events;

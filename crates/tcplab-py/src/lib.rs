@@ -194,8 +194,12 @@ fn captures(
 }
 
 /// Runs one simulation and returns its summary (a dict) with the time series in columns.
+///
+/// `events_file`: the event trace is written there as the run goes (`events_format` "parquet" or
+/// "ns2"), in batches, and the result's `event_trace` names the file instead of holding the rows.
 #[pyfunction]
-#[pyo3(signature = (text, format="toml", seed=None, overrides=Vec::new(), pcap_dir=None, events_ns2=None))]
+#[pyo3(signature = (text, format="toml", seed=None, overrides=Vec::new(), pcap_dir=None, events_file=None, events_format="parquet"))]
+#[allow(clippy::too_many_arguments)]
 fn run(
     py: Python<'_>,
     text: &str,
@@ -203,11 +207,26 @@ fn run(
     seed: Option<u64>,
     overrides: Vec<(String, String)>,
     pcap_dir: Option<PathBuf>,
-    events_ns2: Option<PathBuf>,
+    events_file: Option<PathBuf>,
+    events_format: &str,
 ) -> PyResult<PyObject> {
     let f = format_of(format)?;
+    let ev_format = match events_format {
+        "parquet" => api::EventFileFormat::Parquet,
+        "ns2" => api::EventFileFormat::Ns2,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "events_format: {other:?}; allowed: \"parquet\", \"ns2\""
+            )))
+        }
+    };
     let mut prepared = api::prepare(text, f, seed, &overrides, pcap_dir.as_deref())
         .map_err(|e| to_pyerr(py, e))?;
+    if let Some(path) = &events_file {
+        prepared.stream_events(path, ev_format).map_err(|e| {
+            pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
+        })?;
+    }
     loop {
         let done = py
             .allow_threads(|| prepared.step(SLICE_EVENTS))
@@ -234,40 +253,45 @@ fn run(
         obj.bind(py).set_item("view", view_to_py(py, v)?)?;
     }
     if let Some(ev) = &out.events {
-        if let Some(path) = &events_ns2 {
-            // ns-2's text format is written here, in Rust: a 600 s trace has millions of lines.
-            py.allow_threads(|| ev.write_ns2(path)).map_err(|e| {
-                pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
-            })?;
+        let d = events_to_py(py, ev)?;
+        if let Some(path) = &events_file {
+            d.bind(py).set_item("file", path)?;
+            d.bind(py).set_item("format", events_format)?;
         }
-        obj.bind(py)
-            .set_item("event_trace", events_to_py(py, ev)?)?;
+        obj.bind(py).set_item("event_trace", d)?;
     }
     Ok(obj)
 }
 
-/// The event trace: names of the codes, and each column as little-endian bytes (`t_s`,
-/// `dur_s` f64; `uid`, `seq`, `ack` u64; `node`, `flow`, `bytes`, `src`, `dst`, `peer` u32;
-/// `sport`, `dport` u16; `layer`, `event`, `kind`, `ttl`, `retry`, `reason` u8).
+/// The event trace: names of the codes, the number of rows, and each column as little-endian
+/// bytes (`t_s`, `dur_s` f64; `uid`, `seq`, `ack` u64; `node`, `flow`, `bytes`, `src`, `dst`,
+/// `peer` u32; `sport`, `dport` u16; `layer`, `event`, `kind`, `ttl`, `retry`, `reason` u8) —
+/// no columns when the rows went to a file as the run went.
 fn events_to_py(py: Python<'_>, ev: &api::EventOutput) -> PyResult<PyObject> {
     use pyo3::types::PyBytes;
     use tcplab_core::trace::events as e;
-    fn le<T: Copy, const N: usize>(xs: &[T], f: impl Fn(T) -> [u8; N]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(xs.len() * N);
-        for &x in xs {
-            out.extend_from_slice(&f(x));
-        }
-        out
-    }
     let t = &ev.trace;
     let cols = PyDict::new(py);
-    let put = |k: &str, b: Vec<u8>| cols.set_item(k, PyBytes::new(py, &b));
+    // Each column straight into its bytes object (a 600 s trace's columns are ~100 MB).
+    let put = |k: &str, b: Bound<'_, PyBytes>| cols.set_item(k, b);
+    fn le<'py, T: Copy, const N: usize>(
+        py: Python<'py>,
+        xs: &[T],
+        f: impl Fn(T) -> [u8; N],
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        PyBytes::new_with(py, xs.len() * N, |buf| {
+            for (out, &x) in buf.chunks_exact_mut(N).zip(xs) {
+                out.copy_from_slice(&f(x));
+            }
+            Ok(())
+        })
+    }
     let secs = |x: tcplab_core::time::SimTime| (x.0 as f64 / 1e9).to_le_bytes();
-    put("t_s", le(&t.t, secs))?;
-    put("dur_s", le(&t.dur, secs))?;
-    put("uid", le(&t.uid, u64::to_le_bytes))?;
-    put("seq", le(&t.seq, u64::to_le_bytes))?;
-    put("ack", le(&t.ack, u64::to_le_bytes))?;
+    put("t_s", le(py, &t.t, secs)?)?;
+    put("dur_s", le(py, &t.dur, secs)?)?;
+    put("uid", le(py, &t.uid, u64::to_le_bytes)?)?;
+    put("seq", le(py, &t.seq, u64::to_le_bytes)?)?;
+    put("ack", le(py, &t.ack, u64::to_le_bytes)?)?;
     for (k, c) in [
         ("node", &t.node),
         ("flow", &t.flow),
@@ -276,16 +300,20 @@ fn events_to_py(py: Python<'_>, ev: &api::EventOutput) -> PyResult<PyObject> {
         ("dst", &t.dst),
         ("peer", &t.peer),
     ] {
-        put(k, le(c, u32::to_le_bytes))?;
+        put(k, le(py, c, u32::to_le_bytes)?)?;
     }
-    put("sport", le(&t.sport, u16::to_le_bytes))?;
-    put("dport", le(&t.dport, u16::to_le_bytes))?;
-    put("layer", t.layer.clone())?;
-    put("event", t.event.clone())?;
-    put("kind", t.kind.clone())?;
-    put("ttl", t.ttl.clone())?;
-    put("retry", t.retry.iter().map(|&r| r as u8).collect())?;
-    put("reason", t.reason.clone())?;
+    put("sport", le(py, &t.sport, u16::to_le_bytes)?)?;
+    put("dport", le(py, &t.dport, u16::to_le_bytes)?)?;
+    for (k, c) in [
+        ("layer", &t.layer),
+        ("event", &t.event),
+        ("kind", &t.kind),
+        ("ttl", &t.ttl),
+        ("reason", &t.reason),
+    ] {
+        put(k, PyBytes::new(py, c))?;
+    }
+    put("retry", le(py, &t.retry, |r| [r as u8])?)?;
     let names = serde_json::json!({
         "nodes": ev.nodes,
         "flows": ev.flows,
@@ -298,8 +326,10 @@ fn events_to_py(py: Python<'_>, ev: &api::EventOutput) -> PyResult<PyObject> {
     });
     let d = PyDict::new(py);
     d.set_item("names", json_to_py(py, &names)?)?;
-    d.set_item("rows", t.len())?;
-    d.set_item("columns", cols)?;
+    d.set_item("rows", t.rows())?;
+    if !t.streams() {
+        d.set_item("columns", cols)?;
+    }
     Ok(d.into_any().unbind())
 }
 

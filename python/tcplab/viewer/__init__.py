@@ -42,6 +42,9 @@ def traced_overrides(resolved: dict[str, Any]) -> list[tuple[str, str]]:
     else:
         layers = sorted(set(own) | set(EVENT_LAYERS))
     events.pop("nodes", None)
+    # The page is the output: the rows stay in memory for it, and no trace file is written.
+    events.pop("file", None)
+    events.pop("format", None)
     events["layers"] = layers
     if not layers:
         events.pop("layers")

@@ -172,19 +172,28 @@ def queue_lengths(cols: dict[str, np.ndarray], names: dict[str, Any], at: np.nda
     event = {n: i for i, n in enumerate(names["events"])}
     kinds = names["kinds"]
     L, E = cols["layer"], cols["event"]
-    node = cols["node"].astype(np.uint64)
-    key = (node << np.uint64(44)) | cols["uid"]  # uids stay below 2^44
     enq = np.flatnonzero((L == layer["ifq"]) & (E == event["enqueue"]))
     control = np.isin(cols["kind"], [kinds.index(k) for k in ("rts", "cts", "mac_ack")])
     snd = np.flatnonzero((((L == layer["mac"]) & ~control) | (L == layer["link"])) & (E == event["send"]))
-    enq_keys = np.unique(key[enq])
-    # The first send of each (node, uid) that was enqueued there.
-    snd = snd[np.isin(key[snd], enq_keys)]
-    order = np.lexsort((cols["t_s"][snd], key[snd]))
-    snd_sorted = snd[order]
-    first = snd_sorted[np.concatenate(([True], key[snd_sorted][1:] != key[snd_sorted][:-1]))] if len(snd) else snd
     drp = np.flatnonzero((L != layer["mac"]) & (E == event["drop"]))
-    drp = drp[np.isin(key[drp], enq_keys) & ~np.isin(key[drp], key[first])]
+    # One sort of the candidate rows by (node, uid), then time, then row: each (node, uid) is one
+    # run, in which its first send (if it was enqueued there) ends its wait, or else its drops do.
+    cand = np.concatenate((enq, snd, drp))
+    typ = np.concatenate((np.zeros(len(enq), "u1"), np.ones(len(snd), "u1"), np.full(len(drp), 2, "u1")))
+    key = (cols["node"][cand].astype(np.uint64) << np.uint64(44)) | cols["uid"][cand]  # uids stay below 2^44
+    order = np.lexsort((cand, cols["t_s"][cand], key))
+    cand, typ, key = cand[order], typ[order], key[order]
+    if len(cand):
+        run_start = np.concatenate(([True], key[1:] != key[:-1]))
+        starts = np.flatnonzero(run_start)
+        run_of = np.cumsum(run_start) - 1
+        queued = np.add.reduceat((typ == 0).astype(np.int64), starts) > 0
+        first_send = np.minimum.reduceat(np.where(typ == 1, np.arange(len(cand)), len(cand)), starts)
+        sent = first_send < len(cand)
+        first = cand[first_send[queued & sent]]
+        drp = cand[(typ == 2) & queued[run_of] & ~sent[run_of]]
+    else:
+        first = drp = cand
     rows = np.concatenate((enq, first, drp))
     if len(rows) == 0 or len(at) == 0:
         return np.zeros(len(at), dtype="<u2")

@@ -5,9 +5,10 @@
 //! size and a drop's reason. Layers and nodes are chosen in the scenario so that a long run
 //! keeps only what is asked for; a run that asks for nothing pays one `Option` test per hook.
 //!
-//! The rows are columns of small integers (codes into the name tables below); the Python
-//! front writes them as Parquet, and [`write_ns2`] writes them in ns-2.35's wireless trace
-//! format (cmu-trace.cc's "old" format) so that ns-2 users' awk scripts read them unchanged.
+//! The rows are columns of small integers (codes into the name tables below). A run that writes
+//! a file hands them over in batches while it goes ([`RowSink`]): as Parquet
+//! (trace/events_parquet.rs), or by [`write_ns2`] in ns-2.35's wireless trace format
+//! (cmu-trace.cc's "old" format) so that ns-2 users' awk scripts read them unchanged.
 
 use std::io::{self, Write};
 
@@ -169,8 +170,52 @@ pub struct Row {
     pub reason: u8,
 }
 
-/// The recorded rows, one column per field (see [`Row`]).
-#[derive(Clone, Debug, Default)]
+/// Where the rows go while the run writes them (a Parquet file, trace/parquet.rs; ns-2's text,
+/// [`Ns2Sink`]): the trace hands over each batch of [`BATCH_ROWS`] rows and then forgets it.
+pub trait RowSink: Send {
+    /// Writes the rows `rows` holds (all of them: the batch).
+    fn write(&mut self, rows: &EventTrace) -> io::Result<()>;
+    /// Ends the file (after the last batch).
+    fn finish(&mut self) -> io::Result<()>;
+}
+
+/// Rows per batch handed to a sink: one Parquet row group (about 8 MB of columns in memory).
+pub const BATCH_ROWS: usize = 1 << 17;
+
+/// ns-2's text format ([`write_ns2`]), written batch by batch.
+pub struct Ns2Sink<W: Write + Send>(pub W);
+
+impl<W: Write + Send> RowSink for Ns2Sink<W> {
+    fn write(&mut self, rows: &EventTrace) -> io::Result<()> {
+        write_ns2(rows, &mut self.0)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// The sink a trace streams to, the rows it took and its first error.
+#[derive(Default)]
+pub struct Streaming {
+    sink: Option<Box<dyn RowSink>>,
+    /// Rows per batch (`BATCH_ROWS` unless set).
+    batch: usize,
+    written: u64,
+    error: Option<io::Error>,
+}
+
+impl std::fmt::Debug for Streaming {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Streaming")
+            .field("written", &self.written)
+            .finish()
+    }
+}
+
+/// The recorded rows, one column per field (see [`Row`]). With a sink ([`EventTrace::stream_to`])
+/// the columns hold only the rows not yet handed over.
+#[derive(Debug, Default)]
 pub struct EventTrace {
     pub filter: EventFilter,
     pub t: Vec<SimTime>,
@@ -201,6 +246,7 @@ pub struct EventTrace {
     /// Each packet's uid, by arena slot (`PktId`), and the next uid to hand out.
     pub(crate) slot_uid: Vec<u64>,
     next_uid: u64,
+    stream: Streaming,
 }
 
 impl EventTrace {
@@ -211,7 +257,86 @@ impl EventTrace {
         }
     }
 
+    /// Rows from now on go to `sink` in batches instead of staying in memory.
+    pub fn stream_to(&mut self, sink: Box<dyn RowSink>) {
+        self.stream.sink = Some(sink);
+        if self.stream.batch == 0 {
+            self.stream.batch = BATCH_ROWS;
+        }
+    }
+
+    /// Rows per batch handed to the sink (tests use small ones to get many row groups).
+    pub fn set_batch_rows(&mut self, rows: usize) {
+        self.stream.batch = rows.max(1);
+    }
+
+    /// Whether the rows go to a sink.
+    pub fn streams(&self) -> bool {
+        self.stream.sink.is_some()
+    }
+
+    /// Rows recorded so far (handed to the sink or held).
+    pub fn rows(&self) -> u64 {
+        self.stream.written + self.len() as u64
+    }
+
+    /// Hands the rows held to the sink and forgets them (nothing without a sink). A write error
+    /// is kept for [`EventTrace::finish_stream`], and later rows are dropped.
+    pub fn flush(&mut self) {
+        let Some(mut sink) = self.stream.sink.take() else {
+            return;
+        };
+        if self.stream.error.is_none() && !self.is_empty() {
+            if let Err(e) = sink.write(self) {
+                self.stream.error = Some(e);
+            }
+        }
+        self.stream.written += self.len() as u64;
+        self.stream.sink = Some(sink);
+        self.clear_rows();
+    }
+
+    /// Writes the last rows and ends the sink's file; the first write error, if any.
+    pub fn finish_stream(&mut self) -> io::Result<()> {
+        self.flush();
+        if let Some(e) = self.stream.error.take() {
+            return Err(e);
+        }
+        match self.stream.sink.as_mut() {
+            Some(s) => s.finish(),
+            None => Ok(()),
+        }
+    }
+
+    fn clear_rows(&mut self) {
+        self.t.clear();
+        self.node.clear();
+        self.layer.clear();
+        self.event.clear();
+        self.kind.clear();
+        self.uid.clear();
+        self.flow.clear();
+        self.seq.clear();
+        self.ack.clear();
+        self.bytes.clear();
+        self.src.clear();
+        self.dst.clear();
+        self.sport.clear();
+        self.dport.clear();
+        self.ttl.clear();
+        self.peer.clear();
+        self.dur.clear();
+        self.retry.clear();
+        self.reason.clear();
+        self.aodv.clear();
+    }
+
+    /// Appends a row (a full batch goes to the sink first, so the row just pushed and its
+    /// [`EventTrace::push_aodv`] stay together).
     pub fn push(&mut self, r: Row) {
+        if self.stream.sink.is_some() && self.t.len() >= self.stream.batch {
+            self.flush();
+        }
         self.t.push(r.t);
         self.node.push(r.node);
         self.layer.push(r.layer);
@@ -270,7 +395,7 @@ impl EventTrace {
         self.slot_uid.get(slot).copied().unwrap_or(0)
     }
 
-    fn row(&self, i: usize) -> Row {
+    pub fn row(&self, i: usize) -> Row {
         Row {
             t: self.t[i],
             node: self.node[i],

@@ -1,6 +1,8 @@
 //! Observability: per-flow summaries, time series and pcap capture.
 
+pub mod arrow_schema;
 pub mod events;
+pub mod events_parquet;
 pub mod flowstats;
 pub mod netseries;
 pub mod owned_file;

@@ -615,6 +615,7 @@ impl Dcf {
         }
     }
 
+    #[inline]
     fn success(&mut self, phy: &PhyParams, out: &mut Vec<MacAction>) {
         self.cw = phy.cw_min;
         self.next_hol(out);

@@ -32,6 +32,23 @@ impl World {
         self.event_trace = Some(Box::new(EventTrace::new(filter)));
     }
 
+    /// Sends the event trace's rows to `sink` in batches as the run goes (none are kept);
+    /// false when the run records no event trace.
+    pub fn stream_events(&mut self, sink: Box<dyn e::RowSink>) -> bool {
+        match self.event_trace.as_mut() {
+            Some(t) => {
+                t.stream_to(sink);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The event trace, if recorded, to change how it is written (`EventTrace::set_batch_rows`).
+    pub fn event_trace_mut(&mut self) -> Option<&mut EventTrace> {
+        self.event_trace.as_deref_mut()
+    }
+
     /// The event trace, if recorded.
     pub fn events(&self) -> Option<&EventTrace> {
         self.event_trace.as_deref()
@@ -73,6 +90,25 @@ impl World {
         peer: u32,
         reason: u8,
     ) {
+        // The test stays at the caller: a run without the trace makes no call.
+        if self.event_trace.is_some() {
+            self.ev_row(node, layer, event, id, peer, reason, None, SimTime::ZERO);
+        }
+    }
+
+    /// [`World::ev`] at time `at` (now if None) with time `dur` on the air or wire.
+    #[allow(clippy::too_many_arguments)]
+    fn ev_row(
+        &mut self,
+        node: NodeId,
+        layer: u8,
+        event: u8,
+        id: PktId,
+        peer: u32,
+        reason: u8,
+        at: Option<SimTime>,
+        dur: SimTime,
+    ) {
         let Some(t) = self.event_trace.as_deref() else {
             return;
         };
@@ -85,6 +121,10 @@ impl World {
         row.event = event;
         row.peer = peer;
         row.reason = reason;
+        row.dur = dur;
+        if let Some(at) = at {
+            row.t = at;
+        }
         let aodv = self.aodv_fields(id, row.kind);
         let t = self.event_trace.as_mut().expect("checked");
         t.push(row);
@@ -134,13 +174,10 @@ impl World {
     }
 
     /// Packet `id` starts its `dur` on the wire from `node` to `to`.
+    #[inline]
     pub(super) fn ev_wire_send(&mut self, node: NodeId, id: PktId, to: u32, dur: SimTime) {
-        let before = self.event_trace.as_deref().map_or(0, EventTrace::len);
-        self.ev(node, e::LINK, e::SEND, id, to, e::R_NONE);
-        if let Some(t) = self.event_trace.as_mut() {
-            if t.len() > before {
-                *t.dur.last_mut().expect("pushed") = dur;
-            }
+        if self.event_trace.is_some() {
+            self.ev_row(node, e::LINK, e::SEND, id, to, e::R_NONE, None, dur);
         }
     }
 
@@ -234,13 +271,26 @@ impl World {
     /// IFQ `dequeue` rows for the packets the stations' MACs took from their interface queues
     /// since the last call (once per packet, when the MAC starts on it: ns-2's queue hands
     /// the next packet down when the MAC is done with the last; a retry is no dequeue).
+    ///
+    /// Inlined at its callers (the wireless system's hottest loop among them) down to one test
+    /// of the trace's list, so that a run without the IFQ trace pays no call.
+    #[inline(always)]
     pub(super) fn ev_dequeues(&mut self) {
+        if self
+            .wifi
+            .dequeue_trace
+            .as_ref()
+            .is_some_and(|d| !d.is_empty())
+        {
+            self.ev_dequeue_rows();
+        }
+    }
+
+    #[inline(never)]
+    fn ev_dequeue_rows(&mut self) {
         let Some(d) = self.wifi.dequeue_trace.as_mut() else {
             return;
         };
-        if d.is_empty() {
-            return;
-        }
         let taken = std::mem::take(d);
         for &(t, sta, id, dst) in &taken {
             let node = self.wifi.stations[sta as usize].node;
@@ -261,13 +311,16 @@ impl World {
 
     /// [`World::ev`] at time `t` (an event the wireless system recorded), with no reason.
     fn ev_at(&mut self, t: SimTime, node: NodeId, layer: u8, event: u8, id: PktId, peer: u32) {
-        let before = self.event_trace.as_deref().map_or(0, EventTrace::len);
-        self.ev(node, layer, event, id, peer, e::R_NONE);
-        if let Some(tr) = self.event_trace.as_mut() {
-            if tr.len() > before {
-                *tr.t.last_mut().expect("pushed") = t;
-            }
-        }
+        self.ev_row(
+            node,
+            layer,
+            event,
+            id,
+            peer,
+            e::R_NONE,
+            Some(t),
+            SimTime::ZERO,
+        );
     }
 
     /// The node an address names, or `NONE`.
@@ -491,7 +544,7 @@ impl World {
 mod tests {
     use crate::api::{prepare, RunOutput};
     use crate::scenario::Format;
-    use crate::trace::events as e;
+    use crate::trace::events::{self as e, Row};
 
     /// A 2-hop AODV string (ns-2's 802.11 preset), frame errors at the relay, a TCP flow and a
     /// CBR flow that overflows the interface queues: every drop reason of a WLAN run shows.
@@ -718,6 +771,52 @@ mod tests {
         assert!(at(1, e::RTR, e::FORWARD), "forwarded at n1");
         assert!(at(2, e::AGT, e::RECEIVE), "received at n2");
         assert!(at(0, e::MAC, e::SEND) && at(1, e::MAC, e::RECEIVE));
+    }
+
+    /// A sink that keeps what it is handed, batch by batch.
+    struct Batches(std::sync::Arc<std::sync::Mutex<Vec<Vec<Row>>>>);
+
+    impl e::RowSink for Batches {
+        fn write(&mut self, rows: &e::EventTrace) -> std::io::Result<()> {
+            let batch = (0..rows.len()).map(|i| rows.row(i)).collect();
+            self.0.lock().unwrap().push(batch);
+            Ok(())
+        }
+        fn finish(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn rows_of(t: &e::EventTrace) -> Vec<Row> {
+        (0..t.len()).map(|i| t.row(i)).collect()
+    }
+
+    /// Streaming: with a sink the trace holds at most one batch while the run goes, and the
+    /// batches handed over are, in order, exactly the rows the run keeps in memory without one
+    /// (the last batch is handed over when the run ends).
+    #[test]
+    fn a_streamed_trace_holds_one_batch_and_hands_over_every_row_in_order() {
+        let whole = rows_of(&run(&[("trace.events", "{}")]).events.unwrap().trace);
+        let set = [("trace.events".to_string(), "{}".to_string())];
+        let mut p = prepare(TWO_HOP, Format::Toml, Some(1), &set, None).unwrap();
+        let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        assert!(p.world.stream_events(Box::new(Batches(got.clone()))));
+        let batch = 1000;
+        p.world.event_trace_mut().unwrap().set_batch_rows(batch);
+        let mut most = 0;
+        while !p.step(200).unwrap() {
+            most = most.max(p.world.events().unwrap().len());
+        }
+        assert!(most <= batch, "held {most} rows");
+        let out = p.finish().unwrap();
+        let t = &out.events.unwrap().trace;
+        assert!(t.is_empty() && t.rows() == whole.len() as u64);
+        let batches = got.lock().unwrap();
+        assert!(batches.len() > 3, "{} batches", batches.len());
+        assert!(batches.iter().all(|b| b.len() <= batch));
+        let streamed: Vec<Row> = batches.iter().flatten().copied().collect();
+        assert_eq!(streamed.len(), whole.len());
+        assert!(streamed == whole, "the streamed rows differ");
     }
 
     /// The rows replayed for one node up to now: destination → (next hop, hops).
