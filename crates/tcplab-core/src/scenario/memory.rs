@@ -49,23 +49,42 @@ fn static_routing_nodes(s: &Scenario) -> u64 {
         .count() as u64
 }
 
-/// Estimated peak bytes of the run's data structures that grow with the scenario.
-pub fn estimate(s: &Scenario) -> u64 {
-    let n = s.nodes.len() as u64;
-    let route = std::mem::size_of::<Option<Hop>>() as u64;
-    let adj = std::mem::size_of::<(Hop, NodeId)>() as u64;
-    let stations: u64 = s
-        .wlans
-        .iter()
-        .map(|w| (w.stations.len() as u64).pow(2))
-        .sum();
-    n.saturating_mul(PER_NODE)
-        .saturating_add(
-            static_routing_nodes(s)
+/// The parts of the estimate: per-node allowance, static routing tables, WLAN neighbour lists.
+struct Parts {
+    nodes: u64,
+    routes: u64,
+    neighbours: u64,
+}
+
+impl Parts {
+    fn of(s: &Scenario) -> Parts {
+        let n = s.nodes.len() as u64;
+        let route = std::mem::size_of::<Option<Hop>>() as u64;
+        let adj = std::mem::size_of::<(Hop, NodeId)>() as u64;
+        let pairs: u64 = s
+            .wlans
+            .iter()
+            .map(|w| (w.stations.len() as u64).pow(2))
+            .sum();
+        Parts {
+            nodes: n.saturating_mul(PER_NODE),
+            routes: static_routing_nodes(s)
                 .saturating_mul(n)
                 .saturating_mul(route),
-        )
-        .saturating_add(stations.saturating_mul(adj))
+            neighbours: pairs.saturating_mul(adj),
+        }
+    }
+
+    fn total(&self) -> u64 {
+        self.nodes
+            .saturating_add(self.routes)
+            .saturating_add(self.neighbours)
+    }
+}
+
+/// Estimated peak bytes of the run's data structures that grow with the scenario.
+pub fn estimate(s: &Scenario) -> u64 {
+    Parts::of(s).total()
 }
 
 /// The limit in bytes and how it was set; `None` when there is none (`none`, or no meminfo).
@@ -116,18 +135,39 @@ pub fn check(s: &Scenario) -> Result<(), FieldError> {
 }
 
 fn check_against(s: &Scenario, max: u64, how: &str) -> Result<(), FieldError> {
-    let need = estimate(s);
+    let parts = Parts::of(s);
+    let need = parts.total();
     if need <= max {
         return Ok(());
     }
     let n = s.nodes.len();
+    // Name what the estimate is made of, so that the user sees which choice to change (fewer
+    // statically routed nodes, or smaller WLANs).
+    let route = std::mem::size_of::<Option<Hop>>();
+    let adj = std::mem::size_of::<(Hop, NodeId)>();
+    let stations: Vec<String> = s
+        .wlans
+        .iter()
+        .filter(|w| !w.stations.is_empty())
+        .map(|w| format!("{}²", w.stations.len()))
+        .collect();
+    let wlans = if stations.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; WLAN neighbour lists {}: up to {adj} B per station pair, {} pairs, as every \
+             station may hear every other",
+            gb(parts.neighbours),
+            stations.join(" + ")
+        )
+    };
     Err(err(
         "nodes",
         format!(
-            "{n} nodes need about {} of memory (static routes: {} B per node pair, {} × {n} \
-             pairs), more than the limit of {} ({how})",
+            "{n} nodes need about {} of memory (static routes {}: {route} B per node pair, {} × \
+             {n} pairs{wlans}), more than the limit of {} ({how})",
             gb(need),
-            std::mem::size_of::<Option<Hop>>(),
+            gb(parts.routes),
             static_routing_nodes(s),
             gb(max),
         ),
@@ -203,5 +243,21 @@ mod tests {
         );
         assert!(e.msg.contains("limit of 8.0 GB (test)"), "{}", e.msg);
         assert!(check_against(&chain(1000), 8_000_000_000, "test").is_ok());
+    }
+
+    /// 10⁵ stations of one AODV WLAN: no static routes, and the refusal says that the
+    /// neighbour lists make the estimate (it used to print "0 × 100000 pairs" of routes only).
+    #[test]
+    fn a_large_adhoc_wlan_is_refused_naming_its_neighbour_lists() {
+        let e = check_against(&adhoc(100_000, "aodv"), 8_000_000_000, "test").unwrap_err();
+        assert_eq!(e.loc, "nodes");
+        assert!(
+            e.msg
+                .contains("static routes 0.0 GB: 12 B per node pair, 1 × 100001"),
+            "{}",
+            e.msg
+        );
+        assert!(e.msg.contains("100000² pairs"), "{}", e.msg);
+        assert!(e.msg.contains("WLAN neighbour lists 1"), "{}", e.msg);
     }
 }
