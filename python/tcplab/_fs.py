@@ -358,6 +358,8 @@ def _claim(src: Path, dst: Path) -> None:
 
 def discard_staging(staging: Path) -> None:
     """Remove a staging folder of this process (made by :func:`staging_dir`) and forget it."""
+    import shutil
+
     shutil.rmtree(staging, ignore_errors=True)
     _STAGING.discard(staging)
 

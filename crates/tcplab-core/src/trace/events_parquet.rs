@@ -164,7 +164,13 @@ impl ParquetSink {
         for c in ["t_s", "dur_s", "uid"] {
             props = props.set_column_dictionary_enabled(ColumnPath::from(c), false);
         }
-        let file = BufWriter::with_capacity(1 << 20, File::create(path)?);
+        // Never an existing name (a symlink planted there is not followed): the caller writes a
+        // fresh temporary name and renames it into place (python/tcplab/events.py run_traced).
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)?;
+        let file = BufWriter::with_capacity(1 << 20, f);
         let w = SerializedFileWriter::new(file, Arc::new(schema), Arc::new(props.build()))
             .map_err(other)?;
         Ok(ParquetSink {
