@@ -263,7 +263,8 @@ def unquoted(text: str, data: dict) -> list[tuple[str, str, str]]:
         for ident, e in data.get(kind, {}).items():
             if not e.get("values") or not e.get("section"):
                 continue
-            part = next((p for h, p in parts if h.startswith(e["section"])), "")
+            # Every part under a heading that starts so (a page may repeat a heading, e.g. "### Tests added").
+            part = "\n".join(p for h, p in parts if h.startswith(e["section"]))
             quoted = set(numbers(prose(part)))
             out += [(ident, e["section"], v) for v in e["values"].split() if v not in quoted]
     return out
