@@ -24,7 +24,7 @@ def test_registered_with_the_interface() -> None:
     names = [s.name for s in exp.sweeps(True)]
     assert len(names) == len(set(names))
     figs = {n.split("/")[2] for n in names}
-    assert figs == {"fig8", "fig9", "fig10", "fig11", "frames", "functional", "sensitivity", "burst", "ns2phy"}
+    assert figs == {"fig8", "fig9", "fig10", "fig11", "frames", "functional", "sensitivity", "burst", "ns2phy", "queue"}
     # One sensitivity sweep per reconstructed-equation switch (at the quick FER).
     assert {n.split("/")[3].split(",")[-1].split("=")[0] for n in names if "/sensitivity/" in n} == set(
         exp.sensitivity.SWITCHES

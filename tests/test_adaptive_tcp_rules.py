@@ -108,3 +108,21 @@ def test_the_baseline_order_on_ns2s_wlan_fails_when_westwood_is_below_newreno() 
     assert af.baseline_order(util).verdict == HOLDS
     _scale(util, 0.01, "westwood", 0.9)
     assert af.baseline_order(util).verdict == FAILS
+
+
+def test_the_fig8_zero_fer_cause_is_the_queue_switch_or_not_found() -> None:
+    # Issue 39: the deviation names its cause only with the switch's measured effect; without it, "cause not found".
+    from tcplab.experiments.adaptive_tcp import experiment as exp
+    from tcplab.experiments.base import TableCell
+
+    cell = TableCell(exp.T8, "FER 0 %", "NewReno", 5.99, 4.92, 0.29, 10, "Mb/s")
+    switched = TableCell(exp.TQ, f"queues {exp.QUEUE_SWITCH} packets", "NewReno", None, 6.015, 0.007, 10, "Mb/s")
+    text = exp.deviation_cause(cell, [cell, switched])
+    assert "switch measured" in text and "4.92 to 6.01 Mb/s" in text and "cause not found" not in text
+    assert exp.deviation_cause(cell, [cell]).endswith("cause not found")
+    # The switch is a sweep of the experiment: Fig. 8's FER 0 % point with every queue at QUEUE_SWITCH packets.
+    (p,) = exp.queue_points()
+    s = p.sweep("x", 1).base
+    assert {w["queue"] for w in s["wlans"]} == {exp.QUEUE_SWITCH}
+    assert {link["queue"]["packets"] for link in s["links"]} == {exp.QUEUE_SWITCH}
+    assert p.fer == 0.0 and "queue=1000" in p.name("x")

@@ -15,6 +15,7 @@ from typing import Any
 
 from tcplab.experiments.adaptive_tcp.scenario import (
     BURST,
+    QUEUE,
     DEFAULT_DELAY,
     DEFAULT_RATE,
     VARIANTS,
@@ -47,6 +48,8 @@ class Point:
     series: tuple[str, ...] = ()
     #: the WLAN as ns-2.35 runs it (scenario.NS2_PHY), for the ns-2.35 column
     ns2_phy: bool = False
+    #: every interface queue's length in packets (scenario.QUEUE by default; a switch of Fig. 8's deviation)
+    queue: int = QUEUE
 
     @property
     def label(self) -> str:
@@ -60,6 +63,8 @@ class Point:
         parts += [f"{k}={v}" for k, v in self.tcp]
         if self.ns2_phy:
             parts.append("phy=ns2_dsss")
+        if self.queue != QUEUE:
+            parts.append(f"queue={self.queue}")
         return ",".join(parts)
 
     @property
@@ -73,7 +78,7 @@ class Point:
     def sweep(self, prefix: str, replications: int) -> Sweep:
         base = scenario(aps=self.aps, flows_per_ap=self.flows_per_ap, fer=self.fer, delay=self.delay,
                         rate=self.rate, duration=self.duration, start=self.start, loss_at=self.loss_at,
-                        burst=self.burst, series=self.series, ns2_phy=self.ns2_phy)
+                        burst=self.burst, series=self.series, ns2_phy=self.ns2_phy, queue=self.queue)
         base["tcp"] |= dict(self.tcp)
         return Sweep(name=self.name(prefix), base=base, cells=variant_cells(self.variants),
                      replications=replications, seed0=1)

@@ -85,6 +85,7 @@ def scenario(
     burst: float = BURST,
     series: tuple[str, ...] = (),
     ns2_phy: bool = False,
+    queue: int = QUEUE,
 ) -> dict[str, Any]:
     """``aps`` infrastructure WLANs, each with ``flows_per_ap`` senders ``t<ap>_<k>`` about 10 m from
     their AP, each sending to the FTP receiver ``ftp`` behind the shared backbone.
@@ -98,7 +99,7 @@ def scenario(
         ap = f"ap{a}"
         nodes.append({"name": ap})
         links.append({"name": f"lan{a}", "a": ap, "b": "router", "rate": "100Mbps", "delay": "1ms",
-                      "queue": {"kind": "droptail", "packets": QUEUE}})
+                      "queue": {"kind": "droptail", "packets": queue}})
         stations: list[dict[str, Any]] = [{"node": ap, "position": ["0m", "0m"]}]
         for k in range(1, flows_per_ap + 1):
             t = f"t{a}_{k}"
@@ -113,10 +114,10 @@ def scenario(
             flows.append({"name": f"f{a}_{k}", "app": "bulk", "client": "ftp", "server": t, "start": start})
         radio = NS2_PHY if ns2_phy else {"phy": PHY, "rate": RATE, "propagation": {"model": "unit_disk"}}
         wlans.append({"name": f"wlan{a}", "mode": "infrastructure", **radio, "ap": ap,
-                      "queue": QUEUE, "stations": stations})
+                      "queue": queue, "stations": stations})
     nodes.append({"name": "ftp"})
     links.append({"name": "backbone", "a": "router", "b": "ftp", "rate": rate, "delay": delay,
-                  "queue": {"kind": "droptail", "packets": QUEUE}})
+                  "queue": {"kind": "droptail", "packets": queue}})
     return {
         "name": "adaptive_tcp",
         "duration": duration,
