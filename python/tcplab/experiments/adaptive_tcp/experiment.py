@@ -124,7 +124,9 @@ def _prose_constants() -> tuple[str, ...]:
     return (f"bursts of {BURST:g}", f"long slot, {RATE[:-4]} Mb/s", f"{PHY_BOUND_MBPS:g} Mb/s", "802.11g at 11 Mb/s",
             f"({nr:.2f} − {ad:.2f})/{nr:.2f}", f"({ww:.2f} − {ad:.2f})/{ww:.2f}", f"{red_nr:.1f} %", f"{red_ww:.1f} %",
             f"{DURATION[:-1]} s runs", f"{MULTI_DURATION[:-1]} s with 4 APs", "instead of 500 s",
-            f"D = {DEFAULT_DELAY[:-2]} ms", f"R = {DEFAULT_RATE[:-4]} Mb/s", f"{QUEUE}-packet interface queue",
+            f"D = {DEFAULT_DELAY[:-2]} ms", f"R = {DEFAULT_RATE[:-4]} Mb/s",
+            f"every interface queue at {QUEUE_SWITCH} packets instead of {QUEUE}",
+            f"up to {RWND_SEGMENTS} packets, outgrows {QUEUE}", f"the {QUEUE}-packet queues",
             "FER 0.1 %", "a loss every ~1000 packets", "802.11 DSSS 11 Mb/s", "ns-2 802.11 at 11 Mb/s")
 
 
