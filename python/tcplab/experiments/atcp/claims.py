@@ -41,4 +41,12 @@ CLAIMS: tuple[Claim, ...] = (
           reason=_PLOT + " (the lull's length is not printed)"),
     Claim("The data transfer starts much earlier in comparison to base TCP once the nodes are back in each other's range.",
           "§9", "not checked", reason=_PLOT + " (the restart times are not printed)"),
+    # Issue 39, session 16: two sentences the table had left out.
+    Claim("In static ad hoc networks, if the flows create enough channel contention to cause frequent route error "
+          "messages, the freezing the network state could lead to reduced throughput.", "§4", "not checked",
+          reason="reported from related work (ELFN, [ELFN-L]), not measured in this paper; our static trials "
+                 "tabulate the transfer times, not route errors"),
+    Claim("Some enhancements in the routing protocol will result in better performance in case of data transfers "
+          "involving multiple hops.", "§10", "not checked",
+          reason="a proposal for future work: no routing enhancement is specified or measured"),
 )
