@@ -38,7 +38,7 @@ from typing import Any
 
 import polars as pl
 
-from tcplab.experiments.base import Finding, Published, TableCell, span
+from tcplab.experiments.base import Finding, Published, TableCell
 from tcplab.runner import Sweep
 from tcplab.stats import Summary, at_least, combine, paired_diff, summarise, within
 from tcplab.store import Store
