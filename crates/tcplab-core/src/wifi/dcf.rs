@@ -303,6 +303,7 @@ impl Dcf {
     }
 
     /// Whether the station's own transmission is under way (until its end is processed).
+    #[inline]
     pub fn is_transmitting(&self) -> bool {
         self.tx_until.is_some()
     }
@@ -318,6 +319,7 @@ impl Dcf {
 
     /// The instant this station may start counting (idle reference + IFS), or None while the
     /// medium is busy for it or it is in a frame exchange.
+    #[inline]
     fn access_start(&self, phy: &PhyParams) -> Option<SimTime> {
         if self.tx_until.is_some() || self.busy || self.wait != Wait::None || self.resp.is_some() {
             return None;
@@ -354,6 +356,7 @@ impl Dcf {
     }
 
     /// Starts counting if the medium is idle and something needs access.
+    #[inline]
     fn resume(&mut self, phy: &PhyParams) {
         if self.due.is_some() || (self.hol.is_none() && self.backoff.is_none()) {
             return;
@@ -364,6 +367,7 @@ impl Dcf {
     }
 
     /// A post-backoff that ran out with nothing to send leaves no backoff pending.
+    #[inline]
     fn settle(&mut self, now: SimTime) {
         if self.hol.is_none() {
             if let Some(d) = self.due {
@@ -386,6 +390,7 @@ impl Dcf {
     }
 
     /// The next instant `on_timer` must run.
+    #[inline]
     pub fn next_deadline(&self) -> Option<SimTime> {
         let mut t: Option<SimTime> = None;
         let mut take = |x: SimTime| t = Some(t.map_or(x, |y: SimTime| y.min(x)));
@@ -405,6 +410,29 @@ impl Dcf {
             }
         }
         t
+    }
+
+    /// Everything that decides this MAC's future behaviour but its queue and random stream,
+    /// in a form tests can compare.
+    #[cfg(test)]
+    fn state(&self) -> String {
+        format!(
+            "{:?}",
+            (
+                (self
+                    .hol
+                    .map(|h| (h.q, h.seq, h.src, h.lrc, h.attempts, h.data_tx))),
+                (self.seq_next, self.cw, self.backoff, self.due),
+                (
+                    self.busy,
+                    self.rx_locked,
+                    self.tx_until,
+                    self.phys_idle_since
+                ),
+                (self.nav_until, self.floor, self.eifs, self.wait),
+                (self.resp, self.rts_nav, &self.dup, self.down),
+            )
+        )
     }
 
     // ------------------------------------------------------------------ inputs
@@ -1114,6 +1142,41 @@ mod tests {
 
     // ------------------------------------------------------------------ quiet inputs
 
+    /// Gives `macs` (driven alike; the first one's frames decide) their own deadlines and the
+    /// end of their own transmission `tx_end`, in time order, up to `t`, calling `after` after
+    /// each input.
+    fn run_own_events(
+        macs: &mut [&mut Mac],
+        tx_end: &mut Option<SimTime>,
+        t: SimTime,
+        mut after: impl FnMut(&[&mut Mac]),
+    ) {
+        loop {
+            let d = macs[0].dcf.next_deadline().filter(|&d| d <= t);
+            let e = tx_end.filter(|&e| e <= t);
+            match (d, e) {
+                (Some(d), e) if e.is_none_or(|e| d < e) => {
+                    let n = macs[0].sent().len();
+                    for m in macs.iter_mut() {
+                        m.input(d.max(m.now), Input::Timer);
+                    }
+                    if macs[0].sent().len() > n {
+                        let (at, f) = *macs[0].sent().last().unwrap();
+                        *tx_end = Some(at + macs[0].phy.duration(f.bytes, f.rate));
+                    }
+                }
+                (_, Some(e)) => {
+                    *tx_end = None;
+                    for m in macs.iter_mut() {
+                        m.input(e.max(m.now), Input::TxEnd);
+                    }
+                }
+                _ => break,
+            }
+            after(macs);
+        }
+    }
+
     /// The channel neither runs actions nor re-arms a hearer's timer after `Dcf::sense` (a
     /// frame's start): that is exact only if these inputs never bring the next deadline
     /// forward. Random but consistent input sequences (frames of others starting and ending,
@@ -1137,26 +1200,7 @@ mod tests {
             let mut pkt = 0;
             let mut t = us(0);
             for _ in 0..4000 {
-                // Own transmission ends and deadlines, in time order, up to `t`.
-                loop {
-                    let d = mac.dcf.next_deadline().filter(|&d| d <= t);
-                    let e = tx_end.filter(|&e| e <= t);
-                    match (d, e) {
-                        (Some(d), e) if e.is_none_or(|e| d < e) => {
-                            let n = mac.sent().len();
-                            mac.input(d.max(mac.now), Input::Timer);
-                            if mac.sent().len() > n {
-                                let (at, f) = *mac.sent().last().unwrap();
-                                tx_end = Some(at + mac.phy.duration(f.bytes, f.rate));
-                            }
-                        }
-                        (_, Some(e)) => {
-                            tx_end = None;
-                            mac.input(e.max(mac.now), Input::TxEnd);
-                        }
-                        _ => break,
-                    }
-                }
+                run_own_events(&mut [&mut mac], &mut tx_end, t, |_| {});
                 mac.now = t;
                 match rng.below(4) {
                     0 => {
@@ -1231,8 +1275,10 @@ mod tests {
     /// `rx_end` for a reception's end and the medium turning idle) against the inputs one by
     /// one through `sense` and `handle`: two MACs with the same stream driven by the same random
     /// consistent sequences (real CW, RTS/CTS on and off, packets, own transmissions, timers,
-    /// NAV from overheard frames) ask for the same actions and have the same deadline and
-    /// counters after every step.
+    /// NAV from overheard frames) ask for the same actions and have the same deadline, counters
+    /// and whole state (`Dcf::state`) after every step. (Checked by breaking the merged call:
+    /// with `rx_end` turning the medium idle before the reception's end, seed 11 fails on the
+    /// deadline.)
     #[test]
     fn merged_frame_start_and_end_calls_equal_the_inputs_one_by_one() {
         let mut compared = 0;
@@ -1252,33 +1298,12 @@ mod tests {
                 assert_eq!(a.trace, b.trace, "seed {seed}");
                 assert_eq!(a.dcf.next_deadline(), b.dcf.next_deadline(), "seed {seed}");
                 assert_eq!(a.dcf.stats, b.dcf.stats, "seed {seed}");
+                assert_eq!(a.dcf.state(), b.dcf.state(), "seed {seed}");
             };
             for _ in 0..4000 {
-                // Both MACs' own deadlines and transmission ends, in time order, up to `t`.
-                loop {
-                    let d = one.dcf.next_deadline().filter(|&d| d <= t);
-                    let e = tx_end.filter(|&e| e <= t);
-                    match (d, e) {
-                        (Some(d), e) if e.is_none_or(|e| d < e) => {
-                            let n = one.sent().len();
-                            for m in [&mut one, &mut merged] {
-                                m.input(d.max(m.now), Input::Timer);
-                            }
-                            if one.sent().len() > n {
-                                let (at, f) = *one.sent().last().unwrap();
-                                tx_end = Some(at + one.phy.duration(f.bytes, f.rate));
-                            }
-                        }
-                        (_, Some(e)) => {
-                            tx_end = None;
-                            for m in [&mut one, &mut merged] {
-                                m.input(e.max(m.now), Input::TxEnd);
-                            }
-                        }
-                        _ => break,
-                    }
-                    same(&one, &merged);
-                }
+                run_own_events(&mut [&mut one, &mut merged], &mut tx_end, t, |m| {
+                    same(m[0], m[1])
+                });
                 one.now = t;
                 merged.now = t;
                 match rng.below(4) {

@@ -704,17 +704,6 @@ impl Wifi {
         self.acts.clear();
     }
 
-    /// Draws station `s`'s sending (`tx`) or receiving chain for one data frame transmission
-    /// attempt; false without a draw when its errors act above the MAC.
-    fn frame_error(&mut self, s: u32, tx: bool) -> bool {
-        let st = &mut self.stations[s as usize];
-        match (st.loss_above_mac, tx) {
-            (true, _) => false,
-            (false, true) => st.loss_tx.lose(&mut st.rng_tx),
-            (false, false) => st.loss_rx.lose(&mut st.rng_rx),
-        }
-    }
-
     /// Hands a packet station `r`'s MAC received (from station `src`) to the network layer,
     /// unless an error model acting above the MAC drops it there: once per packet, after the
     /// MAC acknowledged it, so no MAC retry recovers it (ns-2's error model between LL and MAC).
@@ -789,8 +778,16 @@ impl Wifi {
             // The list is lent out for the pass (nothing in it reads the sender's own list), so
             // the loop walks a slice instead of indexing the station table for each hearer.
             let nbrs = std::mem::take(&mut self.stations[s as usize].nbrs);
+            let Wifi {
+                radios,
+                stations,
+                wlans,
+                ..
+            } = self;
+            // Every hearer is a member of the sender's WLAN.
+            let phy = &wlans[w].cfg.phy;
             for &nb in &nbrs {
-                let r = &mut self.radios[nb.sta as usize];
+                let r = &mut radios[nb.sta as usize];
                 if r.down {
                     continue;
                 }
@@ -811,7 +808,8 @@ impl Wifi {
                 }
                 r.sensed += 1;
                 let first = r.sensed == 1;
-                let sending = self.stations[nb.sta as usize].mac.is_transmitting();
+                let mac = &mut stations[nb.sta as usize].mac;
+                let sending = mac.is_transmitting();
                 let new = RxLock {
                     tx: id,
                     power: nb.reach.power,
@@ -860,10 +858,6 @@ impl Wifi {
                 }
                 // These inputs ask for no action and bring no deadline forward (`Dcf::sense`):
                 // the hearer's timer stays as it is.
-                let (phy, mac) = (
-                    &self.wlans[w].cfg.phy,
-                    &mut self.stations[nb.sta as usize].mac,
-                );
                 // `MediumBusy` if the medium was idle here, then `RxStart` or `Captured`, in one
                 // call (`Dcf::sense_start`).
                 let arrival = first.then(|| now + nb.delay);
@@ -901,10 +895,8 @@ impl Wifi {
         let tx_phy = self.stations[s as usize].loss_phy;
         let hearers = std::mem::take(&mut self.txs[id as usize].hearers);
         self.mac_input_at(now, end, s, Input::TxEnd);
-        let noise = match &self.wlans[self.stations[s as usize].wlan as usize]
-            .cfg
-            .reception
-        {
+        let w = self.stations[s as usize].wlan as usize;
+        let noise = match &self.wlans[w].cfg.reception {
             Reception::Threshold => None,
             Reception::Sinr(p) => Some(p.noise_w),
         };
@@ -926,10 +918,25 @@ impl Wifi {
             if !reach.sensed {
                 continue; // it was interference only
             }
+            // The hearer's state is read and written through one borrow each of its radio and
+            // its station (the trace lists and the WLAN's parameters are other fields).
+            let Wifi {
+                radios,
+                stations,
+                wlans,
+                frames,
+                collision_trace,
+                io,
+                acts,
+                ..
+            } = self;
+            let ri = r as usize;
+            let radio = &mut radios[ri];
+            radio.sensed -= 1;
+            // Reception inputs leave `sensed` alone (they start no frame).
+            let idle = radio.sensed == 0;
             let mut outcome = {
-                let radio = &mut self.radios[r as usize];
-                let st = &mut self.stations[r as usize];
-                radio.sensed -= 1;
+                let st = &mut stations[ri];
                 match radio.rx {
                     Some(lock) if lock.tx == id => {
                         radio.rx = None;
@@ -940,7 +947,7 @@ impl Wifi {
                                 && st.rng_rx.uniform() < radio.sinr.ln_success.exp());
                         if lock.collided && (noise.is_none() || !sinr_ok) {
                             st.mac.stats.rx_collisions += 1;
-                            if let Some(tr) = self.collision_trace.as_mut() {
+                            if let Some(tr) = collision_trace.as_mut() {
                                 tr.push(frame_record(at, r, FrameEvent::RxCollision, &f));
                             }
                             Outcome::Collided
@@ -958,22 +965,25 @@ impl Wifi {
             // broadcast); the sender's and the receiver's chains each advance once per frame
             // (unless they act above the MAC: `deliver_up`). A chain acting below the MAC
             // (`loss_phy`) hits every frame instead: the sender's marked the frame at its
-            // start, the receiver's draws for each frame it decodes.
+            // start, the receiver's draws for each frame it decodes. (Each chain is a stream of
+            // its own, so the sender's draw and the receiver's need no fixed order.)
             if outcome == Outcome::Ok {
                 let data = f.kind == FrameKind::Data && addressee;
                 let lost_tx = if tx_phy {
                     tx_err
                 } else {
-                    data && self.frame_error(s, true)
+                    data && {
+                        let st = &mut stations[s as usize];
+                        !st.loss_above_mac && st.loss_tx.lose(&mut st.rng_tx)
+                    }
                 };
-                let lost_rx = if self.stations[r as usize].loss_phy {
-                    let st = &mut self.stations[r as usize];
+                let st = &mut stations[ri];
+                let lost_rx = if st.loss_phy {
                     st.loss_rx.lose(&mut st.rng_rx)
                 } else {
-                    data && self.frame_error(r, false)
+                    data && !st.loss_above_mac && st.loss_rx.lose(&mut st.rng_rx)
                 };
                 if lost_tx || lost_rx {
-                    let st = &mut self.stations[r as usize];
                     if addressee {
                         st.mac.stats.rx_errors += 1;
                     }
@@ -988,10 +998,10 @@ impl Wifi {
                     FrameKind::Data | FrameKind::Rts => s,
                     FrameKind::Ack | FrameKind::Cts => r,
                 };
-                self.stations[waiter as usize].mac.stats.tx_collisions += 1;
+                stations[waiter as usize].mac.stats.tx_collisions += 1;
             }
             if addressee {
-                if let Some(tr) = self.frames.as_mut() {
+                if let Some(tr) = frames.as_mut() {
                     let ev = match outcome {
                         Outcome::Ok => FrameEvent::RxOk,
                         Outcome::Error => FrameEvent::RxError,
@@ -1001,16 +1011,15 @@ impl Wifi {
                     tr.push(frame_record(at, r, ev, &f));
                 }
             }
-            if outcome == Outcome::Ok && self.stations[r as usize].pcap_80211 {
-                self.io.air.push(AirFrame {
+            let st = &mut stations[ri];
+            if outcome == Outcome::Ok && st.pcap_80211 {
+                io.air.push(AirFrame {
                     t: at,
                     sta: r,
                     frame: f,
                     power_w: Some(reach.power),
                 });
             }
-            // Reception inputs leave `sensed` alone (they start no frame).
-            let idle = self.radios[r as usize].sensed == 0;
             let input = match outcome {
                 Outcome::Ok => Some(Input::Frame(&f)),
                 Outcome::Collided | Outcome::TooWeak | Outcome::Error => Some(Input::FrameError),
@@ -1021,16 +1030,10 @@ impl Wifi {
                 // actions carried out after both (`Dcf::rx_end` says why that is exact), and
                 // one re-arm: MediumIdle removes no deadline, so the one after it is never
                 // later than the one after the reception's end and would supersede it.
-                let cfg = &self.wlans[self.stations[r as usize].wlan as usize].cfg;
-                self.stations[r as usize].mac.rx_end(
-                    at,
-                    input,
-                    idle,
-                    &cfg.phy,
-                    &cfg.mac,
-                    &mut self.acts,
-                );
-                if !self.acts.is_empty() {
+                // (Every hearer is a member of the sender's WLAN.)
+                let cfg = &wlans[w].cfg;
+                st.mac.rx_end(at, input, idle, &cfg.phy, &cfg.mac, acts);
+                if !acts.is_empty() {
                     self.run_actions(now, r);
                 }
                 self.rearm(now, r);

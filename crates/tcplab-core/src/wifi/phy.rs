@@ -367,13 +367,19 @@ impl PhyParams {
 
     /// Rate of control frames (RTS, CTS, ACK) that accompany data at `data_rate`.
     pub fn control_rate(&self, data_rate: u64) -> u64 {
-        let lowest = self.basic_rates.iter().copied().min().unwrap_or(MBPS);
-        self.basic_rates
-            .iter()
-            .copied()
-            .filter(|&r| r <= data_rate)
-            .max()
-            .unwrap_or(lowest)
+        // One pass over the set: the highest basic rate not above `data_rate`, else the lowest.
+        let (mut lowest, mut best) = (u64::MAX, None::<u64>);
+        for &r in &self.basic_rates {
+            lowest = lowest.min(r);
+            if r <= data_rate && best.is_none_or(|b| r > b) {
+                best = Some(r);
+            }
+        }
+        best.unwrap_or(if self.basic_rates.is_empty() {
+            MBPS
+        } else {
+            lowest
+        })
     }
 
     /// MPDU length of a data frame carrying an IP datagram of `ip_len` bytes.
@@ -537,6 +543,21 @@ mod tests {
         // Data below every basic rate: control frames at the lowest basic rate.
         let g = PhyParams::erp_ofdm(false);
         assert_eq!(g.control_rate(MBPS), 6 * MBPS);
+    }
+
+    #[test]
+    fn control_frames_take_the_highest_basic_rate_not_above_the_data_rate() {
+        // 10.6.6.5.2: the highest rate of the BSSBasicRateSet not above the data rate, in any
+        // order of the set; below all of them, the lowest; no set at all, 1 Mb/s.
+        let mut p = PhyParams::erp_ofdm(false);
+        p.basic_rates = vec![24 * MBPS, 6 * MBPS, 12 * MBPS];
+        assert_eq!(p.control_rate(54 * MBPS), 24 * MBPS);
+        assert_eq!(p.control_rate(18 * MBPS), 12 * MBPS);
+        assert_eq!(p.control_rate(12 * MBPS), 12 * MBPS);
+        assert_eq!(p.control_rate(9 * MBPS), 6 * MBPS);
+        assert_eq!(p.control_rate(2 * MBPS), 6 * MBPS);
+        p.basic_rates.clear();
+        assert_eq!(p.control_rate(11 * MBPS), MBPS);
     }
 
     #[test]
