@@ -80,6 +80,7 @@ const DSR_FIELDS: &[&str] = &[
     "snoop_forward_only",
     "control_failures",
     "relay_discovery",
+    "keep_request_backoff",
 ];
 
 /// Fields only DSR reads (AODV reads the rest of `DSR_FIELDS`).
@@ -92,6 +93,7 @@ const DSR_ONLY: &[&str] = &[
     "snoop_forward_only",
     "control_failures",
     "relay_discovery",
+    "keep_request_backoff",
 ];
 
 /// Fields DSDV reads.
@@ -212,6 +214,10 @@ pub struct RoutingSpec {
     /// requests for it (ns-2 NEW_SALVAGE_LOGIC; ns2 preset: true, rfc4728: false: dropped).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relay_discovery: Option<bool>,
+    /// DSR: a destination's route-request backoff is kept across discoveries until a route
+    /// reply for it arrives (ns-2's request table; ns2 preset: true, rfc4728: false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keep_request_backoff: Option<bool>,
     /// DSDV: period of full dumps (ns-2 15 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update_interval: Option<Duration>,
@@ -330,6 +336,7 @@ pub fn dsr_params(r: &RoutingSpec) -> DsrParams {
     set(&mut p.snoop_forward_only, r.snoop_forward_only);
     set(&mut p.control_failures, r.control_failures);
     set(&mut p.relay_discovery, r.relay_discovery);
+    set(&mut p.keep_request_backoff, r.keep_request_backoff);
     p
 }
 

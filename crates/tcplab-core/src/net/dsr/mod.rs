@@ -65,6 +65,9 @@ pub struct Dsr {
     seen: HashMap<Addr, VecDeque<u16>>,
     buffer: SendBuffer,
     discoveries: BTreeMap<Addr, Discovery>,
+    /// Request backoffs of ended discoveries that no Route Reply cleared
+    /// (`keep_request_backoff`): the next discovery for the destination continues them.
+    backoffs: BTreeMap<Addr, Discovery>,
     /// Jittered rebroadcasts waiting to go: (due, order, packet).
     pending: super::pending::Pending,
     /// Packets handed back by the MAC that `route` is to salvage.
@@ -105,6 +108,7 @@ impl Dsr {
             seen: HashMap::new(),
             buffer: SendBuffer::new(params.buffer_capacity, params.buffer_timeout),
             discoveries: BTreeMap::new(),
+            backoffs: BTreeMap::new(),
             pending: Default::default(),
             salvage: BTreeSet::new(),
             relay_held: BTreeSet::new(),
@@ -302,7 +306,7 @@ impl Dsr {
                     }
                     io.reroute.push(id);
                 }
-                let discovery = self.discoveries.remove(&dst);
+                let discovery = self.end_discovery(dst);
                 if let Some(d) = discovery {
                     self.stats.discovery_done(d.started, now);
                 }
@@ -358,20 +362,43 @@ impl Dsr {
         if !own {
             self.relay_held.insert(id);
         }
-        match self.discoveries.entry(dst) {
-            std::collections::btree_map::Entry::Vacant(e) => {
-                e.insert(Discovery {
-                    started: now,
-                    cycles: 0,
-                    cycle_at: now,
-                    propagated: false,
-                    own,
-                });
-                self.stats.discoveries += 1;
-                self.request_cycle(now, dst, io);
-            }
-            std::collections::btree_map::Entry::Occupied(mut e) => e.get_mut().own |= own,
+        if let Some(d) = self.discoveries.get_mut(&dst) {
+            d.own |= own;
+            return;
         }
+        self.stats.discoveries += 1;
+        let kept = self.backoffs.remove(&dst);
+        let mut d = kept.unwrap_or(Discovery {
+            started: now,
+            cycles: 0,
+            cycle_at: now,
+            propagated: false,
+            own,
+        });
+        (d.started, d.own) = (now, own);
+        self.discoveries.insert(dst, d);
+        // ns-2 `getRouteForPacket` → `BackOffTest`: a new request cycle only once the
+        // destination's backoff allows it (at once for a destination never asked for).
+        if kept.is_none() || now >= d.cycle_at + self.p.request_wait(d.cycles) {
+            self.request_cycle(now, dst, io);
+        } else if !d.propagated && now >= d.cycle_at + self.p.nonprop_timeout {
+            // ns-2: the last request was a non-propagating one that went unanswered; an own
+            // packet sends the propagating one now (a forwarder's never does).
+            self.discoveries.get_mut(&dst).unwrap().propagated = true;
+            if own {
+                self.send_request(now, dst, DISCOVERY_HOP_LIMIT, io);
+            }
+        }
+    }
+
+    /// Ends the discovery for `dst`; with `keep_request_backoff` its backoff is kept for the
+    /// next one (ns-2's request table entry outlives the packets it was made for).
+    fn end_discovery(&mut self, dst: Addr) -> Option<Discovery> {
+        let d = self.discoveries.remove(&dst)?;
+        if self.p.keep_request_backoff {
+            self.backoffs.insert(dst, d);
+        }
+        Some(d)
     }
 
     /// Held forwarded packets the buffer dropped are no longer held.
@@ -614,6 +641,8 @@ impl Dsr {
             // RFC §8.2.5: the initiator caches the route and sends what waited for it.
             self.cache.add(&path, now, true);
             self.release_ready(now, io);
+            // ns-2 `acceptRouteReply`: a reply clears the backoff of the node its route ends at.
+            self.backoffs.remove(&peer);
             return;
         }
         if self.p.snoop {
@@ -1022,7 +1051,7 @@ impl RoutingAgent for Dsr {
             .collect();
         for (dst, propagated, own) in due {
             if !self.buffer.has(dst) {
-                self.discoveries.remove(&dst); // nothing waits for it any more
+                self.end_discovery(dst); // nothing waits for it any more
             } else if !propagated {
                 // RFC §8.2.1: no reply within NonpropRequestTimeout, so a propagating request;
                 // not for a forwarder's packets (ns-2 `dsr_salvage_allow_propagating` 0).

@@ -95,6 +95,14 @@ pub struct DsrParams {
     /// such packet instead (ns-2 NEW_SALVAGE_LOGIC: `dsr_salvage_max_requests` 1,
     /// `dsr_salvage_allow_propagating` 0). Off: the packet is dropped (RFC §8.3.4).
     pub relay_discovery: bool,
+    /// A destination's request backoff outlives the discovery: the cycles sent and when the
+    /// last went are kept after the discovery ends without a Route Reply for that destination
+    /// (the route came from snooping, or the packets left or were dropped), and the next
+    /// discovery for it waits out that backoff and continues it. Only a reply whose route ends
+    /// at the destination clears it (ns-2 `RequestTable` entry's `rt_reqs_outstanding` and
+    /// `last_rt_req`, tested by `BackOffTest`, reset only in `acceptRouteReply`). Off: each
+    /// discovery starts afresh (RFC §8.2.1 describes the backoff within one discovery).
+    pub keep_request_backoff: bool,
 }
 
 impl DsrParams {
@@ -128,6 +136,7 @@ impl DsrParams {
             grat_table: usize::MAX,
             control_failures: false,
             relay_discovery: false,
+            keep_request_backoff: false,
         }
     }
 
@@ -146,6 +155,7 @@ impl DsrParams {
             grat_table: 10,
             control_failures: true,
             relay_discovery: true,
+            keep_request_backoff: true,
             ..DsrParams::rfc4728()
         }
     }

@@ -846,3 +846,43 @@ fn a_forwarders_unanswered_request_ends_in_a_drop_at_the_next_cycle() {
     // Held from the MAC's report at 2 (three hop times after t) until the cycle 2 s on.
     assert_eq!(drop.0, t + ms(3) + SimTime::from_secs(2));
 }
+
+/// ns-2's request table (`keep_request_backoff`): a forwarder whose request for node 3 went
+/// unanswered, and whose held packet was dropped at the next cycle (2 s on), keeps that
+/// backoff after the discovery ended (the next cycle, 8 s later, found nothing waiting). The
+/// next packet it cannot salvage for 3 is dropped at once, with no request (ns-2
+/// `BackOffTest` passes, `rt_reqs_outstanding` then exceeds `dsr_salvage_max_requests`). Off,
+/// a new discovery asks again and drops the packet 2 s on.
+#[test]
+fn a_destinations_request_backoff_outlives_the_discovery() {
+    for keep in [true, false] {
+        let mut p = DsrParams::ns2();
+        p.keep_request_backoff = keep;
+        let mut n = string(4, p);
+        n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(1));
+        n.fail_link(2, 3);
+        let t1 = n.now;
+        let first = n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(12));
+        let drop1 = n.dropped.iter().find(|d| d.2 == first).expect("dropped").0;
+        assert_eq!(drop1, t1 + ms(3) + SimTime::from_secs(2));
+        assert!(n.nodes[2].discoveries.is_empty(), "the discovery ended");
+        // The source learns the way through 2 again (as from a snooped packet), not by a reply.
+        n.nodes[0].cache.add(&addrs(&[0, 1, 2, 3]), n.now, true);
+        let before = n.sent_by(2, is(RREQ)).len();
+        let t2 = n.now;
+        let second = n.send_data(0, 3);
+        n.run_until(SimTime::from_secs(20));
+        let reqs = n.sent_by(2, is(RREQ)).len() - before;
+        let drop2 = n.dropped.iter().find(|d| d.2 == second).expect("dropped");
+        assert_eq!((drop2.1, drop2.3), (2, DropReason::LinkBroken));
+        if keep {
+            assert_eq!(reqs, 0, "the kept backoff allows no request for it");
+            assert_eq!(drop2.0, t2 + ms(3), "dropped at once");
+        } else {
+            assert_eq!(reqs, 1, "a fresh discovery asks");
+            assert_eq!(drop2.0, t2 + ms(3) + SimTime::from_secs(2));
+        }
+    }
+}
