@@ -319,9 +319,7 @@ mod tests {
         }
         q.retain(|ev| !matches!(ev, Event::App(i) if i % 3 == 0));
         assert_eq!(q.len(), kept.len());
-        let order = |q: &mut EventQueue| {
-            std::iter::from_fn(|| q.pop().map(|(t, ev)| (t, ev))).collect::<Vec<_>>()
-        };
+        let order = |q: &mut EventQueue| std::iter::from_fn(|| q.pop()).collect::<Vec<_>>();
         assert_eq!(order(&mut q), order(&mut kept));
     }
 
