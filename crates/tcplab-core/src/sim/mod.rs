@@ -6,7 +6,9 @@
 //! (scenario, seed, version).
 //!
 //! **Cancellation** is lazy: a component that re-arms a timer schedules a new wake-up tagged with a
-//! fresh generation number; a wake-up whose generation is stale is discarded when popped.
+//! fresh generation number; a wake-up whose generation is stale is discarded when popped. The
+//! world sweeps such dead wake-ups out (`retain`) once they could be half the queue
+//! (`world/census.rs`), so a timer re-armed earlier over and over does not grow the heap.
 
 use crate::ids::{IfaceId, PktId, SockId};
 use crate::time::SimTime;
