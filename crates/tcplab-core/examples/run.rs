@@ -22,7 +22,17 @@ fn main() {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
         })
         .collect();
-    match api::run(&text, Format::Toml, seed, &overrides, None) {
+    // TCPLAB_MEMORY_CENSUS=1: the sizes of the containers that could grow with the run, at the
+    // end, on stderr (issue 35's memory work).
+    let census = std::env::var_os("TCPLAB_MEMORY_CENSUS").is_some();
+    let result = api::prepare(&text, Format::Toml, seed, &overrides, None).and_then(|mut p| {
+        while !p.step(u64::MAX)? {}
+        if census {
+            eprintln!("{:?}", p.memory_census());
+        }
+        p.finish()
+    });
+    match result {
         Ok(out) => println!(
             "{}",
             serde_json::to_string_pretty(&out.summary).unwrap_or_default()

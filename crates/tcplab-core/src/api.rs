@@ -530,6 +530,11 @@ impl Prepared {
             .collect()
     }
 
+    /// Sizes of the containers that could grow with the run (issue 35's memory test).
+    pub fn memory_census(&self) -> crate::world::MemoryCensus {
+        self.world.memory_census()
+    }
+
     /// Runs up to `budget` events; `Ok(true)` when the run is over.
     pub fn step(&mut self, budget: u64) -> Result<bool, Error> {
         self.world.run_for(budget).map_err(Error::Simulation)

@@ -13,6 +13,7 @@ mod flowstats;
 mod frames;
 mod fuzz_scenarios;
 mod linux_profile;
+mod memory;
 mod mobility;
 mod net_series;
 mod network;

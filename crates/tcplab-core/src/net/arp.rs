@@ -70,6 +70,15 @@ impl ArpTable {
         &mut self.entries[i]
     }
 
+    /// Entries held (neighbours ever addressed or heard from).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// Whether `peer`'s address is known.
     pub fn resolved(&self, peer: u32) -> bool {
         self.entries.iter().any(|e| e.peer == peer && e.up)

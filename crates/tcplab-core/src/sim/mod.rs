@@ -6,7 +6,9 @@
 //! (scenario, seed, version).
 //!
 //! **Cancellation** is lazy: a component that re-arms a timer schedules a new wake-up tagged with a
-//! fresh generation number; a wake-up whose generation is stale is discarded when popped.
+//! fresh generation number; a wake-up whose generation is stale is discarded when popped. The
+//! world sweeps such dead wake-ups out (`retain`) once they could be half the queue
+//! (`world/census.rs`), so a timer re-armed earlier over and over does not grow the heap.
 
 use crate::ids::{IfaceId, PktId, SockId};
 use crate::time::SimTime;
@@ -125,6 +127,70 @@ impl EventQueue {
         self.heap.is_empty()
     }
 
+    /// The heap vector's allocated slots (memory census: `World::memory_census`).
+    pub fn capacity(&self) -> usize {
+        self.heap.capacity()
+    }
+
+    /// Every pending event and its time, in no particular order (memory census).
+    pub fn iter(&self) -> impl Iterator<Item = (SimTime, Event)> + '_ {
+        self.heap
+            .iter()
+            .map(|e| (SimTime((e.key >> 64) as u64), e.ev))
+    }
+
+    /// Pending events by kind, in `Event`'s declaration order (memory census).
+    pub fn count_by_kind(&self) -> [usize; 10] {
+        let mut n = [0; 10];
+        for e in &self.heap {
+            let k = match e.ev {
+                Event::TxDone(_) => 0,
+                Event::Arrive(..) => 1,
+                Event::SockTimer(..) => 2,
+                Event::App(_) => 3,
+                Event::WifiTimer(..) => 4,
+                Event::WifiRxEnd(_) => 5,
+                Event::WifiLink(..) => 6,
+                Event::AgentTimer(..) => 7,
+                Event::RoutingTimer(..) => 8,
+                Event::Mobility => 9,
+            };
+            n[k] += 1;
+        }
+        n
+    }
+
+    /// Removes the events `keep` rejects (superseded timer wake-ups) and restores the heap
+    /// order. The keys are unique, so the events left pop exactly as they would have.
+    pub fn retain(&mut self, mut keep: impl FnMut(Event) -> bool) {
+        self.heap.retain(|e| keep(e.ev));
+        // Floyd's heap construction: sink every inner node, the last first.
+        for i in (0..self.heap.len() / 2).rev() {
+            self.sink(i);
+        }
+    }
+
+    /// Moves the entry at `i` down until both children are later.
+    fn sink(&mut self, mut i: usize) {
+        let h = &mut self.heap;
+        let n = h.len();
+        let e = h[i];
+        loop {
+            let l = 2 * i + 1;
+            if l >= n {
+                break;
+            }
+            let r = l + 1;
+            let c = if r < n && h[r].key < h[l].key { r } else { l };
+            if e.key <= h[c].key {
+                break;
+            }
+            h[i] = h[c];
+            i = c;
+        }
+        h[i] = e;
+    }
+
     /// Moves the entry at `i` towards the root until its parent is earlier.
     #[inline]
     fn sift_up(&mut self, mut i: usize) {
@@ -238,6 +304,25 @@ mod tests {
                 .map(|Reverse((t, _, a))| (SimTime(*t), Event::App(*a)));
             assert_eq!(q.peek(), want, "peek {i}");
         }
+    }
+
+    #[test]
+    fn retain_removes_only_the_rejected_and_the_rest_pop_in_order() {
+        let mut rng = crate::rng::Rng::derive(3, crate::rng::StreamId::Custom(0x52));
+        let mut q = EventQueue::new();
+        let mut kept = EventQueue::new();
+        for i in 0..500u32 {
+            let t = SimTime(rng.below(50));
+            q.schedule(t, Event::App(i));
+            // The reference holds only the kept events, scheduled in the same order.
+            if i % 3 != 0 {
+                kept.schedule(t, Event::App(i));
+            }
+        }
+        q.retain(|ev| !matches!(ev, Event::App(i) if i % 3 == 0));
+        assert_eq!(q.len(), kept.len());
+        let order = |q: &mut EventQueue| std::iter::from_fn(|| q.pop()).collect::<Vec<_>>();
+        assert_eq!(order(&mut q), order(&mut kept));
     }
 
     #[test]

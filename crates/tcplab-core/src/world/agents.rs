@@ -82,10 +82,14 @@ impl World {
         let slot = &mut self.agents[a];
         if let Some(t) = slot.agent.poll_timeout() {
             if slot.wake.0.is_none_or(|cur| t < cur) {
+                let superseded = slot.wake.0.is_some();
                 slot.wake.1 = slot.wake.1.wrapping_add(1);
                 slot.wake.0 = Some(t);
                 self.queue
                     .schedule(t.max(self.now), Event::AgentTimer(a as u32, slot.wake.1));
+                if superseded {
+                    self.note_superseded();
+                }
             }
         }
     }
@@ -181,7 +185,7 @@ pub struct AgentSlot {
     /// Address of the mobile whose connections the agent handles.
     pub mobile: Addr,
     pub agent: AnyAgent,
-    wake: (Option<SimTime>, u32),
+    pub(super) wake: (Option<SimTime>, u32),
 }
 
 /// At a mobile: sends disconnection feedback (seed 000) to its intermediate host when its own

@@ -124,10 +124,14 @@ impl World {
         if let Some(t) = self.sockets[s.idx()].poll_timeout() {
             let w = &mut self.sock_wake[s.idx()];
             if w.0.is_none_or(|cur| t < cur) {
+                let superseded = w.0.is_some();
                 w.1 = w.1.wrapping_add(1);
                 w.0 = Some(t);
                 self.queue
                     .schedule(t.max(self.now), Event::SockTimer(s, w.1));
+                if superseded {
+                    self.note_superseded();
+                }
             }
         }
     }

@@ -349,10 +349,14 @@ impl World {
         };
         let w = &mut self.routing_wake[node.idx()];
         if w.0.is_none_or(|cur| t < cur) {
+            let superseded = w.0.is_some();
             w.1 = w.1.wrapping_add(1);
             w.0 = Some(t);
             self.queue
                 .schedule(t.max(self.now), Event::RoutingTimer(node.0, w.1));
+            if superseded {
+                self.note_superseded();
+            }
         }
     }
 

@@ -14,6 +14,7 @@ mod agents;
 mod apps;
 mod arp;
 mod capture;
+mod census;
 mod error;
 mod events;
 mod flowstats;
@@ -43,6 +44,7 @@ use crate::trace::{PcapWriter, SeriesSet};
 use crate::wifi::{Wakeup, Wifi};
 
 pub use agents::{AgentSlot, FeedbackSender};
+pub use census::MemoryCensus;
 pub use error::SimError;
 pub use hash::FxHasher;
 pub use links::{Iface, IfaceStats, Link, LinkDir};
@@ -63,6 +65,12 @@ pub struct World {
     /// (false: the slower path, kept for the test that compares the two).
     pub lazy_wakeups: bool,
     queue: EventQueue,
+    /// Timer wake-ups superseded by an earlier re-arm since the queue was last swept
+    /// (`census.rs`, `note_superseded`).
+    superseded: usize,
+    /// Whether superseded wake-ups are swept out of the queue (`census.rs`; false only for
+    /// the test that shows the queue growing without it).
+    pub sweep_superseded: bool,
 
     nodes: Vec<Node>,
     /// Each node's routing agent, by node.
@@ -157,6 +165,8 @@ impl World {
             idle_wakeups: 0,
             lazy_wakeups: true,
             queue: EventQueue::new(),
+            superseded: 0,
+            sweep_superseded: true,
             nodes: Vec::new(),
             routing: Vec::new(),
             routing_wake: Vec::new(),

@@ -132,6 +132,15 @@ pub struct RouteTable {
 }
 
 impl RouteTable {
+    /// Entries held (destinations heard of).
+    pub fn len(&self) -> usize {
+        self.routes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.routes.is_empty()
+    }
+
     pub fn get(&self, dst: Addr) -> Option<&Route> {
         self.routes.get(&dst)
     }
