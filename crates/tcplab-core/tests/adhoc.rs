@@ -78,6 +78,48 @@ fn an_unreachable_destination_fails_discovery_and_the_source_socket_hears_icmp()
     assert_eq!(c.icmp_received, c.drops_discovery_failed);
 }
 
+/// ns-2.35's wireless node has no ICMP: a relay with no route for a packet traces its drop
+/// (`NRTE`) and sends nothing. AODV's ns2 preset (the string's) does the same; with
+/// `icmp_unreachable = true` (RFC 1812 §4.3.3.1, the rfc3561 preset's value) each such drop of a
+/// packet from another node sends that node a destination unreachable.
+#[test]
+fn aodv_ns2_relays_drop_without_sending_icmp_unreachable() {
+    let over = |icmp: &'static str| {
+        [
+            ("duration", "60s"),
+            ("wlans.manet.routing.icmp_unreachable", icmp),
+        ]
+    };
+    let ns2 = run(STRING, 1, &[("duration", "60s")]);
+    let off = run(STRING, 1, &over("false"));
+    let on = run(STRING, 1, &over("true"));
+    let relays = |o: &RunOutput| {
+        o.summary
+            .nodes
+            .iter()
+            .filter(|n| n.node != "n0" && n.node != "n7")
+            .map(|n| n.drops_no_route + n.drops_discovery_failed)
+            .sum::<u64>()
+    };
+    let sent = |o: &RunOutput| total(o, |n| n.icmp_sent);
+    eprintln!(
+        "relays' no-route drops: preset {} / off {} / on {}; ICMP sent {} / {} / {}",
+        relays(&ns2),
+        relays(&off),
+        relays(&on),
+        sent(&ns2),
+        sent(&off),
+        sent(&on)
+    );
+    assert!(
+        relays(&ns2) > 0,
+        "the run has relays dropping for want of a route"
+    );
+    assert_eq!(sent(&ns2), 0, "the ns2 preset sends no ICMP");
+    assert_eq!(sent(&off), 0);
+    assert!(sent(&on) > 0, "switched on, the relays' drops are reported");
+}
+
 #[test]
 fn route_breaks_while_the_relay_is_away_and_tcp_resumes_with_every_byte_once() {
     let out = run(BREAK, 1, &[]);

@@ -157,6 +157,9 @@ impl RoutingAgent for AnyRouting {
     fn is_control(&self, pkt: &Packet) -> bool {
         each_agent!(self, a => a.is_control(pkt))
     }
+    fn sends_icmp_unreachable(&self) -> bool {
+        each_agent!(self, a => a.sends_icmp_unreachable())
+    }
     fn stats(&self) -> RoutingStats {
         each_agent!(self, a => a.stats())
     }

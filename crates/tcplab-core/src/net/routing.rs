@@ -270,5 +270,12 @@ pub trait RoutingAgent {
     /// Whether `pkt` is one of this protocol's control packets.
     fn is_control(&self, pkt: &Packet) -> bool;
 
+    /// Whether a relay that drops a packet for want of a route sends its source an ICMP
+    /// destination unreachable (RFC 1812 §4.3.3.1; default yes). ns-2.35's wireless node has
+    /// no ICMP: its agents' `ns2` presets say no.
+    fn sends_icmp_unreachable(&self) -> bool {
+        true
+    }
+
     fn stats(&self) -> RoutingStats;
 }

@@ -162,6 +162,10 @@ pub struct RoutingSpec {
     /// Drop packets queued for the sender of an RERR (ns-2 preset: true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub purge_queue_on_rerr: Option<bool>,
+    /// A relay that drops a packet for want of a route sends its source an ICMP destination
+    /// unreachable (RFC 1812; rfc3561 preset: true). ns2 preset: false, ns-2.35 has no ICMP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub icmp_unreachable: Option<bool>,
     /// AODV: a route under local repair keeps its hop count, so replies offering the same
     /// sequence number and no fewer hops do not end the repair, and a further failed packet
     /// toward it is repaired again (ns-2's `RTF_IN_REPAIR`; ns2 preset: true, rfc3561: false).
@@ -278,6 +282,7 @@ pub fn aodv_params(r: &RoutingSpec) -> AodvParams {
     }
     set(&mut p.purge_queue_on_break, r.purge_queue_on_break);
     set(&mut p.purge_queue_on_rerr, r.purge_queue_on_rerr);
+    set(&mut p.icmp_unreachable, r.icmp_unreachable);
     set(&mut p.repair_keeps_hops, r.repair_keeps_hops);
     set(&mut p.refresh_reverse_routes, r.refresh_reverse_routes);
     set(&mut p.jitter_max, r.jitter.map(|d| d.0));

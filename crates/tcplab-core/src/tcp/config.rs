@@ -409,6 +409,11 @@ pub struct TcpConfig {
     pub recover_boundary: RecoverBoundary,
     /// impatient | slow_but_steady (RFC 6582 §4).
     pub partial_ack_timer: PartialAckTimer,
+    /// ns-2.35: every Agent/TCP's `dupack_action` calls `reset_rtx_timer(1,0)`, so a fast
+    /// retransmit restarts the retransmission timer (one RTO from then) and abandons the RTT
+    /// sample in progress (`rtt_active_ = 0`). false: RFC 6298 (5.1), a running timer keeps its
+    /// expiry.
+    pub fast_retransmit_restarts_timer: bool,
     /// keep_in_recovery | flight_size | every_timeout: ssthresh on a timeout during fast recovery
     /// (and, with every_timeout, on repeated timeouts).
     pub rto_ssthresh: RtoSsthresh,
@@ -579,6 +584,7 @@ impl Default for TcpConfig {
             full_ack: FullAckCwnd::FlightSize,
             recover_boundary: RecoverBoundary::Inclusive,
             partial_ack_timer: PartialAckTimer::Impatient,
+            fast_retransmit_restarts_timer: false,
             rto_ssthresh: RtoSsthresh::KeepInRecovery,
             restart_after_idle: false,
             prr: false,
@@ -666,6 +672,8 @@ impl TcpConfig {
             partial_ack_timer: PartialAckTimer::Impatient,
             full_ack: FullAckCwnd::Ssthresh,
             recover_boundary: RecoverBoundary::Inclusive,
+            // dupack_action(): reset_rtx_timer(1,0) at every fast retransmit.
+            fast_retransmit_restarts_timer: true,
             // tcp.cc timeout(): slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART) at every expiry.
             rto_ssthresh: RtoSsthresh::EveryTimeout,
             // tcpTick_ 0.01, minrto_ 0.2, maxrto_ 60, rtxcur_init_ 3.0, rfc2988_ true; ns-2's
@@ -1299,7 +1307,11 @@ mod tests {
             (FullAckCwnd::Ssthresh, PartialAckTimer::Impatient, u32::MAX)
         );
         // window_scaling: agreed at a one-way start, and no scale at window_ 20 (below 64 KiB).
-        let on = [n.limited_transmit, n.window_scaling];
+        let on = [
+            n.limited_transmit,
+            n.window_scaling,
+            n.fast_retransmit_restarts_timer,
+        ];
         let off = [
             n.delayed_ack,
             n.timestamps,
@@ -1307,7 +1319,7 @@ mod tests {
             n.ecn,
             n.restart_after_idle,
         ];
-        assert_eq!((on, off), ([true; 2], [false; 5]));
+        assert_eq!((on, off), ([true; 3], [false; 5]));
         assert!(n.check().is_empty());
         // The tick must be positive under ns-2's rule.
         let zero = TcpConfig {

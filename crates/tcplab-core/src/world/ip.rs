@@ -259,6 +259,9 @@ impl World {
             self.icmp_to_socket(node, &msg);
             return;
         }
+        if !self.routing[node.idx()].sends_icmp_unreachable() {
+            return; // ns-2.35 has no ICMP: the relay's drop is silent
+        }
         self.nodes[node.idx()].drops.icmp_sent += 1;
         let pkt = Packet {
             ip: Ipv4Header {

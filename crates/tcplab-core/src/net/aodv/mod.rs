@@ -851,6 +851,10 @@ impl RoutingAgent for Aodv {
         t
     }
 
+    fn sends_icmp_unreachable(&self) -> bool {
+        self.p.icmp_unreachable
+    }
+
     fn is_control(&self, pkt: &Packet) -> bool {
         matches!(pkt.l4, Transport::Aodv(_))
     }

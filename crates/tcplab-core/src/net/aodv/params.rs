@@ -117,6 +117,10 @@ pub struct AodvParams {
     /// RFC §6.11: an RERR with a single precursor to tell is unicast to it, with none it is not
     /// sent. false: ns-2, always a broadcast (TTL 1).
     pub rerr_unicast_single: bool,
+    /// RFC 1812 §4.3.3.1: a relay that drops a packet for want of a route sends its source an
+    /// ICMP destination unreachable. false: ns-2.35, whose wireless node has no ICMP (a drop
+    /// is traced `NRTE` and nothing is sent).
+    pub icmp_unreachable: bool,
     /// RFC §6.5/§6.7: a received RREQ or RREP creates a route to the neighbour that sent it.
     /// ns-2 does not.
     pub prev_hop_route: bool,
@@ -163,6 +167,7 @@ impl AodvParams {
             purge_queue_on_break: false,
             purge_queue_on_rerr: false,
             rerr_unicast_single: true,
+            icmp_unreachable: true,
             prev_hop_route: true,
             forward_equal_rrep: true,
             jitter_max: SimTime::from_millis(10),
@@ -200,6 +205,7 @@ impl AodvParams {
             purge_queue_on_break: true,
             purge_queue_on_rerr: true,
             rerr_unicast_single: false,
+            icmp_unreachable: false,
             prev_hop_route: false,
             forward_equal_rrep: false,
             jitter_max: SimTime::from_millis(10),

@@ -467,6 +467,12 @@ impl Socket {
                 self.send_range(now, seq, len, Some(Cause::Fast), out)
             }
         }
+        if self.cfg.fast_retransmit_restarts_timer {
+            // ns-2.35 dupack_action: reset_rtx_timer(1,0) restarts the timer and ends the
+            // RTT sample in progress (rtt_active_ = 0).
+            self.arm_rto(now);
+            self.rtt_timing = None;
+        }
     }
 
     /// Retransmits the first unacknowledged segment (fast retransmit, NewReno partial ACK).

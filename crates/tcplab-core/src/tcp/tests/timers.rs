@@ -145,3 +145,32 @@ fn a_timeout_retransmission_carries_no_fin_that_was_never_sent() {
     assert_eq!(segs(&rto), [(S + 3 * M, M as u32)]);
     assert!(!rto[0].hdr.flags.has(TcpFlags::FIN));
 }
+
+/// ns-2.35's `dupack_action` (every Agent/TCP) calls `reset_rtx_timer(1,0)`: the fast
+/// retransmit restarts the retransmission timer, one RTO from the retransmission. RFC 6298 (5.1)
+/// leaves a running timer alone, so it expires one RTO after the last advancing ACK, sooner.
+#[test]
+fn ns2_fast_retransmit_restarts_the_retransmission_timer() {
+    let trace = |restart: bool| {
+        let (mut s, out) = sending(TcpConfig {
+            initial_window: InitialWindow::Segments(10),
+            initial_ssthresh: Some(10 * M),
+            fast_retransmit_restarts_timer: restart,
+            ..cfg()
+        });
+        assert_eq!(out.len(), 10);
+        send(&mut s, T0 + ms(100), &c_ack(S + M));
+        // Segment 2 lost: three duplicates, the third at 250 ms.
+        for _ in 0..2 {
+            send(&mut s, T0 + ms(150), &c_ack(S + M));
+        }
+        let fr = send(&mut s, T0 + ms(250), &c_ack(S + M));
+        assert!(s.in_recovery());
+        assert_eq!(segs(&fr).first(), Some(&(S + M, M as u32)));
+        (s.poll_timeout().expect("armed"), s.rto())
+    };
+    let (deadline, rto) = trace(true);
+    assert_eq!(deadline, T0 + ms(250) + rto);
+    let (deadline, rto) = trace(false);
+    assert_eq!(deadline, T0 + ms(100) + rto);
+}
