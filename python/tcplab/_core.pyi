@@ -42,7 +42,9 @@ def run(
 ) -> dict[str, Any]:
     """Run one simulation with the GIL released; Ctrl-C raises KeyboardInterrupt. ``events_file``: a
     file the core writes the event trace to while the run goes, as Parquet or (``events_format="ns2"``)
-    in ns-2's wireless trace format; the result's ``event_trace`` then names it and holds no rows."""
+    in ns-2's wireless trace format, under a temporary name beside it that is renamed to it when the
+    run succeeds (a failed run leaves no file); the result's ``event_trace`` then names it and holds
+    no rows."""
 
 def ack_schedule(
     t: float,

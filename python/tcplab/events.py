@@ -144,19 +144,9 @@ def events_request(
 
 def run_traced(run: Callable[[str | None, str], dict[str, Any]], file: Path | None, fmt: str | None) -> dict[str, Any]:
     """``run(events_file, events_format)`` (the core's run) with the event trace written to ``file``
-    whole or not at all: the core writes a temporary name beside it as the run goes, renamed to
-    ``file`` when the run succeeds and removed when it fails (tcplab._fs.replace_file)."""
+    whole or not at all: the core writes a temporary name beside it as the run goes and renames it
+    to ``file`` when the run succeeds; a run that fails or is interrupted removes it
+    (crates/tcplab-core/src/trace/owned_file.rs, the same mechanism as the captures')."""
     if file is None:
         return run(None, "parquet")
-    from tcplab._fs import replace_file
-
-    got: dict[str, Any] = {}
-
-    def write(tmp: Path) -> None:
-        got["raw"] = run(os.fspath(tmp), fmt or "parquet")
-
-    replace_file(file, write, parents=False)
-    raw = got["raw"]
-    if raw.get("event_trace") is not None:
-        raw["event_trace"]["file"] = os.fspath(file)
-    return raw
+    return run(os.fspath(file), fmt or "parquet")

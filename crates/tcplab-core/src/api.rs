@@ -485,8 +485,10 @@ impl Prepared {
     /// Writes the event trace to `path` while the run goes, in batches (trace/parquet.rs, or
     /// ns-2's text): memory holds one batch, and `RunOutput::events` has no rows then, only
     /// their count. Call before the first step; an error if the scenario records no event
-    /// trace or the file cannot be created. `path` must not exist yet: it is created exclusively
-    /// (callers write a temporary name and rename it into place).
+    /// trace or the file cannot be created. The file is written under a temporary name beside
+    /// `path` (created exclusively: a name planted there is not followed) and renamed over `path`
+    /// when the run finishes; a run that fails or is dropped leaves no file
+    /// (trace/owned_file.rs).
     pub fn stream_events(&mut self, path: &Path, format: EventFileFormat) -> std::io::Result<()> {
         if self.world.events().is_none() {
             return Err(std::io::Error::other(
@@ -501,16 +503,7 @@ impl Prepared {
                     &self.event_flow_names(),
                 )?)
             }
-            EventFileFormat::Ns2 => Box::new(crate::trace::events::Ns2Sink(
-                // Created exclusively, as the Parquet file is (never through a planted symlink).
-                std::io::BufWriter::with_capacity(
-                    1 << 20,
-                    std::fs::OpenOptions::new()
-                        .write(true)
-                        .create_new(true)
-                        .open(path)?,
-                ),
-            )),
+            EventFileFormat::Ns2 => Box::new(crate::trace::events::Ns2Sink::create(path)?),
         };
         self.world.stream_events(sink);
         Ok(())

@@ -12,6 +12,7 @@
 
 use std::io::{self, Write};
 
+use super::owned_file::OwnedFile;
 use crate::time::SimTime;
 
 /// Layers (`EventTrace::layer`), in the order of [`LAYER_NAMES`]; ns-2's trace names them
@@ -175,23 +176,39 @@ pub struct Row {
 pub trait RowSink: Send {
     /// Writes the rows `rows` holds (all of them: the batch).
     fn write(&mut self, rows: &EventTrace) -> io::Result<()>;
-    /// Ends the file (after the last batch).
+    /// Ends the file (after the last batch) and publishes it under its name; a sink dropped
+    /// without it leaves no file.
     fn finish(&mut self) -> io::Result<()>;
 }
 
 /// Rows per batch handed to a sink: one Parquet row group (about 8 MB of columns in memory).
 pub const BATCH_ROWS: usize = 1 << 17;
 
-/// ns-2's text format ([`write_ns2`]), written batch by batch.
-pub struct Ns2Sink<W: Write + Send>(pub W);
+/// ns-2's text format ([`write_ns2`]), written batch by batch to a temporary name that
+/// [`RowSink::finish`] publishes ([`OwnedFile`]): a run that fails leaves no file.
+pub struct Ns2Sink(Option<OwnedFile>);
 
-impl<W: Write + Send> RowSink for Ns2Sink<W> {
+impl Ns2Sink {
+    /// Creates the temporary file of `path` (never an existing name: a symlink planted there is
+    /// not followed).
+    pub fn create(path: &std::path::Path) -> io::Result<Ns2Sink> {
+        Ok(Ns2Sink(Some(OwnedFile::create(path, 1 << 20)?)))
+    }
+}
+
+impl RowSink for Ns2Sink {
     fn write(&mut self, rows: &EventTrace) -> io::Result<()> {
-        write_ns2(rows, &mut self.0)
+        match self.0.as_mut() {
+            Some(f) => write_ns2(rows, f),
+            None => Err(io::Error::other("the trace file is already published")),
+        }
     }
 
     fn finish(&mut self) -> io::Result<()> {
-        self.0.flush()
+        match self.0.take() {
+            Some(f) => f.publish(),
+            None => Ok(()),
+        }
     }
 }
 

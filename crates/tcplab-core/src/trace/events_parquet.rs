@@ -10,20 +10,20 @@
 //! writes it); "no node", "no flow", "no reason" and the sequence numbers of non-TCP packets are
 //! nulls; times are seconds as f64.
 
-use std::fs::File;
-use std::io::{self, BufWriter};
+use std::io;
 use std::sync::Arc;
 
 use ::parquet::basic::{Compression, LogicalType, Repetition, Type as Phys, ZstdLevel};
-use ::parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
+use ::parquet::data_type::{BoolType, DoubleType, Int64Type};
 use ::parquet::file::metadata::KeyValue;
 use ::parquet::file::properties::{EnabledStatistics, WriterProperties};
 use ::parquet::file::writer::{SerializedFileWriter, SerializedRowGroupWriter};
-use ::parquet::schema::types::{ColumnPath, Type};
-use bytes::Bytes;
+use ::parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
 use super::arrow_schema::{self, Col};
 use super::events::{self as e, EventTrace, RowSink};
+use super::owned_file::OwnedFile;
+use super::parquet_chunk::{self, DictChunks};
 use crate::time::SimTime;
 
 /// The columns in file order, with their Arrow types (as `events.py`'s `COLUMNS`).
@@ -63,46 +63,32 @@ pub enum Names {
     Reasons,
 }
 
-/// Writes row groups of the event trace to a Parquet file.
+/// Writes row groups of the event trace to a Parquet file, under a temporary name until
+/// [`RowSink::finish`] publishes it ([`OwnedFile`]): a run that fails leaves no file.
 pub struct ParquetSink {
-    w: Option<SerializedFileWriter<BufWriter<File>>>,
-    /// Each name table as Parquet values, by [`Names`].
-    nodes: Vec<ByteArray>,
-    hosts: Vec<ByteArray>,
-    layers: Vec<ByteArray>,
-    events: Vec<ByteArray>,
-    kinds: Vec<ByteArray>,
-    flows: Vec<ByteArray>,
-    reasons: Vec<ByteArray>,
+    w: Option<SerializedFileWriter<OwnedFile>>,
+    /// The columns' descriptors, in file order.
+    descrs: Vec<ColumnDescPtr>,
+    /// Each name table as a dictionary page's values, and its length, by [`Names`].
+    dicts: [(Vec<u8>, usize); 7],
+    /// The coded columns' own encoder (trace/parquet_chunk.rs).
+    chunks: DictChunks,
     /// Scratch buffers, kept between row groups.
     def: Vec<i16>,
-    bytes: Vec<ByteArray>,
     i64s: Vec<i64>,
-    i32s: Vec<i32>,
     f64s: Vec<f64>,
-}
-
-fn table(names: &[&str]) -> Vec<ByteArray> {
-    names
-        .iter()
-        .map(|n| ByteArray::from(Bytes::copy_from_slice(n.as_bytes())))
-        .collect()
-}
-
-/// A table of `'static` names: their values are cloned per row for free (no reference count).
-fn static_table(names: &[&'static str]) -> Vec<ByteArray> {
-    names
-        .iter()
-        .map(|n| ByteArray::from(Bytes::from_static(n.as_bytes())))
-        .collect()
 }
 
 fn other(e: ::parquet::errors::ParquetError) -> io::Error {
     io::Error::other(e.to_string())
 }
 
+/// zstd level 1: as small as higher levels here at a fraction of their time.
+const ZSTD_LEVEL: i32 = 1;
+
 impl ParquetSink {
-    /// Creates `path` for a run whose nodes and flows (TCP, then CBR) have these names.
+    /// Creates the temporary file of `path` (published by [`RowSink::finish`]) for a run whose
+    /// nodes and flows (TCP, then CBR) have these names.
     pub fn create(path: &std::path::Path, nodes: &[String], flows: &[String]) -> io::Result<Self> {
         let node_names: Vec<&str> = nodes.iter().map(String::as_str).collect();
         let mut host_names = node_names.clone();
@@ -150,42 +136,45 @@ impl ParquetSink {
                 .map(|&(name, col)| (name, col, col.names().map(lists)))
                 .collect::<Vec<_>>(),
         );
+        let zstd = Compression::ZSTD(ZstdLevel::try_new(ZSTD_LEVEL).map_err(other)?);
         let mut props = WriterProperties::builder()
-            // zstd level 1: as small as higher levels here at a fraction of their time.
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).map_err(other)?))
-            // No min/max statistics: comparing every string value cost a tenth of the writing,
-            // and the trace is read whole or filtered by value, not skipped by range.
+            .set_compression(zstd)
+            // No min/max statistics: comparing every value cost a tenth of the writing, and the
+            // trace is read whole or filtered by value, not skipped by range.
             .set_statistics_enabled(EnabledStatistics::None)
             .set_created_by(format!("tcplab {}", env!("CARGO_PKG_VERSION")))
             .set_key_value_metadata(Some(vec![KeyValue::new("ARROW:schema".into(), arrow)]));
-        // Dictionary pages for the coded and integer columns (as polars writes them; plain pages
-        // made the 600 s file 30 % larger and moved the time saved into zstd). Times and uids
-        // are nearly all distinct: a dictionary would only be built and dropped.
+        // The coded and the other integer columns are written with dictionaries, here
+        // (trace/parquet_chunk.rs), as polars writes them (plain pages made the 600 s file 30 %
+        // larger and moved the time saved into zstd); the crate's writer has the rest. Times and
+        // uids are nearly all distinct: a dictionary would only be built and dropped.
         for c in ["t_s", "dur_s", "uid"] {
             props = props.set_column_dictionary_enabled(ColumnPath::from(c), false);
         }
-        // Never an existing name (a symlink planted there is not followed): the caller writes a
-        // fresh temporary name and renames it into place (python/tcplab/events.py run_traced).
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path)?;
-        let file = BufWriter::with_capacity(1 << 20, f);
+        // Never an existing name (a symlink planted there is not followed), and published whole.
+        let file = OwnedFile::create(path, 1 << 20)?;
         let w = SerializedFileWriter::new(file, Arc::new(schema), Arc::new(props.build()))
             .map_err(other)?;
+        let descrs = w.schema_descr().columns().to_vec();
+        let dict = |n: Names| {
+            let names = lists(n);
+            (parquet_chunk::plain_strings(names), names.len())
+        };
         Ok(ParquetSink {
             w: Some(w),
-            nodes: table(&node_names),
-            hosts: table(&host_names),
-            layers: static_table(&e::LAYER_NAMES),
-            events: static_table(&e::EVENT_NAMES),
-            kinds: static_table(&e::KIND_NAMES),
-            flows: table(&flow_names),
-            reasons: static_table(&e::REASON_NAMES),
+            descrs,
+            dicts: [
+                dict(Names::Nodes),
+                dict(Names::Hosts),
+                dict(Names::Layers),
+                dict(Names::Events),
+                dict(Names::Kinds),
+                dict(Names::Flows),
+                dict(Names::Reasons),
+            ],
+            chunks: DictChunks::new(ZSTD_LEVEL, zstd).map_err(other)?,
             def: Vec::new(),
-            bytes: Vec::new(),
             i64s: Vec::new(),
-            i32s: Vec::new(),
             f64s: Vec::new(),
         })
     }
@@ -198,45 +187,41 @@ impl ParquetSink {
         let mut rg = w.next_row_group()?;
         let s = &mut Scratch {
             def: &mut self.def,
-            bytes: &mut self.bytes,
             i64s: &mut self.i64s,
-            i32s: &mut self.i32s,
             f64s: &mut self.f64s,
+        };
+        let c = &mut Coded {
+            chunks: &mut self.chunks,
+            descrs: &self.descrs,
+            dicts: &self.dicts,
         };
         let secs = |x: &SimTime| x.0 as f64 / 1e9;
         let tcp = |i: usize| t.kind[i] <= e::K_ACK;
         let code = |x: u32| (x != e::NONE).then_some(x);
-        let host = |x: u32, nodes: usize| match x {
+        let nn = self.dicts[Names::Nodes as usize].1 as u32;
+        let host = move |x: u32| match x {
             e::NONE => None,
-            e::BROADCAST => Some(nodes as u32),
+            e::BROADCAST => Some(nn),
             x => Some(x),
         };
-        let nn = self.nodes.len();
+        let wide = |x: &u8| Some(u32::from(*x));
         s.f64(&mut rg, t.t.iter().map(secs))?;
-        s.strings(&mut rg, &self.nodes, t.node.iter().map(|&x| Some(x)))?;
-        s.strings(
-            &mut rg,
-            &self.layers,
-            t.layer.iter().map(|&x| Some(x.into())),
-        )?;
-        s.strings(
-            &mut rg,
-            &self.events,
-            t.event.iter().map(|&x| Some(x.into())),
-        )?;
-        s.strings(&mut rg, &self.kinds, t.kind.iter().map(|&x| Some(x.into())))?;
+        c.column(&mut rg, 1, Names::Nodes, t.node.iter().map(|&x| Some(x)))?;
+        c.column(&mut rg, 2, Names::Layers, t.layer.iter().map(wide))?;
+        c.column(&mut rg, 3, Names::Events, t.event.iter().map(wide))?;
+        c.column(&mut rg, 4, Names::Kinds, t.kind.iter().map(wide))?;
         s.u64(&mut rg, t.uid.iter().map(|&x| Some(x)))?;
-        s.strings(&mut rg, &self.flows, t.flow.iter().map(|&x| code(x)))?;
+        c.column(&mut rg, 6, Names::Flows, t.flow.iter().map(|&x| code(x)))?;
         // Sequence and acknowledgement numbers of TCP segments only.
-        s.u64(&mut rg, (0..n).map(|i| tcp(i).then_some(t.seq[i])))?;
-        s.u64(&mut rg, (0..n).map(|i| tcp(i).then_some(t.ack[i])))?;
-        s.u32(&mut rg, t.bytes.iter().map(|&x| x as i32))?;
-        s.strings(&mut rg, &self.hosts, t.src.iter().map(|&x| host(x, nn)))?;
-        s.strings(&mut rg, &self.hosts, t.dst.iter().map(|&x| host(x, nn)))?;
-        s.u32(&mut rg, t.sport.iter().map(|&x| x.into()))?;
-        s.u32(&mut rg, t.dport.iter().map(|&x| x.into()))?;
-        s.u32(&mut rg, t.ttl.iter().map(|&x| x.into()))?;
-        s.strings(&mut rg, &self.hosts, t.peer.iter().map(|&x| host(x, nn)))?;
+        c.ints(&mut rg, 7, (0..n).map(|i| tcp(i).then_some(t.seq[i])))?;
+        c.ints(&mut rg, 8, (0..n).map(|i| tcp(i).then_some(t.ack[i])))?;
+        c.ints(&mut rg, 9, t.bytes.iter().map(|&x| Some(x.into())))?;
+        c.column(&mut rg, 10, Names::Hosts, t.src.iter().map(|&x| host(x)))?;
+        c.column(&mut rg, 11, Names::Hosts, t.dst.iter().map(|&x| host(x)))?;
+        c.ints(&mut rg, 12, t.sport.iter().map(|&x| Some(x.into())))?;
+        c.ints(&mut rg, 13, t.dport.iter().map(|&x| Some(x.into())))?;
+        c.ints(&mut rg, 14, t.ttl.iter().map(|&x| Some(x.into())))?;
+        c.column(&mut rg, 15, Names::Hosts, t.peer.iter().map(|&x| host(x)))?;
         s.f64(&mut rg, t.dur.iter().map(secs))?;
         {
             let mut c = rg.next_column()?.expect("the schema's retry column");
@@ -246,8 +231,8 @@ impl ParquetSink {
                 .write_batch(&t.retry, Some(s.def), None)?;
             c.close()?;
         }
-        let reason = |x: u8| (x != e::R_NONE).then_some(u32::from(x));
-        s.strings(&mut rg, &self.reasons, t.reason.iter().map(|&x| reason(x)))?;
+        let reason = |&x: &u8| (x != e::R_NONE).then_some(u32::from(x));
+        c.column(&mut rg, 18, Names::Reasons, t.reason.iter().map(reason))?;
         rg.close()?;
         Ok(())
     }
@@ -266,16 +251,53 @@ impl Col {
     }
 }
 
+/// The coded columns' writer, their descriptors and name tables.
+struct Coded<'a> {
+    chunks: &'a mut DictChunks,
+    descrs: &'a [ColumnDescPtr],
+    dicts: &'a [(Vec<u8>, usize); 7],
+}
+
+impl Coded<'_> {
+    /// The coded column `col` (its index in COLUMNS): codes into the name table `names`.
+    fn column(
+        &mut self,
+        rg: &mut Rg<'_>,
+        col: usize,
+        names: Names,
+        codes: impl Iterator<Item = Option<u32>>,
+    ) -> ::parquet::errors::Result<()> {
+        debug_assert_eq!(COLUMNS[col].1, Col::Enum(names));
+        let (dict, len) = &self.dicts[names as usize];
+        self.chunks
+            .write(rg, self.descrs[col].clone(), dict, *len, codes)
+    }
+
+    /// The unsigned integer column `col`, dictionary-encoded (None: null).
+    fn ints(
+        &mut self,
+        rg: &mut Rg<'_>,
+        col: usize,
+        values: impl Iterator<Item = Option<u64>>,
+    ) -> ::parquet::errors::Result<()> {
+        let bytes = match COLUMNS[col].1 {
+            Col::UInt(64) => 8,
+            Col::UInt(_) => 4,
+            other => unreachable!("{other:?} is no integer column"),
+        };
+        self.chunks
+            .write_ints(rg, self.descrs[col].clone(), bytes, values)
+    }
+}
+
 /// Scratch buffers and the column writers' calls, one per column type, in schema order.
 struct Scratch<'a> {
     def: &'a mut Vec<i16>,
-    bytes: &'a mut Vec<ByteArray>,
     i64s: &'a mut Vec<i64>,
-    i32s: &'a mut Vec<i32>,
     f64s: &'a mut Vec<f64>,
 }
 
-type Rg<'a> = SerializedRowGroupWriter<'a, BufWriter<File>>;
+type Rg<'a> = SerializedRowGroupWriter<'a, OwnedFile>;
 
 impl Scratch<'_> {
     fn f64(
@@ -290,22 +312,6 @@ impl Scratch<'_> {
         let mut c = rg.next_column()?.expect("a schema column");
         c.typed::<DoubleType>()
             .write_batch(self.f64s, Some(self.def), None)?;
-        c.close()
-    }
-
-    /// Unsigned 8/16/32-bit values in INT32 (u32 bit for bit, as Parquet stores UINT_32).
-    fn u32(
-        &mut self,
-        rg: &mut Rg<'_>,
-        xs: impl Iterator<Item = i32>,
-    ) -> ::parquet::errors::Result<()> {
-        self.i32s.clear();
-        self.i32s.extend(xs);
-        self.def.clear();
-        self.def.resize(self.i32s.len(), 1);
-        let mut c = rg.next_column()?.expect("a schema column");
-        c.typed::<Int32Type>()
-            .write_batch(self.i32s, Some(self.def), None)?;
         c.close()
     }
 
@@ -327,28 +333,6 @@ impl Scratch<'_> {
             .write_batch(self.i64s, Some(self.def), None)?;
         c.close()
     }
-
-    /// Codes into `table` as its strings (None: null).
-    fn strings(
-        &mut self,
-        rg: &mut Rg<'_>,
-        table: &[ByteArray],
-        codes: impl Iterator<Item = Option<u32>>,
-    ) -> ::parquet::errors::Result<()> {
-        self.bytes.clear();
-        self.def.clear();
-        for x in codes {
-            self.def.push(i16::from(x.is_some()));
-            if let Some(x) = x {
-                self.bytes.push(table[x as usize].clone());
-            }
-        }
-        let mut c = rg.next_column()?.expect("a schema column");
-        c.typed::<ByteArrayType>()
-            .write_batch(self.bytes, Some(self.def), None)?;
-        self.bytes.clear();
-        c.close()
-    }
 }
 
 impl RowSink for ParquetSink {
@@ -356,12 +340,12 @@ impl RowSink for ParquetSink {
         self.group(rows).map_err(other)
     }
 
+    /// Ends the file and renames it into place.
     fn finish(&mut self) -> io::Result<()> {
-        if let Some(w) = self.w.take() {
-            let mut inner = w.into_inner().map_err(other)?;
-            io::Write::flush(&mut inner)?;
+        match self.w.take() {
+            Some(w) => w.into_inner().map_err(other)?.publish(),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 

@@ -6,6 +6,7 @@ pub mod events_parquet;
 pub mod flowstats;
 pub mod netseries;
 pub mod owned_file;
+pub mod parquet_chunk;
 pub mod pcap;
 pub mod radiotap;
 pub mod series;

@@ -1,7 +1,8 @@
 //! Output files that appear whole or not at all, under a temporary name that says whose it is.
 //!
-//! A capture or an ns-2 text trace is written to `.<name>.tcplab-<pid>-<start ticks>.tmp` beside
-//! its target and renamed over the target only when it is complete ([`OwnedFile::publish`]).
+//! A capture or an event trace (Parquet or ns-2's text) is written to
+//! `.<name>.tcplab-<pid>-<start ticks>.tmp` beside its target and renamed over the target only
+//! when it is complete ([`OwnedFile::publish`]).
 //! Dropped unpublished (a run that fails, is refused or interrupted), the temporary file is
 //! removed and the target is left as it was. The name is the one the Python side gives its own
 //! temporary files (python/tcplab/_fs.py `temporary_name`): a file a SIGKILLed process left is
@@ -99,18 +100,6 @@ impl Drop for OwnedFile {
     }
 }
 
-/// Writes `target` whole or not at all: `write` fills the temporary file, which is then renamed
-/// over `target`; if `write` fails, nothing is left and `target` is unchanged.
-pub fn write_whole(
-    target: &Path,
-    buffer: usize,
-    write: impl FnOnce(&mut OwnedFile) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut f = OwnedFile::create(target, buffer)?;
-    write(&mut f)?;
-    f.publish()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,15 +165,11 @@ mod tests {
         }
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
         assert_eq!(names(&d), ["run.tr"]);
-        let e = write_whole(&target, 16, |f| {
-            f.write_all(b"more")?;
-            Err(io::Error::other("disk full"))
-        });
-        assert!(e.is_err());
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
-        assert_eq!(names(&d), ["run.tr"]);
-        write_whole(&target, 16, |f| f.write_all(b"new")).unwrap();
+        let mut f = OwnedFile::create(&target, 16).unwrap();
+        f.write_all(b"new").unwrap();
+        f.publish().unwrap();
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(names(&d), ["run.tr"]);
         std::fs::remove_dir_all(&d).unwrap();
     }
 
