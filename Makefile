@@ -62,11 +62,11 @@ rust-test:
 	cargo clippy --release --workspace --all-targets --quiet -- -D warnings
 	cargo test --release --workspace --exclude tcplab-py
 
-# Two pytest workers, one file per work unit, the longest files first (tests/conftest.py says why);
-# PYTEST_WORKERS=0 runs the suite in one process.
-PYTEST_WORKERS ?= 2
+# PYTEST_WORKERS=2 runs the Python tests on two pytest-xdist workers, one file per work unit, the
+# longest files first (opt-in; tests/conftest.py says why it is not the default yet).
+PYTEST_WORKERS ?= 0
 py-test:
-	$(BIN)/python -m pytest tests $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder)
+	$(BIN)/python -m pytest tests $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 
 bench:
 	cargo bench -p tcplab-core --bench core
