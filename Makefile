@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check --upgrade pip
 	$(BIN)/pip install -q --disable-pip-version-check "maturin>=1.5,<2" "polars>=1.0" "matplotlib>=3.7" "rich>=13" \
-		"pytest>=7" "pyarrow>=14" "ray>=2.9" "numpy>=1.24" "selenium>=4.11"
+		"pytest>=7" "pytest-xdist>=3.5" "pyarrow>=14" "ray>=2.9" "numpy>=1.24" "selenium>=4.11"
 	touch $(STAMP)
 
 # The Rust core and the _core extension, release-optimised, installed into the venv; and the
@@ -62,8 +62,11 @@ rust-test:
 	cargo clippy --release --workspace --all-targets --quiet -- -D warnings
 	cargo test --release --workspace --exclude tcplab-py
 
+# PYTEST_WORKERS=2 runs the Python tests on two pytest-xdist workers, one file per work unit, the
+# longest files first (opt-in; tests/conftest.py says why it is not the default yet).
+PYTEST_WORKERS ?= 0
 py-test:
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 
 bench:
 	cargo bench -p tcplab-core --bench core
