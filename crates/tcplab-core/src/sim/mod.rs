@@ -171,24 +171,9 @@ impl EventQueue {
     }
 
     /// Moves the entry at `i` down until both children are later.
-    fn sink(&mut self, mut i: usize) {
-        let h = &mut self.heap;
-        let n = h.len();
-        let e = h[i];
-        loop {
-            let l = 2 * i + 1;
-            if l >= n {
-                break;
-            }
-            let r = l + 1;
-            let c = if r < n && h[r].key < h[l].key { r } else { l };
-            if e.key <= h[c].key {
-                break;
-            }
-            h[i] = h[c];
-            i = c;
-        }
-        h[i] = e;
+    fn sink(&mut self, i: usize) {
+        let e = self.heap[i];
+        self.place_down(i, e);
     }
 
     /// Moves the entry at `i` towards the root until its parent is earlier.
@@ -210,9 +195,15 @@ impl EventQueue {
     /// Puts `e` at the root (overwriting it) and moves it down to its place.
     #[inline]
     fn sift_down(&mut self, e: Entry) {
+        self.place_down(0, e);
+    }
+
+    /// Puts `e` at slot `i` (overwriting it), moving later children up until both of its
+    /// children are later than `e`.
+    #[inline]
+    fn place_down(&mut self, mut i: usize, e: Entry) {
         let h = &mut self.heap;
         let n = h.len();
-        let mut i = 0;
         loop {
             let l = 2 * i + 1;
             if l >= n {
